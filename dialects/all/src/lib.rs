@@ -1,0 +1,1 @@
+//! register_all_dialects: the one list of qd's dialects

@@ -1,0 +1,129 @@
+//! [`OperationState`] (everything needed to create an op) and a [`Builder`] with an insertion point.
+
+use crate::context::Context;
+use crate::entity::*;
+
+/// The parts of an op before it is created.
+#[derive(Clone, Debug)]
+pub struct OperationState {
+    pub name: String,
+    pub loc: Location,
+    pub operands: Vec<Value>,
+    pub result_types: Vec<Type>,
+    pub properties: Vec<(Ident, Attribute)>,
+    pub attributes: Vec<(Ident, Attribute)>,
+    pub regions: Vec<RegionId>,
+    pub successors: Vec<BlockId>,
+}
+
+impl OperationState {
+    pub fn new(name: impl Into<String>, loc: Location) -> Self {
+        OperationState {
+            name: name.into(),
+            loc,
+            operands: Vec::new(),
+            result_types: Vec::new(),
+            properties: Vec::new(),
+            attributes: Vec::new(),
+            regions: Vec::new(),
+            successors: Vec::new(),
+        }
+    }
+    pub fn operands(mut self, vs: &[Value]) -> Self {
+        self.operands.extend_from_slice(vs);
+        self
+    }
+    pub fn results(mut self, tys: &[Type]) -> Self {
+        self.result_types.extend_from_slice(tys);
+        self
+    }
+    pub fn prop(mut self, ctx: &mut Context, name: &str, value: Attribute) -> Self {
+        self.add_prop(ctx, name, value);
+        self
+    }
+    pub fn add_prop(&mut self, ctx: &mut Context, name: &str, value: Attribute) {
+        let k = ctx.ident(name);
+        self.properties.retain(|(n, _)| *n != k);
+        self.properties.push((k, value));
+    }
+    pub fn attr(mut self, ctx: &mut Context, name: &str, value: Attribute) -> Self {
+        self.add_attr(ctx, name, value);
+        self
+    }
+    pub fn add_attr(&mut self, ctx: &mut Context, name: &str, value: Attribute) {
+        let k = ctx.ident(name);
+        self.attributes.retain(|(n, _)| *n != k);
+        self.attributes.push((k, value));
+    }
+    pub fn region(mut self, r: RegionId) -> Self {
+        self.regions.push(r);
+        self
+    }
+    pub fn successor(mut self, b: BlockId) -> Self {
+        self.successors.push(b);
+        self
+    }
+    /// The property of this name already set on the state.
+    pub fn get_prop(&self, ctx: &Context, name: &str) -> Option<Attribute> {
+        let k = ctx.lookup_ident(name)?;
+        self.properties
+            .iter()
+            .find(|(n, _)| *n == k)
+            .map(|(_, v)| *v)
+    }
+}
+
+/// Where a [`Builder`] inserts.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum InsertPoint {
+    /// Ops are created detached.
+    Detached,
+    AtEnd(BlockId),
+    AtStart(BlockId),
+    Before(OpId),
+    After(OpId),
+}
+
+/// Creates ops at an insertion point. After `After(op)`, the point advances past each new op so
+/// that successive ops come out in order.
+pub struct Builder<'c> {
+    pub ctx: &'c mut Context,
+    pub ip: InsertPoint,
+}
+
+impl<'c> Builder<'c> {
+    pub fn new(ctx: &'c mut Context, ip: InsertPoint) -> Self {
+        Builder { ctx, ip }
+    }
+    pub fn at_end(ctx: &'c mut Context, block: BlockId) -> Self {
+        Self::new(ctx, InsertPoint::AtEnd(block))
+    }
+    pub fn before(ctx: &'c mut Context, op: OpId) -> Self {
+        Self::new(ctx, InsertPoint::Before(op))
+    }
+
+    /// Creates the op and inserts it at the insertion point.
+    pub fn insert(&mut self, state: OperationState) -> OpId {
+        let op = self.ctx.create_op(state);
+        match self.ip {
+            InsertPoint::Detached => {}
+            InsertPoint::AtEnd(b) => self.ctx.append_op(b, op),
+            InsertPoint::AtStart(b) => {
+                self.ctx.prepend_op(b, op);
+                self.ip = InsertPoint::After(op);
+            }
+            InsertPoint::Before(a) => self.ctx.insert_op_before(a, op),
+            InsertPoint::After(a) => {
+                self.ctx.insert_op_after(a, op);
+                self.ip = InsertPoint::After(op);
+            }
+        }
+        op
+    }
+
+    /// Inserts the op and returns its single result.
+    pub fn insert_value(&mut self, state: OperationState) -> Value {
+        let op = self.insert(state);
+        self.ctx.result(op, 0)
+    }
+}

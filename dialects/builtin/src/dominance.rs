@@ -1,0 +1,1 @@
+//! Dominance per region: block dominance on the region's CFG, op order within a block.

@@ -1,0 +1,660 @@
+//! Creating, reading and mutating ops, blocks, regions and values. Every mutation keeps use lists
+//! and block op lists consistent; insert, erase and move of an op are O(1) (plus its operands).
+
+use crate::builder::OperationState;
+use crate::context::{
+    set_sorted, BlockData, Context, OpData, Operand, RegionData, Use, ValueData, ValueDef,
+};
+use crate::entity::*;
+use crate::registry::{OpInfo, OpTraits};
+
+impl Context {
+    // ----- creation ---------------------------------------------------------------------------
+
+    /// Creates a detached op from `state`. Regions in the state must be detached.
+    pub fn create_op(&mut self, state: OperationState) -> OpId {
+        let op = OpId::from_index(self.ops.len());
+        let OperationState {
+            name,
+            loc,
+            operands,
+            result_types,
+            properties,
+            attributes,
+            regions,
+            successors,
+        } = state;
+        let name = self.op_name(&name);
+        let results = result_types
+            .iter()
+            .enumerate()
+            .map(|(i, &ty)| {
+                self.new_value(
+                    ty,
+                    ValueDef::OpResult {
+                        op,
+                        index: i as u32,
+                    },
+                    None,
+                )
+            })
+            .collect();
+        let mut props = Vec::with_capacity(properties.len());
+        for (k, v) in properties {
+            set_sorted(self, &mut props, k, v);
+        }
+        let mut attrs = Vec::with_capacity(attributes.len());
+        for (k, v) in attributes {
+            set_sorted(self, &mut attrs, k, v);
+        }
+        self.ops.push(OpData {
+            name,
+            operands: Vec::with_capacity(operands.len()),
+            results,
+            successors,
+            regions: regions.clone(),
+            properties: props,
+            attributes: attrs,
+            loc,
+            parent: None,
+            prev: None,
+            next: None,
+            alive: true,
+        });
+        for v in operands {
+            self.push_operand(op, v);
+        }
+        for r in regions {
+            debug_assert!(
+                self.regions[r.index()].parent.is_none(),
+                "region already attached"
+            );
+            self.regions[r.index()].parent = Some(op);
+        }
+        op
+    }
+
+    fn new_value(&mut self, ty: Type, def: ValueDef, loc: Option<Location>) -> Value {
+        let v = Value::from_index(self.values.len());
+        self.values.push(ValueData {
+            ty,
+            def,
+            uses: Vec::new(),
+            loc,
+        });
+        v
+    }
+
+    /// Creates a detached, empty region.
+    pub fn create_region(&mut self) -> RegionId {
+        let r = RegionId::from_index(self.regions.len());
+        self.regions.push(RegionData::default());
+        r
+    }
+
+    /// Creates a detached block with arguments of the given types and locations.
+    pub fn create_block(&mut self, args: &[(Type, Location)]) -> BlockId {
+        let b = BlockId::from_index(self.blocks.len());
+        self.blocks.push(BlockData::default());
+        for &(ty, loc) in args {
+            self.add_block_arg(b, ty, loc);
+        }
+        b
+    }
+
+    pub fn add_block_arg(&mut self, block: BlockId, ty: Type, loc: Location) -> Value {
+        let index = self.blocks[block.index()].args.len() as u32;
+        let v = self.new_value(ty, ValueDef::BlockArg { block, index }, Some(loc));
+        self.blocks[block.index()].args.push(v);
+        v
+    }
+
+    /// Removes block argument `index`; it must have no uses.
+    pub fn erase_block_arg(&mut self, block: BlockId, index: usize) {
+        let v = self.blocks[block.index()].args.remove(index);
+        debug_assert!(
+            self.values[v.index()].uses.is_empty(),
+            "erasing a used block argument"
+        );
+        for (i, &a) in self.blocks[block.index()]
+            .args
+            .iter()
+            .enumerate()
+            .skip(index)
+        {
+            self.values[a.index()].def = ValueDef::BlockArg {
+                block,
+                index: i as u32,
+            };
+        }
+    }
+
+    /// Appends a detached block to a region.
+    pub fn append_block(&mut self, region: RegionId, block: BlockId) {
+        debug_assert!(self.blocks[block.index()].parent.is_none());
+        self.blocks[block.index()].parent = Some(region);
+        self.regions[region.index()].blocks.push(block);
+    }
+
+    /// A region with one block (with the given arguments); returns both.
+    pub fn create_region_with_block(&mut self, args: &[(Type, Location)]) -> (RegionId, BlockId) {
+        let r = self.create_region();
+        let b = self.create_block(args);
+        self.append_block(r, b);
+        (r, b)
+    }
+
+    // ----- op accessors -----------------------------------------------------------------------
+
+    /// Number of op slots ever created (erased ones included): an upper bound for dense maps.
+    pub fn num_op_slots(&self) -> usize {
+        self.ops.len()
+    }
+    pub fn num_value_slots(&self) -> usize {
+        self.values.len()
+    }
+    pub fn is_alive(&self, op: OpId) -> bool {
+        self.ops[op.index()].alive
+    }
+    pub fn op_name_of(&self, op: OpId) -> OpName {
+        self.ops[op.index()].name
+    }
+    /// The op's full name, `dialect.op`.
+    pub fn name(&self, op: OpId) -> &str {
+        self.op_name_str(self.ops[op.index()].name)
+    }
+    /// The op's dialect namespace (the part before the first dot).
+    pub fn dialect_of(&self, op: OpId) -> &str {
+        let n = self.name(op);
+        n.split_once('.').map(|(d, _)| d).unwrap_or("")
+    }
+    pub fn info(&self, op: OpId) -> Option<&OpInfo> {
+        self.op_name_info(self.ops[op.index()].name)
+    }
+    pub fn is_registered(&self, op: OpId) -> bool {
+        self.info(op).is_some()
+    }
+    /// Whether the op is registered with trait `t` (unregistered ops have no traits).
+    pub fn has_trait(&self, op: OpId, t: OpTraits) -> bool {
+        self.info(op).is_some_and(|i| i.traits.contains(t))
+    }
+    pub fn num_operands(&self, op: OpId) -> usize {
+        self.ops[op.index()].operands.len()
+    }
+    pub fn operand(&self, op: OpId, i: usize) -> Value {
+        self.ops[op.index()].operands[i].value
+    }
+    pub fn operands(&self, op: OpId) -> impl ExactSizeIterator<Item = Value> + '_ {
+        self.ops[op.index()].operands.iter().map(|o| o.value)
+    }
+    pub fn operand_vec(&self, op: OpId) -> Vec<Value> {
+        self.operands(op).collect()
+    }
+    pub fn results(&self, op: OpId) -> &[Value] {
+        &self.ops[op.index()].results
+    }
+    pub fn result(&self, op: OpId, i: usize) -> Value {
+        self.ops[op.index()].results[i]
+    }
+    pub fn num_results(&self, op: OpId) -> usize {
+        self.ops[op.index()].results.len()
+    }
+    pub fn regions(&self, op: OpId) -> &[RegionId] {
+        &self.ops[op.index()].regions
+    }
+    pub fn region(&self, op: OpId, i: usize) -> RegionId {
+        self.ops[op.index()].regions[i]
+    }
+    pub fn successors(&self, op: OpId) -> &[BlockId] {
+        &self.ops[op.index()].successors
+    }
+    pub fn set_successor(&mut self, op: OpId, i: usize, block: BlockId) {
+        self.ops[op.index()].successors[i] = block;
+    }
+    pub fn loc(&self, op: OpId) -> Location {
+        self.ops[op.index()].loc
+    }
+    pub fn set_loc(&mut self, op: OpId, loc: Location) {
+        self.ops[op.index()].loc = loc;
+    }
+
+    /// Inherent attributes (properties), sorted by name.
+    pub fn properties(&self, op: OpId) -> &[(Ident, Attribute)] {
+        &self.ops[op.index()].properties
+    }
+    pub fn prop(&self, op: OpId, name: &str) -> Option<Attribute> {
+        let id = self.lookup_ident(name)?;
+        self.ops[op.index()]
+            .properties
+            .iter()
+            .find(|(k, _)| *k == id)
+            .map(|(_, v)| *v)
+    }
+    pub fn set_prop(&mut self, op: OpId, name: &str, value: Attribute) {
+        let key = self.ident(name);
+        let mut list = std::mem::take(&mut self.ops[op.index()].properties);
+        set_sorted(self, &mut list, key, value);
+        self.ops[op.index()].properties = list;
+    }
+    pub fn remove_prop(&mut self, op: OpId, name: &str) -> Option<Attribute> {
+        let id = self.lookup_ident(name)?;
+        let list = &mut self.ops[op.index()].properties;
+        let pos = list.iter().position(|(k, _)| *k == id)?;
+        Some(list.remove(pos).1)
+    }
+
+    /// Discardable attributes, sorted by name.
+    pub fn attrs(&self, op: OpId) -> &[(Ident, Attribute)] {
+        &self.ops[op.index()].attributes
+    }
+    pub fn attr(&self, op: OpId, name: &str) -> Option<Attribute> {
+        let id = self.lookup_ident(name)?;
+        self.ops[op.index()]
+            .attributes
+            .iter()
+            .find(|(k, _)| *k == id)
+            .map(|(_, v)| *v)
+    }
+    pub fn set_attr(&mut self, op: OpId, name: &str, value: Attribute) {
+        let key = self.ident(name);
+        let mut list = std::mem::take(&mut self.ops[op.index()].attributes);
+        set_sorted(self, &mut list, key, value);
+        self.ops[op.index()].attributes = list;
+    }
+    pub fn remove_attr(&mut self, op: OpId, name: &str) -> Option<Attribute> {
+        let id = self.lookup_ident(name)?;
+        let list = &mut self.ops[op.index()].attributes;
+        let pos = list.iter().position(|(k, _)| *k == id)?;
+        Some(list.remove(pos).1)
+    }
+    /// A property, or else a discardable attribute, of this name.
+    pub fn prop_or_attr(&self, op: OpId, name: &str) -> Option<Attribute> {
+        self.prop(op, name).or_else(|| self.attr(op, name))
+    }
+
+    // ----- structure --------------------------------------------------------------------------
+
+    pub fn parent_block(&self, op: OpId) -> Option<BlockId> {
+        self.ops[op.index()].parent
+    }
+    pub fn parent_region(&self, op: OpId) -> Option<RegionId> {
+        self.parent_block(op)
+            .and_then(|b| self.blocks[b.index()].parent)
+    }
+    /// The op that owns the region that holds this op.
+    pub fn parent_op(&self, op: OpId) -> Option<OpId> {
+        self.parent_region(op)
+            .and_then(|r| self.regions[r.index()].parent)
+    }
+    pub fn next_op(&self, op: OpId) -> Option<OpId> {
+        self.ops[op.index()].next
+    }
+    pub fn prev_op(&self, op: OpId) -> Option<OpId> {
+        self.ops[op.index()].prev
+    }
+    /// Whether `ancestor` is `op` or (transitively) holds it in one of its regions.
+    pub fn is_ancestor(&self, ancestor: OpId, op: OpId) -> bool {
+        let mut cur = Some(op);
+        while let Some(o) = cur {
+            if o == ancestor {
+                return true;
+            }
+            cur = self.parent_op(o);
+        }
+        false
+    }
+
+    pub fn block_args(&self, block: BlockId) -> &[Value] {
+        &self.blocks[block.index()].args
+    }
+    pub fn block_arg(&self, block: BlockId, i: usize) -> Value {
+        self.blocks[block.index()].args[i]
+    }
+    pub fn first_op(&self, block: BlockId) -> Option<OpId> {
+        self.blocks[block.index()].first
+    }
+    pub fn last_op(&self, block: BlockId) -> Option<OpId> {
+        self.blocks[block.index()].last
+    }
+    pub fn block_len(&self, block: BlockId) -> usize {
+        self.blocks[block.index()].len as usize
+    }
+    pub fn block_is_empty(&self, block: BlockId) -> bool {
+        self.blocks[block.index()].first.is_none()
+    }
+    /// The ops of a block, in order.
+    pub fn block_ops(&self, block: BlockId) -> BlockOps<'_> {
+        BlockOps {
+            ctx: self,
+            next: self.blocks[block.index()].first,
+        }
+    }
+    /// The ops of a block collected, for iteration while mutating.
+    pub fn block_op_vec(&self, block: BlockId) -> Vec<OpId> {
+        self.block_ops(block).collect()
+    }
+    pub fn block_parent_region(&self, block: BlockId) -> Option<RegionId> {
+        self.blocks[block.index()].parent
+    }
+    pub fn block_parent_op(&self, block: BlockId) -> Option<OpId> {
+        self.block_parent_region(block)
+            .and_then(|r| self.regions[r.index()].parent)
+    }
+    pub fn region_blocks(&self, region: RegionId) -> &[BlockId] {
+        &self.regions[region.index()].blocks
+    }
+    pub fn entry_block(&self, region: RegionId) -> Option<BlockId> {
+        self.regions[region.index()].blocks.first().copied()
+    }
+    pub fn region_parent_op(&self, region: RegionId) -> Option<OpId> {
+        self.regions[region.index()].parent
+    }
+    /// Index of the region within its parent op.
+    pub fn region_index(&self, region: RegionId) -> Option<usize> {
+        let p = self.region_parent_op(region)?;
+        self.regions(p).iter().position(|&r| r == region)
+    }
+
+    // ----- values -----------------------------------------------------------------------------
+
+    pub fn value_type(&self, v: Value) -> Type {
+        self.values[v.index()].ty
+    }
+    pub fn set_value_type(&mut self, v: Value, ty: Type) {
+        self.values[v.index()].ty = ty;
+    }
+    pub fn value_def(&self, v: Value) -> ValueDef {
+        self.values[v.index()].def
+    }
+    /// The op that defines `v`, when it is an op result.
+    pub fn defining_op(&self, v: Value) -> Option<OpId> {
+        match self.values[v.index()].def {
+            ValueDef::OpResult { op, .. } => Some(op),
+            ValueDef::BlockArg { .. } => None,
+        }
+    }
+    /// The block in which `v` is defined (for a result: the block of its op).
+    pub fn value_block(&self, v: Value) -> Option<BlockId> {
+        match self.values[v.index()].def {
+            ValueDef::OpResult { op, .. } => self.parent_block(op),
+            ValueDef::BlockArg { block, .. } => Some(block),
+        }
+    }
+    /// A value's location: its op's for results, its own for block arguments.
+    pub fn value_loc(&self, v: Value) -> Location {
+        match self.values[v.index()].def {
+            ValueDef::OpResult { op, .. } => self.loc(op),
+            ValueDef::BlockArg { .. } => self.values[v.index()]
+                .loc
+                .expect("block argument without loc"),
+        }
+    }
+    pub fn uses(&self, v: Value) -> &[Use] {
+        &self.values[v.index()].uses
+    }
+    pub fn has_uses(&self, v: Value) -> bool {
+        !self.values[v.index()].uses.is_empty()
+    }
+    /// The ops that use `v`, in use-list order, with duplicates when an op uses `v` twice.
+    pub fn users(&self, v: Value) -> impl Iterator<Item = OpId> + '_ {
+        self.values[v.index()].uses.iter().map(|u| u.op)
+    }
+
+    fn push_operand(&mut self, op: OpId, v: Value) {
+        let index = self.ops[op.index()].operands.len() as u32;
+        let use_pos = self.values[v.index()].uses.len() as u32;
+        self.values[v.index()].uses.push(Use { op, index });
+        self.ops[op.index()]
+            .operands
+            .push(Operand { value: v, use_pos });
+    }
+
+    /// Removes the use recorded in `op`'s operand slot `index` from its value's use list.
+    fn unlink_use(&mut self, op: OpId, index: usize) {
+        let Operand { value, use_pos } = self.ops[op.index()].operands[index];
+        let uses = &mut self.values[value.index()].uses;
+        uses.swap_remove(use_pos as usize);
+        if let Some(&moved) = uses.get(use_pos as usize) {
+            self.ops[moved.op.index()].operands[moved.index as usize].use_pos = use_pos;
+        }
+    }
+
+    /// Sets operand `index` of `op` to `v`.
+    pub fn set_operand(&mut self, op: OpId, index: usize, v: Value) {
+        self.unlink_use(op, index);
+        let use_pos = self.values[v.index()].uses.len() as u32;
+        self.values[v.index()].uses.push(Use {
+            op,
+            index: index as u32,
+        });
+        self.ops[op.index()].operands[index] = Operand { value: v, use_pos };
+    }
+
+    /// Replaces the whole operand list of `op`.
+    pub fn set_operands(&mut self, op: OpId, values: &[Value]) {
+        self.drop_operands(op);
+        for &v in values {
+            self.push_operand(op, v);
+        }
+    }
+
+    /// Appends an operand to `op`.
+    pub fn append_operand(&mut self, op: OpId, v: Value) {
+        self.push_operand(op, v);
+    }
+
+    fn drop_operands(&mut self, op: OpId) {
+        for i in (0..self.ops[op.index()].operands.len()).rev() {
+            self.unlink_use(op, i);
+        }
+        self.ops[op.index()].operands.clear();
+    }
+
+    /// Makes every use of `from` use `to` instead. O(uses of `from`).
+    pub fn replace_all_uses_with(&mut self, from: Value, to: Value) {
+        if from == to {
+            return;
+        }
+        let uses = std::mem::take(&mut self.values[from.index()].uses);
+        for u in uses {
+            let pos = self.values[to.index()].uses.len() as u32;
+            self.values[to.index()].uses.push(u);
+            self.ops[u.op.index()].operands[u.index as usize] = Operand {
+                value: to,
+                use_pos: pos,
+            };
+        }
+    }
+
+    /// Replaces the uses of `from` for which `pred` holds.
+    pub fn replace_uses_where(
+        &mut self,
+        from: Value,
+        to: Value,
+        mut pred: impl FnMut(&Context, Use) -> bool,
+    ) {
+        let uses: Vec<Use> = self.uses(from).to_vec();
+        for u in uses {
+            if pred(self, u) {
+                self.set_operand(u.op, u.index as usize, to);
+            }
+        }
+    }
+
+    /// Replaces each result of `op` with the matching value (the op stays in place).
+    pub fn replace_op_results(&mut self, op: OpId, with: &[Value]) {
+        let results = self.results(op).to_vec();
+        assert_eq!(
+            results.len(),
+            with.len(),
+            "replace_op_results: result count mismatch"
+        );
+        for (r, &w) in results.into_iter().zip(with) {
+            self.replace_all_uses_with(r, w);
+        }
+    }
+
+    // ----- insertion and removal --------------------------------------------------------------
+
+    fn link(&mut self, op: OpId, block: BlockId, prev: Option<OpId>, next: Option<OpId>) {
+        debug_assert!(
+            self.ops[op.index()].parent.is_none(),
+            "op is already in a block"
+        );
+        let d = &mut self.ops[op.index()];
+        d.parent = Some(block);
+        d.prev = prev;
+        d.next = next;
+        match prev {
+            Some(p) => self.ops[p.index()].next = Some(op),
+            None => self.blocks[block.index()].first = Some(op),
+        }
+        match next {
+            Some(n) => self.ops[n.index()].prev = Some(op),
+            None => self.blocks[block.index()].last = Some(op),
+        }
+        self.blocks[block.index()].len += 1;
+    }
+
+    pub fn append_op(&mut self, block: BlockId, op: OpId) {
+        let last = self.blocks[block.index()].last;
+        self.link(op, block, last, None);
+    }
+    pub fn prepend_op(&mut self, block: BlockId, op: OpId) {
+        let first = self.blocks[block.index()].first;
+        self.link(op, block, None, first);
+    }
+    pub fn insert_op_before(&mut self, anchor: OpId, op: OpId) {
+        let block = self.ops[anchor.index()]
+            .parent
+            .expect("anchor is not in a block");
+        let prev = self.ops[anchor.index()].prev;
+        self.link(op, block, prev, Some(anchor));
+    }
+    pub fn insert_op_after(&mut self, anchor: OpId, op: OpId) {
+        let block = self.ops[anchor.index()]
+            .parent
+            .expect("anchor is not in a block");
+        let next = self.ops[anchor.index()].next;
+        self.link(op, block, Some(anchor), next);
+    }
+
+    /// Unlinks `op` from its block; it keeps its operands and regions.
+    pub fn detach_op(&mut self, op: OpId) {
+        let Some(block) = self.ops[op.index()].parent else {
+            return;
+        };
+        let (prev, next) = (self.ops[op.index()].prev, self.ops[op.index()].next);
+        match prev {
+            Some(p) => self.ops[p.index()].next = next,
+            None => self.blocks[block.index()].first = next,
+        }
+        match next {
+            Some(n) => self.ops[n.index()].prev = prev,
+            None => self.blocks[block.index()].last = prev,
+        }
+        let d = &mut self.ops[op.index()];
+        d.parent = None;
+        d.prev = None;
+        d.next = None;
+        self.blocks[block.index()].len -= 1;
+    }
+
+    /// Moves `op` right before `anchor` (possibly into another block).
+    pub fn move_op_before(&mut self, op: OpId, anchor: OpId) {
+        self.detach_op(op);
+        self.insert_op_before(anchor, op);
+    }
+
+    /// Erases `op` and everything in its regions. Its results must have no uses left outside it.
+    pub fn erase_op(&mut self, op: OpId) {
+        self.detach_op(op);
+        self.destroy_op(op);
+    }
+
+    fn destroy_op(&mut self, op: OpId) {
+        // Drop all operand uses in the whole subtree first, so that ops inside the regions that use
+        // each other's results can be destroyed in any order.
+        let mut stack = vec![op];
+        let mut all = Vec::new();
+        while let Some(o) = stack.pop() {
+            self.drop_operands(o);
+            all.push(o);
+            for &r in &self.ops[o.index()].regions {
+                for &b in &self.regions[r.index()].blocks {
+                    let mut cur = self.blocks[b.index()].first;
+                    while let Some(c) = cur {
+                        stack.push(c);
+                        cur = self.ops[c.index()].next;
+                    }
+                }
+            }
+        }
+        for o in all {
+            debug_assert!(
+                self.ops[o.index()]
+                    .results
+                    .iter()
+                    .all(|r| self.values[r.index()].uses.is_empty()),
+                "erasing an op whose results are still used"
+            );
+            let d = &mut self.ops[o.index()];
+            d.alive = false;
+            d.parent = None;
+            d.prev = None;
+            d.next = None;
+            let regions = std::mem::take(&mut d.regions);
+            for r in regions {
+                for b in std::mem::take(&mut self.regions[r.index()].blocks) {
+                    let bd = &mut self.blocks[b.index()];
+                    bd.first = None;
+                    bd.last = None;
+                    bd.len = 0;
+                    bd.parent = None;
+                }
+                self.regions[r.index()].parent = None;
+            }
+        }
+    }
+
+    /// Erases a block (and its ops) from its region.
+    pub fn erase_block(&mut self, block: BlockId) {
+        for op in self.block_op_vec(block).into_iter().rev() {
+            self.erase_op(op);
+        }
+        if let Some(r) = self.blocks[block.index()].parent.take() {
+            self.regions[r.index()].blocks.retain(|&b| b != block);
+        }
+    }
+
+    /// Moves every op of `from` to the end of `to` (block arguments are not touched).
+    pub fn splice_block_ops(&mut self, from: BlockId, to: BlockId) {
+        for op in self.block_op_vec(from) {
+            self.detach_op(op);
+            self.append_op(to, op);
+        }
+    }
+
+    /// Moves the blocks of region `from` to the end of region `to`.
+    pub fn take_region_blocks(&mut self, from: RegionId, to: RegionId) {
+        for b in std::mem::take(&mut self.regions[from.index()].blocks) {
+            self.blocks[b.index()].parent = Some(to);
+            self.regions[to.index()].blocks.push(b);
+        }
+    }
+}
+
+/// Iterator over the ops of a block.
+pub struct BlockOps<'a> {
+    ctx: &'a Context,
+    next: Option<OpId>,
+}
+
+impl Iterator for BlockOps<'_> {
+    type Item = OpId;
+    fn next(&mut self) -> Option<OpId> {
+        let cur = self.next?;
+        self.next = self.ctx.ops[cur.index()].next;
+        Some(cur)
+    }
+}

@@ -1,0 +1,37 @@
+//! qd-ir: the IR core of qd. One [`Context`] owns every op, block, region and value in arenas
+//! addressed by `Copy` handles; types, attributes, locations and identifiers are interned.
+//!
+//! Layout: `entity` (handles), `context` (arenas, interning, registry, diagnostics), `ir` (structure
+//! and mutation), `builder`, `registry` (op/dialect declarations), `asm` (custom-syntax interfaces),
+//! `rewrite` (patterns), `builtin` (the builtin dialect).
+
+pub mod asm;
+pub mod attributes;
+pub mod builder;
+pub mod builtin;
+pub mod context;
+pub mod diagnostics;
+pub mod dominance;
+pub mod entity;
+pub mod float;
+pub mod greedy;
+mod intern;
+mod ir;
+pub mod location;
+pub mod registry;
+pub mod rewrite;
+pub mod symbol_table;
+pub mod text;
+pub mod types;
+pub mod verifier;
+mod walk;
+
+pub use attributes::AttrData;
+pub use builder::{Builder, InsertPoint, OperationState};
+pub use context::{Context, Use, ValueDef};
+pub use diagnostics::{DiagResult, Diagnostic, Severity};
+pub use entity::{Attribute, BlockId, Ident, Location, OpId, OpName, RegionId, Type, Value};
+pub use ir::BlockOps;
+pub use location::LocData;
+pub use registry::{DialectDef, FoldResult, OpInfo, OpTraits};
+pub use types::{FloatKind, Signedness, TypeData, TypeParam};

@@ -1,0 +1,107 @@
+//! Interned types: builtin types plus dialect types (structured when the dialect is registered,
+//! kept verbatim when it is not).
+
+use crate::entity::{Ident, Type};
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Signedness {
+    Signless,
+    Signed,
+    Unsigned,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FloatKind {
+    F16,
+    BF16,
+    F32,
+    F64,
+}
+
+impl FloatKind {
+    pub fn width(self) -> u32 {
+        match self {
+            FloatKind::F16 | FloatKind::BF16 => 16,
+            FloatKind::F32 => 32,
+            FloatKind::F64 => 64,
+        }
+    }
+    pub fn keyword(self) -> &'static str {
+        match self {
+            FloatKind::F16 => "f16",
+            FloatKind::BF16 => "bf16",
+            FloatKind::F32 => "f32",
+            FloatKind::F64 => "f64",
+        }
+    }
+}
+
+/// One parameter of a registered dialect type, e.g. the shape and element type of `!qd.field<16xf32>`.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TypeParam {
+    Type(Type),
+    Int(i64),
+    /// A dimension list; `None` is a dynamic (`?`) dimension.
+    Dims(Vec<Option<i64>>),
+    Str(String),
+}
+
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum TypeData {
+    Integer {
+        width: u32,
+        signedness: Signedness,
+    },
+    Index,
+    Float(FloatKind),
+    None,
+    Function {
+        inputs: Vec<Type>,
+        results: Vec<Type>,
+    },
+    /// A type of a registered dialect: `!dialect.mnemonic<params>`, printed and parsed by the dialect.
+    Dialect {
+        dialect: Ident,
+        mnemonic: Ident,
+        params: Vec<TypeParam>,
+    },
+    /// A type of an unregistered dialect, kept verbatim: `!dialect.body`.
+    Opaque {
+        dialect: Ident,
+        body: String,
+    },
+}
+
+impl TypeData {
+    pub fn is_integer(&self) -> bool {
+        matches!(self, TypeData::Integer { .. })
+    }
+    pub fn is_signless_integer(&self) -> bool {
+        matches!(
+            self,
+            TypeData::Integer {
+                signedness: Signedness::Signless,
+                ..
+            }
+        )
+    }
+    pub fn is_float(&self) -> bool {
+        matches!(self, TypeData::Float(_))
+    }
+    pub fn is_index(&self) -> bool {
+        matches!(self, TypeData::Index)
+    }
+    /// Signless integer or index: what arith's integer ops accept.
+    pub fn is_signless_int_or_index(&self) -> bool {
+        self.is_signless_integer() || self.is_index()
+    }
+    /// Bit width of integer and float types; index counts as 64.
+    pub fn bit_width(&self) -> Option<u32> {
+        match self {
+            TypeData::Integer { width, .. } => Some(*width),
+            TypeData::Float(k) => Some(k.width()),
+            TypeData::Index => Some(64),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Upstream MLIR's math dialect (the subset kernels need): ops, verifiers, folders, custom syntax

@@ -1,0 +1,1 @@
+//! register_all_passes: the one list of qd's passes

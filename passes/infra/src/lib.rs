@@ -1,0 +1,1 @@
+//! Pass trait, nested pass manager, pipeline grammar, registry, options, timing

@@ -1,0 +1,1 @@
+//! Generic transforms: canonicalize, cse, dce, symbol-dce
