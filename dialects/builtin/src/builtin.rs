@@ -133,6 +133,12 @@ fn print_module(op: OpId, p: &mut dyn OpAsmPrinter) {
 }
 
 fn verify_cast(ctx: &Context, op: OpId) -> DiagResult<()> {
+    if !ctx.regions(op).is_empty() || !ctx.successors(op).is_empty() {
+        return Err(Diagnostic::error(
+            ctx.loc(op),
+            "'builtin.unrealized_conversion_cast' op expects no regions and no successors",
+        ));
+    }
     if ctx.num_results(op) == 0 {
         return Err(Diagnostic::error(
             ctx.loc(op),

@@ -153,6 +153,14 @@ impl Context {
     pub fn num_value_slots(&self) -> usize {
         self.values.len()
     }
+    /// Number of block slots ever created: an upper bound for dense maps keyed by block.
+    pub fn num_block_slots(&self) -> usize {
+        self.blocks.len()
+    }
+    /// Number of region slots ever created: an upper bound for dense maps keyed by region.
+    pub fn num_region_slots(&self) -> usize {
+        self.regions.len()
+    }
     pub fn is_alive(&self, op: OpId) -> bool {
         self.ops[op.index()].alive
     }

@@ -67,8 +67,9 @@ pub enum FoldResult {
 /// Verifies one op's own invariants (operand/result counts and types, properties).
 pub type VerifyFn = fn(&Context, OpId) -> DiagResult<()>;
 /// Folds an op given the constant value of each operand (None when not constant). Returns one
-/// result per op result, or None when the op does not fold. Must not mutate the IR.
-pub type FoldFn = fn(&Context, OpId, &[Option<Attribute>]) -> Option<Vec<FoldResult>>;
+/// result per op result, or None when the op does not fold. The context is mutable only so that
+/// the folder can intern the attributes it returns: it must not mutate the IR.
+pub type FoldFn = fn(&mut Context, OpId, &[Option<Attribute>]) -> Option<Vec<FoldResult>>;
 /// Parses the custom form after the op name (the result names are already consumed).
 pub type ParseFn = fn(&mut dyn OpAsmParser, &mut OperationState) -> DiagResult<()>;
 /// Prints the custom form after the op name (starting with a space when it prints anything).

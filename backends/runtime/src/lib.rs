@@ -1,0 +1,1 @@
+//! The runtime API every device shares: Program, fields, ndarrays, kernels, launch, sync

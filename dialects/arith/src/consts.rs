@@ -1,0 +1,285 @@
+//! Constant values as folders see them: fixed-width integers (APInt-like, index counts as 64
+//! bits), floats computed in their type's precision, and the bit encodings bitcast needs.
+
+use qd_ir::{AttrData, Attribute, Context, FloatKind, FoldResult, OpTraits, Type, TypeData, Value};
+
+/// An integer of `width` bits (1..=64), its bits kept zero-extended.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct IntVal {
+    bits: u64,
+    width: u32,
+}
+
+fn mask(width: u32) -> u64 {
+    if width >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    }
+}
+
+impl IntVal {
+    /// `value` wrapped to `width` bits.
+    pub fn new(value: i64, width: u32) -> Self {
+        Self::from_bits(value as u64, width)
+    }
+    pub fn from_bits(bits: u64, width: u32) -> Self {
+        debug_assert!((1..=64).contains(&width));
+        IntVal {
+            bits: bits & mask(width),
+            width,
+        }
+    }
+    pub fn width(self) -> u32 {
+        self.width
+    }
+    /// The value read as signed.
+    pub fn sext(self) -> i64 {
+        let shift = 64 - self.width;
+        ((self.bits << shift) as i64) >> shift
+    }
+    /// The value read as unsigned.
+    pub fn zext(self) -> u64 {
+        self.bits
+    }
+    pub fn is_zero(self) -> bool {
+        self.bits == 0
+    }
+    pub fn is_one(self) -> bool {
+        self.bits == 1
+    }
+    pub fn is_all_ones(self) -> bool {
+        self.bits == mask(self.width)
+    }
+    pub fn signed_min(width: u32) -> Self {
+        Self::from_bits(1u64 << (width - 1), width)
+    }
+    pub fn signed_max(width: u32) -> Self {
+        Self::from_bits(mask(width) >> 1, width)
+    }
+    /// The integer held by an integer or bool attribute (whose type is at most 64 bits wide).
+    pub fn from_attr(ctx: &Context, attr: Attribute) -> Option<IntVal> {
+        match ctx.attr_data(attr) {
+            AttrData::Bool(b) => Some(IntVal::from_bits(*b as u64, 1)),
+            AttrData::Integer { value, ty } => Some(IntVal::new(*value, int_width(ctx, *ty)?)),
+            _ => None,
+        }
+    }
+    /// The attribute of this value in type `ty` (i1 values become `true`/`false`).
+    pub fn to_attr(self, ctx: &mut Context, ty: Type) -> Attribute {
+        int_attr(ctx, self.sext(), ty)
+    }
+}
+
+/// The width of a signless or signed integer or index type of at most 64 bits (index: 64).
+pub fn int_width(ctx: &Context, ty: Type) -> Option<u32> {
+    match ctx.type_data(ty) {
+        TypeData::Integer { width, .. } if (1..=64).contains(width) => Some(*width),
+        TypeData::Index => Some(64),
+        _ => None,
+    }
+}
+
+pub fn float_kind(ctx: &Context, ty: Type) -> Option<FloatKind> {
+    match ctx.type_data(ty) {
+        TypeData::Float(k) => Some(*k),
+        _ => None,
+    }
+}
+
+/// An integer attribute of type `ty`; i1 gets the canonical `true`/`false` attribute.
+pub fn int_attr(ctx: &mut Context, value: i64, ty: Type) -> Attribute {
+    if matches!(
+        ctx.type_data(ty),
+        TypeData::Integer {
+            width: 1,
+            signedness: qd_ir::Signedness::Signless
+        }
+    ) {
+        return ctx.bool_attr(value & 1 != 0);
+    }
+    ctx.integer_attr(value, ty)
+}
+
+/// The value of a float attribute.
+pub fn float_value(ctx: &Context, attr: Attribute) -> Option<f64> {
+    ctx.attr_data(attr).as_float()
+}
+
+/// The type an attribute carries (i1 for `true`/`false`), if it is numeric.
+pub fn attr_type(ctx: &mut Context, attr: Attribute) -> Option<Type> {
+    match ctx.attr_data(attr) {
+        AttrData::Bool(_) => Some(ctx.i1_type()),
+        AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => Some(*ty),
+        _ => None,
+    }
+}
+
+/// The constant an SSA value holds: the `value` property of a constant-like defining op.
+pub fn constant_value(ctx: &Context, v: Value) -> Option<Attribute> {
+    let op = ctx.defining_op(v)?;
+    if !ctx.has_trait(op, OpTraits::CONSTANT_LIKE) || ctx.num_operands(op) != 0 {
+        return None;
+    }
+    ctx.prop(op, "value")
+}
+
+/// Computes a float operation in the precision of `kind`: f32 in f32, f64 in f64. f16 and bf16
+/// use the f64 operation, whose result the caller rounds (exact for +, -, *, /, rem, sqrt,
+/// min/max: f64 has more than twice their precision plus two bits).
+pub fn in_precision(
+    kind: FloatKind,
+    args: &[f64],
+    f32op: fn(&[f32]) -> f32,
+    f64op: fn(&[f64]) -> f64,
+) -> f64 {
+    match kind {
+        FloatKind::F32 => {
+            let a: Vec<f32> = args.iter().map(|&x| x as f32).collect();
+            f32op(&a) as f64
+        }
+        _ => f64op(args),
+    }
+}
+
+/// The IEEE bit pattern of a float value of kind `kind` (exactly representable in it). NaNs
+/// are refused: their payload does not survive the trip through f64.
+pub fn float_to_bits(kind: FloatKind, v: f64) -> Option<u64> {
+    if v.is_nan() {
+        return None;
+    }
+    Some(match kind {
+        FloatKind::F64 => v.to_bits(),
+        FloatKind::F32 => (v as f32).to_bits() as u64,
+        FloatKind::BF16 => ((v as f32).to_bits() >> 16) as u64,
+        FloatKind::F16 => f16_to_bits(v) as u64,
+    })
+}
+
+/// The float value of an IEEE bit pattern of kind `kind`; None for NaN patterns.
+pub fn float_from_bits(kind: FloatKind, bits: u64) -> Option<f64> {
+    let v = match kind {
+        FloatKind::F64 => f64::from_bits(bits),
+        FloatKind::F32 => f32::from_bits(bits as u32) as f64,
+        FloatKind::BF16 => f32::from_bits((bits as u32 & 0xFFFF) << 16) as f64,
+        FloatKind::F16 => f16_from_bits(bits as u16),
+    };
+    (!v.is_nan()).then_some(v)
+}
+
+fn f16_to_bits(v: f64) -> u16 {
+    let sign = if v.is_sign_negative() { 0x8000 } else { 0 };
+    let a = v.abs();
+    let rest = if a.is_infinite() {
+        0x7C00
+    } else if a < 2f64.powi(-14) {
+        (a * 2f64.powi(24)) as u16
+    } else {
+        let exp = ((a.to_bits() >> 52) & 0x7FF) as i32 - 1023;
+        let mant = ((a / 2f64.powi(exp) - 1.0) * 1024.0) as u16;
+        (((exp + 15) as u16) << 10) | mant
+    };
+    sign | rest
+}
+
+fn f16_from_bits(b: u16) -> f64 {
+    let sign = if b & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let e = ((b >> 10) & 0x1F) as i32;
+    let m = (b & 0x3FF) as f64;
+    let mag = match e {
+        0 => m * 2f64.powi(-24),
+        31 if m == 0.0 => f64::INFINITY,
+        31 => f64::NAN,
+        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
+    };
+    sign * mag
+}
+
+/// One folded constant result.
+pub fn fold_attr(a: Attribute) -> Option<Vec<FoldResult>> {
+    Some(vec![FoldResult::Attr(a)])
+}
+
+/// One folded result that is an existing value.
+pub fn fold_value(v: Value) -> Option<Vec<FoldResult>> {
+    Some(vec![FoldResult::Value(v)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn int_views() {
+        let v = IntVal::new(-1, 8);
+        assert_eq!(v.zext(), 255);
+        assert_eq!(v.sext(), -1);
+        assert!(v.is_all_ones());
+        assert_eq!(IntVal::new(300, 8).zext(), 44);
+        assert_eq!(IntVal::signed_min(8).sext(), -128);
+        assert_eq!(IntVal::signed_max(64).sext(), i64::MAX);
+        assert_eq!(IntVal::from_bits(1, 1).sext(), -1);
+    }
+
+    #[test]
+    fn attrs() {
+        let mut ctx = Context::new();
+        let i1 = ctx.i1_type();
+        let t = int_attr(&mut ctx, -1, i1);
+        assert_eq!(ctx.attr_data(t), &AttrData::Bool(true));
+        assert_eq!(IntVal::from_attr(&ctx, t), Some(IntVal::from_bits(1, 1)));
+        let idx = ctx.index_type();
+        let a = int_attr(&mut ctx, -5, idx);
+        assert_eq!(IntVal::from_attr(&ctx, a).unwrap().sext(), -5);
+        let i128 = ctx.integer_type(128);
+        let big = ctx.intern_attr(AttrData::Integer { value: 1, ty: i128 });
+        assert_eq!(IntVal::from_attr(&ctx, big), None);
+        assert_eq!(attr_type(&mut ctx, t), Some(i1));
+    }
+
+    #[test]
+    fn float_bits() {
+        for v in [
+            1.0,
+            -2.5,
+            65504.0,
+            2f64.powi(-24),
+            2f64.powi(-14),
+            0.0,
+            -0.0,
+            f64::INFINITY,
+        ] {
+            let b = float_to_bits(FloatKind::F16, v).unwrap();
+            assert_eq!(float_from_bits(FloatKind::F16, b), Some(v));
+            assert_eq!(
+                float_from_bits(FloatKind::F16, b).unwrap().to_bits(),
+                v.to_bits()
+            );
+        }
+        assert_eq!(float_to_bits(FloatKind::F16, 1.0), Some(0x3C00));
+        assert_eq!(float_to_bits(FloatKind::F32, 1.0), Some(0x3F80_0000));
+        assert_eq!(float_to_bits(FloatKind::BF16, 1.0), Some(0x3F80));
+        assert_eq!(float_from_bits(FloatKind::BF16, 0xC000), Some(-2.0));
+        assert_eq!(float_to_bits(FloatKind::F32, f64::NAN), None);
+        assert_eq!(float_from_bits(FloatKind::F32, 0x7FC0_0000), None);
+        assert_eq!(float_from_bits(FloatKind::F16, 0x7C01), None);
+    }
+
+    #[test]
+    fn precision() {
+        let add32 = in_precision(
+            FloatKind::F32,
+            &[0.1, 0.2],
+            |a| a[0] + a[1],
+            |a| a[0] + a[1],
+        );
+        assert_eq!(add32, (0.1f32 + 0.2f32) as f64);
+        let add64 = in_precision(
+            FloatKind::F64,
+            &[0.1, 0.2],
+            |a| a[0] + a[1],
+            |a| a[0] + a[1],
+        );
+        assert_eq!(add64, 0.1 + 0.2);
+    }
+}

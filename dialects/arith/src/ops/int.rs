@@ -1,0 +1,340 @@
+//! Integer arithmetic, bitwise and shift ops on signless integers and index. Constant folding
+//! wraps at the type's width (index: 64 bits); divisions by zero, `INT_MIN / -1` and shifts by
+//! the width or more are left alone, as upstream does.
+
+use crate::consts::{fold_attr, fold_value, int_attr, IntVal};
+use crate::elementwise::ElementwiseDef;
+use crate::fold::{binary, int_binary, result_type};
+use crate::names;
+use crate::patterns::{AddIConstChain, ConstantToRhs};
+use crate::verify::TypeClass::IntLike;
+use qd_ir::rewrite::RewritePattern;
+use qd_ir::{Attribute, Context, FoldResult, OpId, OpInfo};
+
+type Folded = Option<Vec<FoldResult>>;
+type Patterns = Vec<Box<dyn RewritePattern>>;
+
+static ADDI: &ElementwiseDef = &ElementwiseDef::same(names::ADDI, "integer addition", 2, IntLike)
+    .overflow()
+    .commutative()
+    .fold(fold_addi)
+    .patterns(addi_patterns);
+static SUBI: &ElementwiseDef =
+    &ElementwiseDef::same(names::SUBI, "integer subtraction", 2, IntLike)
+        .overflow()
+        .fold(fold_subi);
+static MULI: &ElementwiseDef =
+    &ElementwiseDef::same(names::MULI, "integer multiplication", 2, IntLike)
+        .overflow()
+        .commutative()
+        .fold(fold_muli)
+        .patterns(muli_patterns);
+static DIVSI: &ElementwiseDef = &ElementwiseDef::same(
+    names::DIVSI,
+    "signed integer division rounding toward zero",
+    2,
+    IntLike,
+)
+.fold(fold_divsi);
+static DIVUI: &ElementwiseDef =
+    &ElementwiseDef::same(names::DIVUI, "unsigned integer division", 2, IntLike).fold(fold_divui);
+static REMSI: &ElementwiseDef =
+    &ElementwiseDef::same(names::REMSI, "signed integer remainder", 2, IntLike).fold(fold_remsi);
+static REMUI: &ElementwiseDef =
+    &ElementwiseDef::same(names::REMUI, "unsigned integer remainder", 2, IntLike).fold(fold_remui);
+static MINSI: &ElementwiseDef =
+    &ElementwiseDef::same(names::MINSI, "signed integer minimum", 2, IntLike)
+        .commutative()
+        .fold(fold_minsi)
+        .patterns(minsi_patterns);
+static MAXSI: &ElementwiseDef =
+    &ElementwiseDef::same(names::MAXSI, "signed integer maximum", 2, IntLike)
+        .commutative()
+        .fold(fold_maxsi)
+        .patterns(maxsi_patterns);
+static ANDI: &ElementwiseDef = &ElementwiseDef::same(names::ANDI, "bitwise and", 2, IntLike)
+    .commutative()
+    .fold(fold_andi)
+    .patterns(andi_patterns);
+static ORI: &ElementwiseDef = &ElementwiseDef::same(names::ORI, "bitwise or", 2, IntLike)
+    .commutative()
+    .fold(fold_ori)
+    .patterns(ori_patterns);
+static XORI: &ElementwiseDef =
+    &ElementwiseDef::same(names::XORI, "bitwise exclusive or", 2, IntLike)
+        .commutative()
+        .fold(fold_xori)
+        .patterns(xori_patterns);
+static SHLI: &ElementwiseDef = &ElementwiseDef::same(names::SHLI, "shift left", 2, IntLike)
+    .overflow()
+    .fold(fold_shli);
+static SHRSI: &ElementwiseDef =
+    &ElementwiseDef::same(names::SHRSI, "arithmetic shift right", 2, IntLike).fold(fold_shrsi);
+static SHRUI: &ElementwiseDef =
+    &ElementwiseDef::same(names::SHRUI, "logical shift right", 2, IntLike).fold(fold_shrui);
+
+/// The integer ops, in registration order.
+pub fn ops() -> Vec<OpInfo> {
+    [
+        &ADDI, &SUBI, &MULI, &DIVSI, &DIVUI, &REMSI, &REMUI, &MINSI, &MAXSI, &ANDI, &ORI, &XORI,
+        &SHLI, &SHRSI, &SHRUI,
+    ]
+    .into_iter()
+    .map(ElementwiseDef::op_info)
+    .collect()
+}
+
+fn addi_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::ADDI)));
+    v.push(Box::new(AddIConstChain));
+}
+fn muli_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::MULI)));
+}
+fn minsi_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::MINSI)));
+}
+fn maxsi_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::MAXSI)));
+}
+fn andi_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::ANDI)));
+}
+fn ori_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::ORI)));
+}
+fn xori_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::XORI)));
+}
+
+/// The integer constant `value` in the op's result type.
+fn constant(ctx: &mut Context, op: OpId, value: i64) -> Folded {
+    let ty = result_type(ctx, op)?;
+    fold_attr(int_attr(ctx, value, ty))
+}
+
+fn fold_addi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext().wrapping_add(y.zext()), w))
+    })
+    .or_else(|| {
+        b.rhs_int(ctx)
+            .filter(|y| y.is_zero())
+            .and_then(|_| fold_value(b.lhs))
+    })
+}
+
+fn fold_subi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext().wrapping_sub(y.zext()), w))
+    }) {
+        return Some(r);
+    }
+    if b.lhs == b.rhs {
+        return constant(ctx, op, 0);
+    }
+    b.rhs_int(ctx)
+        .filter(|y| y.is_zero())
+        .and_then(|_| fold_value(b.lhs))
+}
+
+fn fold_muli(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext().wrapping_mul(y.zext()), w))
+    }) {
+        return Some(r);
+    }
+    match b.rhs_int(ctx) {
+        Some(y) if y.is_one() => fold_value(b.lhs),
+        Some(y) if y.is_zero() => fold_value(b.rhs),
+        _ => None,
+    }
+}
+
+fn fold_divsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    int_binary(ctx, op, c, |x, y, w| {
+        if y.is_zero() || (x == IntVal::signed_min(w) && y.is_all_ones()) {
+            return None;
+        }
+        Some(IntVal::new(x.sext() / y.sext(), w))
+    })
+    .or_else(|| {
+        b.rhs_int(ctx)
+            .filter(|y| y.is_one())
+            .and_then(|_| fold_value(b.lhs))
+    })
+}
+
+fn fold_divui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    int_binary(ctx, op, c, |x, y, w| {
+        (!y.is_zero()).then(|| IntVal::from_bits(x.zext() / y.zext(), w))
+    })
+    .or_else(|| {
+        b.rhs_int(ctx)
+            .filter(|y| y.is_one())
+            .and_then(|_| fold_value(b.lhs))
+    })
+}
+
+fn fold_remsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+        (!y.is_zero()).then(|| IntVal::new(x.sext().wrapping_rem(y.sext()), w))
+    }) {
+        return Some(r);
+    }
+    // x rem 1 and x rem -1 are 0 for every x.
+    match b.rhs_int(ctx) {
+        Some(y) if y.is_one() || y.is_all_ones() => constant(ctx, op, 0),
+        _ => None,
+    }
+}
+
+fn fold_remui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+        (!y.is_zero()).then(|| IntVal::from_bits(x.zext() % y.zext(), w))
+    }) {
+        return Some(r);
+    }
+    match b.rhs_int(ctx) {
+        Some(y) if y.is_one() => constant(ctx, op, 0),
+        _ => None,
+    }
+}
+
+fn fold_minsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
+        Some(if x.sext() <= y.sext() { x } else { y })
+    }) {
+        return Some(r);
+    }
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    // min(x, INT_MIN) is INT_MIN; min(x, INT_MAX) is x.
+    let y = b.rhs_int(ctx)?;
+    if y == IntVal::signed_min(y.width()) {
+        fold_value(b.rhs)
+    } else if y == IntVal::signed_max(y.width()) {
+        fold_value(b.lhs)
+    } else {
+        None
+    }
+}
+
+fn fold_maxsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
+        Some(if x.sext() >= y.sext() { x } else { y })
+    }) {
+        return Some(r);
+    }
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    let y = b.rhs_int(ctx)?;
+    if y == IntVal::signed_max(y.width()) {
+        fold_value(b.rhs)
+    } else if y == IntVal::signed_min(y.width()) {
+        fold_value(b.lhs)
+    } else {
+        None
+    }
+}
+
+fn fold_andi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext() & y.zext(), w))
+    }) {
+        return Some(r);
+    }
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    match b.rhs_int(ctx) {
+        Some(y) if y.is_zero() => fold_value(b.rhs),
+        Some(y) if y.is_all_ones() => fold_value(b.lhs),
+        _ => None,
+    }
+}
+
+fn fold_ori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext() | y.zext(), w))
+    }) {
+        return Some(r);
+    }
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    match b.rhs_int(ctx) {
+        Some(y) if y.is_zero() => fold_value(b.lhs),
+        Some(y) if y.is_all_ones() => fold_value(b.rhs),
+        _ => None,
+    }
+}
+
+fn fold_xori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext() ^ y.zext(), w))
+    }) {
+        return Some(r);
+    }
+    if b.lhs == b.rhs {
+        return constant(ctx, op, 0);
+    }
+    b.rhs_int(ctx)
+        .filter(|y| y.is_zero())
+        .and_then(|_| fold_value(b.lhs))
+}
+
+/// The shift amount when it is below the width (larger shifts have no defined result).
+fn shift_amount(y: IntVal, w: u32) -> Option<u32> {
+    (y.zext() < w as u64).then_some(y.zext() as u32)
+}
+
+fn fold_shli(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext() << shift_amount(y, w)?, w))
+    })
+    .or_else(|| {
+        b.rhs_int(ctx)
+            .filter(|y| y.is_zero())
+            .and_then(|_| fold_value(b.lhs))
+    })
+}
+
+fn fold_shrsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::new(x.sext() >> shift_amount(y, w)?, w))
+    })
+    .or_else(|| {
+        b.rhs_int(ctx)
+            .filter(|y| y.is_zero())
+            .and_then(|_| fold_value(b.lhs))
+    })
+}
+
+fn fold_shrui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext() >> shift_amount(y, w)?, w))
+    })
+    .or_else(|| {
+        b.rhs_int(ctx)
+            .filter(|y| y.is_zero())
+            .and_then(|_| fold_value(b.lhs))
+    })
+}

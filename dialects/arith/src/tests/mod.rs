@@ -1,0 +1,14 @@
+//! Unit tests: folders (with their non-folding edge cases), verifiers, patterns, builders.
+
+mod cast_fold;
+mod cmp_select;
+mod float_fold;
+mod int_fold;
+mod patterns;
+mod verify;
+
+use crate::testing::Harness;
+
+fn h() -> Harness {
+    Harness::new(|_| {})
+}

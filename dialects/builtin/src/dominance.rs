@@ -1,1 +1,0 @@
-//! Dominance per region: block dominance on the region's CFG, op order within a block.

@@ -1,0 +1,352 @@
+//! The greedy pattern driver: applies rewrite patterns and folders until a fixed point or a cap.
+//!
+//! As MLIR's `applyPatternsGreedily`: each sweep seeds a worklist with the ops nested in the root
+//! (pre-order; the root itself is never rewritten), then pops ops one at a time. A trivially dead
+//! op is erased; otherwise the op is folded, and if it does not fold, the patterns rooted at its
+//! name (or at any op) are tried in the order given. Every op a rewrite creates or modifies goes
+//! back on the worklist. Sweeps repeat until one changes nothing (converged) or the iteration cap
+//! is hit. With `cse_constants`, constants are merged and kept at the top of the entry block of
+//! their insertion region (the nearest region whose parent is ISOLATED_FROM_ABOVE, unregistered,
+//! or the root), as MLIR's `OperationFolder` does.
+//!
+//! A pattern that keeps reporting a change on the op it rewrites never lets a sweep end: use
+//! `max_rewrites` to bound such patterns.
+
+mod effects;
+mod fold;
+
+pub use effects::{is_memory_effect_free, is_trivially_dead, would_op_be_trivially_dead};
+pub use fold::{constant_value, fold_op, materialize_constant, op_constant_value};
+
+use crate::context::Context;
+use crate::entity::{OpId, OpName, Value};
+use crate::registry::{FoldResult, OpTraits};
+use crate::rewrite::{RewriteEvent, RewritePattern, Rewriter};
+use fold::{is_movable_constant, ConstKey, Constants, Seeded};
+use std::collections::HashMap;
+
+/// Limits and switches of [`apply_patterns_greedily`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GreedyConfig {
+    /// Sweeps over the IR at most (default 10).
+    pub max_iterations: usize,
+    /// Successful pattern applications at most, over the whole run (default: no limit).
+    pub max_rewrites: Option<usize>,
+    /// Fold ops with their folders (default true).
+    pub fold: bool,
+    /// Merge equal constants and hoist them to the top of their region (default true).
+    pub cse_constants: bool,
+}
+
+impl Default for GreedyConfig {
+    fn default() -> Self {
+        GreedyConfig {
+            max_iterations: 10,
+            max_rewrites: None,
+            fold: true,
+            cse_constants: true,
+        }
+    }
+}
+
+/// What a run of [`apply_patterns_greedily`] did.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct GreedyResult {
+    /// The IR changed.
+    pub changed: bool,
+    /// The last sweep changed nothing: a fixed point was reached.
+    pub converged: bool,
+    /// Successful pattern applications.
+    pub rewrites: usize,
+    /// Ops replaced by their fold results.
+    pub folded: usize,
+    /// Trivially dead ops erased (constants merged into equal ones included).
+    pub erased: usize,
+    /// Sweeps run.
+    pub iterations: usize,
+}
+
+/// Applies `patterns` and folding to the ops nested in `root` until nothing changes or a limit
+/// of `config` is reached. Deterministic for deterministic patterns.
+pub fn apply_patterns_greedily(
+    ctx: &mut Context,
+    root: OpId,
+    patterns: &[Box<dyn RewritePattern>],
+    config: &GreedyConfig,
+) -> GreedyResult {
+    let mut d = Driver {
+        root,
+        patterns,
+        config,
+        by_name: HashMap::new(),
+        lists: Vec::new(),
+        worklist: Vec::new(),
+        in_list: Vec::new(),
+        constants: Constants::default(),
+        result: GreedyResult::default(),
+        out_of_budget: false,
+    };
+    for _ in 0..config.max_iterations {
+        d.result.iterations += 1;
+        let changed = d.sweep(ctx);
+        d.result.changed |= changed;
+        if d.out_of_budget {
+            break;
+        }
+        if !changed {
+            d.result.converged = true;
+            break;
+        }
+    }
+    d.result
+}
+
+struct Driver<'p> {
+    root: OpId,
+    patterns: &'p [Box<dyn RewritePattern>],
+    config: &'p GreedyConfig,
+    /// Op name -> index in `lists` of the patterns to try on it, in the given order.
+    by_name: HashMap<OpName, usize>,
+    lists: Vec<Vec<usize>>,
+    /// A stack: the top is processed next.
+    worklist: Vec<OpId>,
+    in_list: Vec<bool>,
+    constants: Constants,
+    result: GreedyResult,
+    out_of_budget: bool,
+}
+
+impl Driver<'_> {
+    /// One sweep; returns whether the IR changed.
+    fn sweep(&mut self, ctx: &mut Context) -> bool {
+        let mut changed = false;
+        self.constants.clear();
+        self.worklist.clear();
+        self.in_list.clear();
+        self.in_list.resize(ctx.num_op_slots(), false);
+        for op in ctx.walk_pre_order(self.root).into_iter().skip(1) {
+            if !ctx.is_alive(op) {
+                continue;
+            }
+            if self.config.cse_constants && is_movable_constant(ctx, op) {
+                match self.constants.seed(ctx, op, self.root) {
+                    Seeded::Merged => {
+                        self.result.erased += 1;
+                        changed = true;
+                        continue;
+                    }
+                    Seeded::Moved => changed = true,
+                    Seeded::Kept => {}
+                }
+            }
+            self.worklist.push(op);
+            self.in_list[op.index()] = true;
+        }
+        // Pop in pre-order.
+        self.worklist.reverse();
+        while let Some(op) = self.worklist.pop() {
+            self.in_list[op.index()] = false;
+            if !ctx.is_alive(op) {
+                continue;
+            }
+            if self
+                .config
+                .max_rewrites
+                .is_some_and(|m| self.result.rewrites >= m)
+            {
+                self.out_of_budget = true;
+                break;
+            }
+            changed |= self.process(ctx, op);
+        }
+        changed
+    }
+
+    /// Erases, folds or rewrites `op`; returns whether anything changed.
+    fn process(&mut self, ctx: &mut Context, op: OpId) -> bool {
+        if is_trivially_dead(ctx, op) {
+            let mut rw = Rewriter::new(ctx);
+            rw.erase_op(op);
+            let events = rw.events;
+            self.result.erased += 1;
+            self.handle(ctx, &events);
+            return true;
+        }
+        if self.config.fold && self.try_fold(ctx, op) {
+            self.result.folded += 1;
+            return true;
+        }
+        let list = self.patterns_for(ctx, op);
+        for k in 0..self.lists[list].len() {
+            let pattern = &self.patterns[self.lists[list][k]];
+            let mut rw = Rewriter::new(ctx);
+            let matched = pattern.match_and_rewrite(op, &mut rw);
+            let events = rw.events;
+            // A pattern that changed the IR but says it did not still changed it.
+            if matched || !events.is_empty() {
+                self.result.rewrites += 1;
+                self.handle(ctx, &events);
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Index in `lists` of the patterns for `op`'s name: rooted there or anywhere, in order.
+    fn patterns_for(&mut self, ctx: &Context, op: OpId) -> usize {
+        let name = ctx.op_name_of(op);
+        if let Some(&i) = self.by_name.get(&name) {
+            return i;
+        }
+        let s = ctx.name(op);
+        let list = self
+            .patterns
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.root().is_none_or(|r| r == s))
+            .map(|(i, _)| i)
+            .collect();
+        self.lists.push(list);
+        self.by_name.insert(name, self.lists.len() - 1);
+        self.lists.len() - 1
+    }
+
+    /// Puts created and modified ops (nested in the root, still alive) back on the worklist.
+    fn handle(&mut self, ctx: &Context, events: &[RewriteEvent]) {
+        for e in events {
+            match *e {
+                RewriteEvent::Created(o) | RewriteEvent::Modified(o) => self.push(ctx, o),
+                RewriteEvent::Erased(_) => {}
+            }
+        }
+    }
+
+    fn push(&mut self, ctx: &Context, op: OpId) {
+        if op == self.root || !ctx.is_alive(op) || !ctx.is_ancestor(self.root, op) {
+            return;
+        }
+        if op.index() >= self.in_list.len() {
+            self.in_list
+                .resize(ctx.num_op_slots().max(op.index() + 1), false);
+        }
+        if !self.in_list[op.index()] {
+            self.in_list[op.index()] = true;
+            self.worklist.push(op);
+        }
+    }
+
+    /// Folds `op` and replaces it by its fold results, materializing constants. Constant ops are
+    /// not folded (they would only fold to themselves).
+    fn try_fold(&mut self, ctx: &mut Context, op: OpId) -> bool {
+        if ctx.num_results(op) == 0 || ctx.has_trait(op, OpTraits::CONSTANT_LIKE) {
+            return false;
+        }
+        let Some(folded) = fold_op(ctx, op) else {
+            return false;
+        };
+        let results = ctx.results(op).to_vec();
+        for (&r, f) in results.iter().zip(&folded) {
+            if let FoldResult::Value(v) = *f {
+                // Folding to its own result means "unchanged"; a type change would break users.
+                if ctx.defining_op(v) == Some(op) || ctx.value_type(v) != ctx.value_type(r) {
+                    return false;
+                }
+            }
+        }
+        let mut created: Vec<(OpId, Vec<ConstKey>)> = Vec::new();
+        let mut replacements = Vec::with_capacity(results.len());
+        for (&r, f) in results.iter().zip(&folded) {
+            let v = match *f {
+                FoldResult::Value(v) => Some(v),
+                FoldResult::Attr(a) => {
+                    let ty = ctx.value_type(r);
+                    self.constant_for(ctx, op, a, ty, &mut created)
+                }
+            };
+            match v {
+                Some(v) => replacements.push(v),
+                None => {
+                    // Could not materialize: undo the constants made for this fold.
+                    for (c, _) in created.into_iter().rev() {
+                        ctx.erase_op(c);
+                    }
+                    return false;
+                }
+            }
+        }
+        let mut rw = Rewriter::new(ctx);
+        rw.replace_op(op, &replacements);
+        let mut events = rw.events;
+        for (c, keys) in created {
+            for k in keys {
+                self.constants.record(k, c);
+            }
+            events.push(RewriteEvent::Created(c));
+        }
+        self.handle(ctx, &events);
+        true
+    }
+
+    /// A value holding constant `value` of type `ty` for `op`'s use: an existing constant of the
+    /// insertion region when constants are merged, or a new one made by `op`'s dialect.
+    fn constant_for(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        value: crate::entity::Attribute,
+        ty: crate::entity::Type,
+        created: &mut Vec<(OpId, Vec<ConstKey>)>,
+    ) -> Option<Value> {
+        let dialect = ctx.dialect_of(op).to_string();
+        let region = if self.config.cse_constants {
+            Constants::insertion_region(ctx, op, self.root)
+        } else {
+            None
+        };
+        let key = region.map(|r| (r, ctx.ident(&dialect), value, ty));
+        if let Some(key) = &key {
+            if let Some(c) = self.find_constant(ctx, key, created) {
+                return Some(ctx.result(c, 0));
+            }
+        }
+        let loc = ctx.loc(op);
+        let new = materialize_constant(ctx, &dialect, value, ty, loc)?;
+        let (Some(region), Some(key)) = (region, key) else {
+            ctx.insert_op_before(op, new);
+            created.push((new, Vec::new()));
+            return Some(ctx.result(new, 0));
+        };
+        if !is_movable_constant(ctx, new) {
+            ctx.insert_op_before(op, new);
+            created.push((new, Vec::new()));
+            return Some(ctx.result(new, 0));
+        }
+        // The materialized op may belong to another dialect: merge under its own key too.
+        let own_value = op_constant_value(ctx, new).expect("movable constants have a value");
+        let own_key = Constants::key(ctx, region, new, own_value);
+        if let Some(c) = self.find_constant(ctx, &own_key, created) {
+            ctx.erase_op(new);
+            return Some(ctx.result(c, 0));
+        }
+        self.constants.place(ctx, region, new);
+        created.push((new, vec![key, own_key]));
+        Some(ctx.result(new, 0))
+    }
+
+    fn find_constant(
+        &mut self,
+        ctx: &Context,
+        key: &ConstKey,
+        created: &[(OpId, Vec<ConstKey>)],
+    ) -> Option<OpId> {
+        self.constants.lookup(ctx, key).or_else(|| {
+            created
+                .iter()
+                .find(|(_, keys)| keys.contains(key))
+                .map(|(c, _)| *c)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

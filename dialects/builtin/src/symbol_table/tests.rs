@@ -1,0 +1,207 @@
+use super::*;
+use crate::verifier::test_dialect::{self as td, call, func, op};
+
+/// module { func @f; module @inner { func @g { call @f }; func @f }; func @h { call @inner::@g } }
+struct Nest {
+    ctx: Context,
+    outer: OpId,
+    f: OpId,
+    inner: OpId,
+    g: OpId,
+    inner_f: OpId,
+    call_in_g: OpId,
+    h: OpId,
+}
+
+fn nest() -> Nest {
+    let mut ctx = td::ctx();
+    let (outer, body) = td::module(&mut ctx);
+    let (f, _) = func(&mut ctx, body, "f", 0, 2);
+    let l = td::loc(&mut ctx, 3);
+    let (inner, inner_body) = crate::builtin::create_module(&mut ctx, l);
+    let n = ctx.string_attr("inner");
+    ctx.set_attr(inner, "sym_name", n);
+    ctx.append_op(body, inner);
+    let (g, g_entry) = func(&mut ctx, inner_body, "g", 0, 4);
+    let call_in_g = call(&mut ctx, g_entry, "f", 5);
+    let (inner_f, _) = func(&mut ctx, inner_body, "f", 0, 6);
+    let (h, h_entry) = func(&mut ctx, body, "h", 0, 7);
+    let c = op(&mut ctx, h_entry, "test.call", &[], 0, 8);
+    let r = {
+        let root = ctx.ident("inner");
+        let g = ctx.ident("g");
+        ctx.intern_attr(AttrData::SymbolRef {
+            root,
+            nested: vec![g],
+        })
+    };
+    ctx.set_prop(c, "callee", r);
+    Nest {
+        ctx,
+        outer,
+        f,
+        inner,
+        g,
+        inner_f,
+        call_in_g,
+        h,
+    }
+}
+
+#[test]
+fn table_maps_names_in_order() {
+    let n = nest();
+    let t = SymbolTable::new(&n.ctx, n.outer);
+    assert_eq!(t.op(), n.outer);
+    assert_eq!(t.len(), 3);
+    assert!(!t.is_empty());
+    let names: Vec<(&str, OpId)> = t.iter().collect();
+    assert_eq!(names, vec![("f", n.f), ("inner", n.inner), ("h", n.h)]);
+    assert_eq!(t.lookup("inner"), Some(n.inner));
+    assert_eq!(t.lookup("g"), None, "nested tables are not flattened");
+    assert!(t.contains("h"));
+    assert!(t.duplicates().is_empty());
+    let inner = SymbolTable::new(&n.ctx, n.inner);
+    assert_eq!(inner.lookup("f"), Some(n.inner_f));
+}
+
+#[test]
+fn duplicates_keep_the_first() {
+    let mut ctx = td::ctx();
+    let (m, body) = td::module(&mut ctx);
+    let (a1, _) = func(&mut ctx, body, "a", 0, 2);
+    let (a2, _) = func(&mut ctx, body, "a", 0, 3);
+    let mut t = SymbolTable::new(&ctx, m);
+    assert_eq!(t.lookup("a"), Some(a1));
+    assert_eq!(t.duplicates(), &[(a1, a2)]);
+    assert_eq!(t.remove("a"), Some(a1));
+    assert!(t.is_empty());
+    // An op without regions has an empty table.
+    let leaf = op(&mut ctx, body, "test.pure", &[], 0, 4);
+    assert!(SymbolTable::new(&ctx, leaf).is_empty());
+}
+
+#[test]
+fn names_and_visibility() {
+    let mut ctx = td::ctx();
+    let (_, body) = td::module(&mut ctx);
+    let (f, _) = func(&mut ctx, body, "f", 0, 2);
+    assert_eq!(symbol_name(&ctx, f), Some("f"));
+    assert_eq!(symbol_visibility(&ctx, f), Visibility::Public);
+    let p = ctx.string_attr("private");
+    ctx.set_attr(f, "sym_visibility", p);
+    assert_eq!(symbol_visibility(&ctx, f), Visibility::Private);
+    let n = ctx.string_attr("nested");
+    ctx.set_prop(f, "sym_visibility", n);
+    assert_eq!(symbol_visibility(&ctx, f), Visibility::Nested);
+    // sym_name as a discardable attribute counts; a non-string does not.
+    let o = op(&mut ctx, body, "x.y", &[], 0, 3);
+    assert_eq!(symbol_name(&ctx, o), None);
+    let s = ctx.string_attr("xy");
+    ctx.set_attr(o, "sym_name", s);
+    assert_eq!(symbol_name(&ctx, o), Some("xy"));
+    let u = ctx.unit_attr();
+    ctx.set_prop(o, "sym_name", u);
+    assert_eq!(symbol_name(&ctx, o), None);
+}
+
+#[test]
+fn nearest_table_and_lookups() {
+    let n = nest();
+    let ctx = &n.ctx;
+    assert_eq!(nearest_symbol_table(ctx, n.call_in_g), Some(n.inner));
+    assert_eq!(nearest_symbol_table(ctx, n.inner), Some(n.inner), "itself");
+    assert_eq!(nearest_symbol_table(ctx, n.f), Some(n.outer));
+    let tables: Vec<OpId> = enclosing_symbol_tables(ctx, n.call_in_g).collect();
+    assert_eq!(tables, vec![n.inner, n.outer]);
+    // The inner @f shadows the outer one; outer names are found by searching outward.
+    assert_eq!(lookup_symbol_from(ctx, n.call_in_g, "f"), Some(n.inner_f));
+    assert_eq!(lookup_symbol_from(ctx, n.call_in_g, "h"), Some(n.h));
+    assert_eq!(lookup_symbol_from(ctx, n.h, "g"), None);
+    assert_eq!(lookup_symbol_from(ctx, n.h, "f"), Some(n.f));
+    assert_eq!(lookup_symbol_in(ctx, n.inner, "g"), Some(n.g));
+    assert_eq!(lookup_symbol_in(ctx, n.f, "g"), None);
+}
+
+#[test]
+fn nested_references() {
+    let mut n = nest();
+    let ctx = &mut n.ctx;
+    let r = {
+        let root = ctx.ident("inner");
+        let g = ctx.ident("g");
+        ctx.intern_attr(AttrData::SymbolRef {
+            root,
+            nested: vec![g],
+        })
+    };
+    assert_eq!(lookup_symbol_ref_from(ctx, n.h, r), Some(n.g));
+    assert_eq!(format_symbol_ref(ctx, r), "@inner::@g");
+    // @f::@x: @f is not a symbol table.
+    let bad = {
+        let root = ctx.ident("f");
+        let x = ctx.ident("x");
+        ctx.intern_attr(AttrData::SymbolRef {
+            root,
+            nested: vec![x],
+        })
+    };
+    assert_eq!(lookup_symbol_ref_from(ctx, n.h, bad), None);
+    let missing = ctx.symbol_ref_attr("nope");
+    assert_eq!(lookup_symbol_ref_from(ctx, n.h, missing), None);
+    let not_ref = ctx.unit_attr();
+    assert_eq!(lookup_symbol_ref_from(ctx, n.h, not_ref), None);
+    assert_eq!(format_symbol_ref(ctx, not_ref), "");
+}
+
+#[test]
+fn uses_inside_arrays_and_dicts() {
+    let mut n = nest();
+    let ctx = &mut n.ctx;
+    let (a, b, c) = (
+        ctx.symbol_ref_attr("a"),
+        ctx.symbol_ref_attr("b"),
+        ctx.symbol_ref_attr("c"),
+    );
+    let k = ctx.ident("k");
+    let dict = ctx.dict_attr(vec![(k, c)]);
+    let arr = ctx.array_attr(vec![a, dict, b]);
+    let f_entry = ctx.entry_block(ctx.region(n.f, 0)).unwrap();
+    let user = op(ctx, f_entry, "x.user", &[], 0, 9);
+    ctx.set_attr(user, "refs", arr);
+    assert_eq!(op_symbol_refs(ctx, user), vec![a, c, b]);
+    let uses = symbol_uses(ctx, n.outer);
+    let want: Vec<(OpId, String)> = vec![
+        (user, "a".into()),
+        (user, "c".into()),
+        (user, "b".into()),
+        (n.call_in_g, "f".into()),
+        (
+            ctx.first_op(ctx.entry_block(ctx.region(n.h, 0)).unwrap())
+                .unwrap(),
+            "inner".into(),
+        ),
+    ];
+    assert_eq!(uses, want);
+    assert!(is_symbol_used(ctx, "inner", n.outer));
+    assert!(is_symbol_used(ctx, "c", n.outer));
+    assert!(!is_symbol_used(ctx, "h", n.outer));
+    assert!(!is_symbol_used(ctx, "never-interned-name", n.outer));
+    assert!(!is_symbol_used(ctx, "a", n.h), "only inside root");
+    assert_eq!(symbol_users(ctx, "f", n.outer), vec![n.call_in_g]);
+    assert_eq!(symbol_users(ctx, "a", n.outer), vec![user]);
+    assert!(
+        symbol_users(ctx, "g", n.outer).is_empty(),
+        "@inner::@g is a use of @inner"
+    );
+}
+
+#[test]
+fn symbol_name_formatting() {
+    assert_eq!(format_symbol_name("main"), "@main");
+    assert_eq!(format_symbol_name("a.b$c_1"), "@a.b$c_1");
+    assert_eq!(format_symbol_name("1x"), "@\"1x\"");
+    assert_eq!(format_symbol_name("a b"), "@\"a b\"");
+    assert_eq!(format_symbol_name(""), "@\"\"");
+    assert_eq!(format_symbol_name("q\"x"), "@\"q\\\"x\"");
+}

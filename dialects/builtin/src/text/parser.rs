@@ -1,0 +1,449 @@
+//! The parser's core: token cursor, source locations, errors, nesting limit, the top level
+//! (aliases, implicit module) and location syntax.
+
+use super::lexer::{self, Tok, Token};
+use super::scope::{FxHashMap, Scopes};
+use crate::builder::OperationState;
+use crate::builtin::MODULE;
+use crate::context::Context;
+use crate::diagnostics::{DiagResult, Diagnostic};
+use crate::entity::*;
+use crate::location::LocData;
+use std::borrow::Cow;
+
+/// How deep regions, types, attributes and locations may nest before parsing stops with an error
+/// (instead of overflowing the stack).
+pub(crate) const MAX_DEPTH: u32 = 200;
+
+/// The value of a `#name = ...` alias.
+#[derive(Copy, Clone)]
+pub(crate) enum Alias {
+    Attr(Attribute),
+    Loc(Location),
+}
+
+/// Something whose location is `loc(#alias)` with the alias defined later in the file (MLIR prints
+/// location aliases at the end).
+#[derive(Copy, Clone)]
+pub(crate) enum LocTarget {
+    Op(OpId),
+    Arg(Value),
+}
+
+/// A parsed `loc(...)`: a location, or a reference to a location alias not defined yet.
+#[derive(Copy, Clone)]
+pub(crate) enum LocSpec<'a> {
+    Loc(Location),
+    Deferred(&'a str, usize),
+}
+
+pub(crate) struct Parser<'a, 'c> {
+    pub(crate) ctx: &'c mut Context,
+    pub(crate) src: &'a str,
+    /// The current (lookahead) token.
+    pub(crate) tok: Token,
+    file: Ident,
+    line_starts: Vec<usize>,
+    pub(crate) attr_aliases: FxHashMap<&'a str, Alias>,
+    pub(crate) type_aliases: FxHashMap<&'a str, Type>,
+    pub(crate) deferred_locs: Vec<(LocTarget, &'a str, usize)>,
+    pub(crate) scopes: Scopes<'a>,
+    depth: u32,
+    /// The registered op whose custom syntax is being parsed, and its number of named results.
+    pub(crate) cur_op: Option<OpName>,
+    pub(crate) cur_num_results: usize,
+}
+
+impl<'a, 'c> Parser<'a, 'c> {
+    pub(crate) fn new(ctx: &'c mut Context, src: &'a str, filename: &str) -> Self {
+        let file = ctx.ident(filename);
+        let mut line_starts = vec![0];
+        line_starts.extend(
+            src.bytes()
+                .enumerate()
+                .filter(|&(_, c)| c == b'\n')
+                .map(|(i, _)| i + 1),
+        );
+        let tok = lexer::lex(src.as_bytes(), 0);
+        Parser {
+            ctx,
+            src,
+            tok,
+            file,
+            line_starts,
+            attr_aliases: FxHashMap::default(),
+            type_aliases: FxHashMap::default(),
+            deferred_locs: Vec::new(),
+            scopes: Scopes::default(),
+            depth: 0,
+            cur_op: None,
+            cur_num_results: 0,
+        }
+    }
+
+    // ----- tokens -----------------------------------------------------------------------------
+
+    pub(crate) fn text(&self, t: Token) -> &'a str {
+        &self.src[t.start..t.end]
+    }
+    pub(crate) fn tok_text(&self) -> &'a str {
+        self.text(self.tok)
+    }
+    /// Consumes the current token and returns it.
+    pub(crate) fn bump(&mut self) -> Token {
+        let t = self.tok;
+        self.tok = lexer::lex(self.src.as_bytes(), t.end);
+        t
+    }
+    /// Re-lexes from byte offset `pos`.
+    pub(crate) fn reset_to(&mut self, pos: usize) {
+        self.tok = lexer::lex(self.src.as_bytes(), pos);
+    }
+    pub(crate) fn at(&self, k: Tok) -> bool {
+        self.tok.kind == k
+    }
+    pub(crate) fn at_keyword(&self, kw: &str) -> bool {
+        self.tok.kind == Tok::BareIdent && self.tok_text() == kw
+    }
+    pub(crate) fn eat(&mut self, k: Tok) -> bool {
+        if self.at(k) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+    pub(crate) fn expect(&mut self, k: Tok, msg: &str) -> DiagResult<Token> {
+        if self.at(k) {
+            Ok(self.bump())
+        } else {
+            Err(self.err(msg))
+        }
+    }
+    /// The token after the current one (without consuming anything).
+    pub(crate) fn peek(&self) -> Token {
+        lexer::lex(self.src.as_bytes(), self.tok.end)
+    }
+
+    // ----- locations and errors -------------------------------------------------------------
+
+    pub(crate) fn line_col(&self, offset: usize) -> (u32, u32) {
+        let line = self.line_starts.partition_point(|&s| s <= offset);
+        let start = self.line_starts[line.saturating_sub(1)];
+        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+        (clamp(line), clamp(offset - start + 1))
+    }
+    pub(crate) fn loc_of(&mut self, offset: usize) -> Location {
+        let (line, col) = self.line_col(offset);
+        self.ctx.intern_loc(LocData::FileLineCol {
+            file: self.file,
+            line,
+            col,
+        })
+    }
+    pub(crate) fn tok_loc(&mut self) -> Location {
+        self.loc_of(self.tok.start)
+    }
+    pub(crate) fn err_at(&mut self, offset: usize, msg: impl Into<String>) -> Diagnostic {
+        let loc = self.loc_of(offset);
+        Diagnostic::error(loc, msg)
+    }
+    /// An error at the current token; a lexer error there takes precedence over `msg`.
+    pub(crate) fn err(&mut self, msg: impl Into<String>) -> Diagnostic {
+        match self.tok.kind {
+            Tok::Error(m) => self.err_at(self.tok.start, m),
+            _ => self.err_at(self.tok.start, msg),
+        }
+    }
+
+    /// Enters one nesting level (region, type, attribute, location).
+    pub(crate) fn enter(&mut self) -> DiagResult<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(format!("nesting too deep (more than {MAX_DEPTH} levels)")));
+        }
+        self.depth += 1;
+        let probe = 0u8;
+        if std::env::var("QD_PROBE").is_ok() {
+            eprintln!("depth {} sp {:p}", self.depth, &probe);
+        }
+        Ok(())
+    }
+    pub(crate) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    // ----- top level --------------------------------------------------------------------------
+
+    /// Parses the whole buffer into a detached `builtin.module`.
+    pub(crate) fn parse_top(&mut self) -> DiagResult<OpId> {
+        let region = self.ctx.create_region();
+        let block = self.ctx.create_block(&[]);
+        self.ctx.append_block(region, block);
+        self.scopes.push(region, true);
+        let res = self.parse_top_items(block);
+        let undefined = self.scopes.pop_region();
+        let unresolved = self.scopes.pop_isolated(self.ctx);
+        res?;
+        if let Some(u) = undefined {
+            return Err(self.err_at(
+                u.offset,
+                format!("reference to an undefined block '{}'", u.name),
+            ));
+        }
+        if let Some((name, loc)) = unresolved {
+            return Err(Diagnostic::error(
+                loc,
+                format!("use of undeclared SSA value name '{name}'"),
+            ));
+        }
+        self.resolve_deferred_locs()?;
+
+        let ops = self.ctx.block_op_vec(block);
+        if let [op] = ops[..] {
+            let is_module = self.ctx.name(op) == MODULE
+                && self.ctx.regions(op).len() == 1
+                && self.ctx.region_blocks(self.ctx.region(op, 0)).len() == 1;
+            if is_module {
+                self.ctx.detach_op(op);
+                return Ok(op);
+            }
+        }
+        let loc = self.ctx.intern_loc(LocData::FileLineCol {
+            file: self.file,
+            line: 1,
+            col: 1,
+        });
+        Ok(self
+            .ctx
+            .create_op(OperationState::new(MODULE, loc).region(region)))
+    }
+
+    fn parse_top_items(&mut self, block: BlockId) -> DiagResult<()> {
+        loop {
+            match self.tok.kind {
+                Tok::Eof => return Ok(()),
+                Tok::HashIdent => self.parse_attr_alias_def()?,
+                Tok::ExclaimIdent => self.parse_type_alias_def()?,
+                _ => {
+                    let op = self.parse_operation()?;
+                    self.ctx.append_op(block, op);
+                }
+            }
+        }
+    }
+
+    fn alias_name(&mut self, t: Token, what: &str) -> DiagResult<&'a str> {
+        let name = &self.text(t)[1..];
+        if name.contains('.') {
+            return Err(self.err_at(
+                t.start,
+                format!("{what} names with a '.' are reserved for dialect-defined names"),
+            ));
+        }
+        Ok(name)
+    }
+
+    fn parse_attr_alias_def(&mut self) -> DiagResult<()> {
+        let t = self.bump();
+        let name = self.alias_name(t, "attribute")?;
+        if self.attr_aliases.contains_key(name) {
+            return Err(self.err_at(
+                t.start,
+                format!("redefinition of attribute alias id '{name}'"),
+            ));
+        }
+        self.expect(Tok::Equal, "expected '=' in attribute alias definition")?;
+        let value = if self.at_keyword("loc") {
+            match self.parse_loc_spec()? {
+                LocSpec::Loc(l) => Alias::Loc(l),
+                LocSpec::Deferred(n, off) => {
+                    return Err(self.err_at(off, format!("undefined symbol alias id '{n}'")))
+                }
+            }
+        } else {
+            Alias::Attr(self.parse_attr(None)?)
+        };
+        self.attr_aliases.insert(name, value);
+        Ok(())
+    }
+
+    fn parse_type_alias_def(&mut self) -> DiagResult<()> {
+        let t = self.bump();
+        let name = self.alias_name(t, "type")?;
+        if self.type_aliases.contains_key(name) {
+            return Err(self.err_at(t.start, format!("redefinition of type alias id '{name}'")));
+        }
+        self.expect(Tok::Equal, "expected '=' in type alias definition")?;
+        let ty = self.parse_type()?;
+        self.type_aliases.insert(name, ty);
+        Ok(())
+    }
+
+    fn resolve_deferred_locs(&mut self) -> DiagResult<()> {
+        for (target, name, off) in std::mem::take(&mut self.deferred_locs) {
+            let loc = match self.attr_aliases.get(name) {
+                Some(Alias::Loc(l)) => *l,
+                Some(Alias::Attr(_)) => {
+                    return Err(self.err_at(off, format!("'#{name}' is not a location alias")))
+                }
+                None => return Err(self.err_at(off, format!("undefined symbol alias id '{name}'"))),
+            };
+            match target {
+                LocTarget::Op(op) => self.ctx.set_loc(op, loc),
+                LocTarget::Arg(v) => self.ctx.values[v.index()].loc = Some(loc),
+            }
+        }
+        Ok(())
+    }
+
+    // ----- locations --------------------------------------------------------------------------
+
+    /// `loc(...)` when present (the current token is `loc` followed by `(`).
+    pub(crate) fn parse_optional_loc_spec(&mut self) -> DiagResult<Option<LocSpec<'a>>> {
+        if self.at_keyword("loc") && self.peek().kind == Tok::LParen {
+            return self.parse_loc_spec().map(Some);
+        }
+        Ok(None)
+    }
+
+    /// An optional trailing `loc(...)` that must resolve now (no forward alias).
+    pub(crate) fn parse_optional_loc_now(&mut self) -> DiagResult<Option<Location>> {
+        match self.parse_optional_loc_spec()? {
+            None => Ok(None),
+            Some(LocSpec::Loc(l)) => Ok(Some(l)),
+            Some(LocSpec::Deferred(n, off)) => {
+                Err(self.err_at(off, format!("undefined symbol alias id '{n}'")))
+            }
+        }
+    }
+
+    /// `loc(` location `)`; a lone alias not yet defined is deferred.
+    pub(crate) fn parse_loc_spec(&mut self) -> DiagResult<LocSpec<'a>> {
+        self.bump(); // `loc`
+        self.expect(Tok::LParen, "expected '(' in location")?;
+        let spec = if self.at(Tok::HashIdent) && self.peek().kind == Tok::RParen {
+            let t = self.bump();
+            let name = &self.text(t)[1..];
+            match self.attr_aliases.get(name) {
+                Some(Alias::Loc(l)) => LocSpec::Loc(*l),
+                Some(Alias::Attr(_)) => {
+                    return Err(self.err_at(t.start, format!("'#{name}' is not a location alias")))
+                }
+                None => LocSpec::Deferred(name, t.start),
+            }
+        } else {
+            LocSpec::Loc(self.parse_loc_inst()?)
+        };
+        self.expect(Tok::RParen, "expected ')' in location")?;
+        Ok(spec)
+    }
+
+    /// A location instance: `unknown`, `"file":l:c`, `"name"`, `"name"(loc)`, `fused[...]`,
+    /// `fused<attr>[...]`, `callsite(loc at loc)`, `#alias`.
+    pub(crate) fn parse_loc_inst(&mut self) -> DiagResult<Location> {
+        self.enter()?;
+        let r = self.parse_loc_inst_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_loc_inst_inner(&mut self) -> DiagResult<Location> {
+        match self.tok.kind {
+            Tok::BareIdent if self.at_keyword("unknown") => {
+                self.bump();
+                Ok(self.ctx.unknown_loc())
+            }
+            Tok::BareIdent if self.at_keyword("fused") => {
+                self.bump();
+                let metadata = if self.eat(Tok::Less) {
+                    let a = self.parse_attr(None)?;
+                    self.expect(Tok::Greater, "expected '>' after fused location metadata")?;
+                    Some(a)
+                } else {
+                    None
+                };
+                self.expect(Tok::LSquare, "expected '[' in fused location")?;
+                let mut locs = Vec::new();
+                if !self.eat(Tok::RSquare) {
+                    loop {
+                        locs.push(self.parse_loc_inst()?);
+                        if !self.eat(Tok::Comma) {
+                            break;
+                        }
+                    }
+                    self.expect(Tok::RSquare, "expected ']' in fused location")?;
+                }
+                Ok(self.ctx.intern_loc(LocData::Fused { locs, metadata }))
+            }
+            Tok::BareIdent if self.at_keyword("callsite") => {
+                self.bump();
+                self.expect(Tok::LParen, "expected '(' in callsite location")?;
+                let callee = self.parse_loc_inst()?;
+                if !self.at_keyword("at") {
+                    return Err(self.err("expected 'at' in callsite location"));
+                }
+                self.bump();
+                let caller = self.parse_loc_inst()?;
+                self.expect(Tok::RParen, "expected ')' in callsite location")?;
+                Ok(self.ctx.intern_loc(LocData::CallSite { callee, caller }))
+            }
+            Tok::String => {
+                let t = self.bump();
+                let s = self.string_value(t)?;
+                if self.eat(Tok::Colon) {
+                    let line = self.parse_loc_number("line")?;
+                    self.expect(Tok::Colon, "expected ':' in FileLineColLoc")?;
+                    let col = self.parse_loc_number("column")?;
+                    let file = self.ctx.ident(&s);
+                    return Ok(self
+                        .ctx
+                        .intern_loc(LocData::FileLineCol { file, line, col }));
+                }
+                let name = self.ctx.ident(&s);
+                let child = if self.eat(Tok::LParen) {
+                    let c = self.parse_loc_inst()?;
+                    self.expect(Tok::RParen, "expected ')' after child location of NameLoc")?;
+                    Some(c)
+                } else {
+                    None
+                };
+                Ok(self.ctx.intern_loc(LocData::Name { name, child }))
+            }
+            Tok::HashIdent => {
+                let t = self.bump();
+                let name = &self.text(t)[1..];
+                match self.attr_aliases.get(name) {
+                    Some(Alias::Loc(l)) => Ok(*l),
+                    Some(Alias::Attr(_)) => {
+                        Err(self.err_at(t.start, format!("'#{name}' is not a location alias")))
+                    }
+                    None => {
+                        Err(self.err_at(t.start, format!("undefined symbol alias id '{name}'")))
+                    }
+                }
+            }
+            _ => Err(self.err("expected location instance")),
+        }
+    }
+
+    fn parse_loc_number(&mut self, what: &str) -> DiagResult<u32> {
+        if !self.at(Tok::Integer) {
+            return Err(self.err(format!("expected integer {what} number in FileLineColLoc")));
+        }
+        let t = self.bump();
+        self.text(t).parse::<u32>().map_err(|_| {
+            self.err_at(
+                t.start,
+                format!("expected integer {what} number in FileLineColLoc"),
+            )
+        })
+    }
+
+    /// The value of a string token.
+    pub(crate) fn string_value(&mut self, t: Token) -> DiagResult<Cow<'a, str>> {
+        match lexer::unescape(self.text(t)) {
+            Some(s) => Ok(s),
+            None => Err(self.err_at(t.start, "string literal is not valid UTF-8")),
+        }
+    }
+}

@@ -1,0 +1,179 @@
+//! Custom syntax through registered hooks: operands, region arguments, isolated regions,
+//! successors, dialect types and attributes, and the generic fallback.
+
+use super::*;
+
+const SRC: &str = r#"module {
+  %c = "test.generic_only"() : () -> i32
+  %s = test.add %c, %c : i32
+  test.loop %i = %c : i32 {
+    %t = test.add %i, %s : i32
+    test.loop %j = %t : i32 {
+      %u = test.add %i, %j : i32 {tag = #test.mode<fast>}
+    }
+  }
+  test.isolated {
+    %c2 = "test.generic_only"() : () -> i32
+    %v = test.add %c2, %c2 : i32
+  }
+  %w = "test.generic_only"() : () -> !test.box<4x?xf32>
+  "test.generic_only"() ({
+    test.br ^bb1
+  ^bb1:
+    test.checked {ok}
+    test.checked {ok = 1 : i32}
+  }) : () -> ()
+}
+"#;
+
+#[test]
+fn custom_forms_round_trip() {
+    let expected = r#"module {
+  %0 = "test.generic_only"() : () -> i32
+  %1 = test.add %0, %0 : i32
+  test.loop %arg0 = %0 : i32 {
+    %3 = test.add %arg0, %1 : i32
+    test.loop %arg1 = %3 : i32 {
+      %4 = test.add %arg0, %arg1 : i32 {tag = #test.mode<fast>}
+    }
+  }
+  test.isolated {
+    %0 = "test.generic_only"() : () -> i32
+    %1 = test.add %0, %0 : i32
+  }
+  %2 = "test.generic_only"() : () -> !test.box<4x?xf32>
+  "test.generic_only"() ({
+    test.br ^bb1
+  ^bb1:
+    test.checked {ok}
+    test.checked {ok = 1 : i32}
+  }) : () -> ()
+}
+"#;
+    assert_eq!(round_trip(SRC), expected);
+}
+
+#[test]
+fn generic_form_of_custom_ops() {
+    let g = round_trip_with(SRC, generic());
+    assert!(
+        g.contains("%1 = \"test.add\"(%0, %0) : (i32, i32) -> i32"),
+        "{g}"
+    );
+    assert!(
+        g.contains("\"test.loop\"(%0) ({\n  ^bb0(%arg0: i32):"),
+        "{g}"
+    );
+    assert!(g.contains("\"test.br\"()[^bb1] : () -> ()"), "{g}");
+    assert!(g.contains("\"test.checked\"() {ok} : () -> ()"), "{g}");
+}
+
+#[test]
+fn ops_failing_their_verifier_print_generic() {
+    let out = round_trip("test.checked {other}\n");
+    assert_eq!(
+        out,
+        "module {\n  \"test.checked\"() {other} : () -> ()\n}\n"
+    );
+}
+
+#[test]
+fn registered_op_without_syntax_prints_generic() {
+    let out = round_trip("\"test.generic_only\"() {a = 1 : i32} : () -> ()");
+    assert_eq!(
+        out,
+        "module {\n  \"test.generic_only\"() {a = 1 : i32} : () -> ()\n}\n"
+    );
+}
+
+#[test]
+fn isolated_regions_cannot_see_outer_names() {
+    let src = "%x = \"test.generic_only\"() : () -> i32\ntest.isolated {\n  %y = test.add %x, %x : i32\n}\n";
+    let (line, col, msg) = parse_error(src);
+    assert_eq!((line, col), (3, 17));
+    assert_eq!(msg, "use of undeclared SSA value name '%x'");
+    // ... but may reuse them.
+    round_trip("%x = \"test.generic_only\"() : () -> i32\ntest.isolated {\n  %x = \"test.generic_only\"() : () -> i32\n}\n");
+}
+
+#[test]
+fn custom_op_trailing_location_and_result_binding() {
+    let mut c = ctx();
+    let m = parse(
+        &mut c,
+        "%a = \"test.generic_only\"() : () -> i32\n%b = test.add %a, %a : i32 loc(\"x.py\":7:8)\n",
+    );
+    let ops = c.block_op_vec(crate::builtin::module_body(&c, m));
+    assert_eq!(c.file_line_col(c.loc(ops[1])), Some(("x.py", 7, 8)));
+    let (line, col, msg) =
+        parse_error("%a = \"test.generic_only\"() : () -> i32\n%b, %c = test.add %a, %a : i32\n");
+    assert_eq!((line, col), (2, 1));
+    assert_eq!(
+        msg,
+        "operation defines 1 results but was provided 2 to bind"
+    );
+}
+
+#[test]
+fn custom_op_errors() {
+    let (l, c, m) = parse_error("test.add %x : i32\n");
+    assert_eq!(
+        (l, c, m.as_str()),
+        (1, 10, "use of undeclared SSA value name '%x'")
+    );
+    let (l, c, m) = parse_error("test.generic_only\n");
+    assert_eq!(
+        (l, c, m.as_str()),
+        (
+            1,
+            1,
+            "custom op 'test.generic_only' has no custom assembly form; use the generic form"
+        )
+    );
+    let (l, c, m) = parse_error("foo.bar %x\n");
+    assert_eq!((l, c, m.as_str()), (1, 1, "custom op 'foo.bar' is unknown"));
+    let (l, c, m) = parse_error("%a = \"test.generic_only\"() : () -> i32\ntest.add %a, %a i32\n");
+    assert_eq!((l, c, m.as_str()), (2, 17, "expected ':'"));
+    let (l, c, m) =
+        parse_error("%c = \"t.c\"() : () -> i32\ntest.loop %i = %c : i32 {\n^bb0:\n}\n");
+    assert_eq!(
+        (l, c, m.as_str()),
+        (3, 1, "invalid block name in region with named arguments")
+    );
+    let (l, c, m) = parse_error("test.br ^nowhere\n");
+    assert_eq!(
+        (l, c, m.as_str()),
+        (1, 9, "reference to an undefined block '^nowhere'")
+    );
+}
+
+#[test]
+fn dialect_types_and_attributes_through_hooks() {
+    let (l, c, m) = parse_error("\"t.a\"() : () -> !test.bogus<f32>\n");
+    assert_eq!((l, c, m.as_str()), (1, 28, "unknown test type 'bogus'"));
+    let (l, c, m) = parse_error("\"t.a\"() : () -> !test.box<?xf32\n");
+    assert_eq!((l, c, m.as_str()), (2, 1, "expected '>'"));
+    let (l, c, m) = parse_error("\"t.a\"() {x = #test.mode<slow>} : () -> ()\n");
+    assert_eq!(
+        (l, c, m.as_str()),
+        (1, 14, "unknown test attribute '#test.mode<slow>'")
+    );
+    // Registered dialects keep the dimension list and element type structured.
+    let out = round_trip("\"t.a\"() : () -> (!test.box<16xf32>, !test.box<4x10xf32>, !test.box<?x?xf32>, !test.box<0xf32>)");
+    assert!(
+        out.contains(
+            "!test.box<16xf32>, !test.box<4x10xf32>, !test.box<?x?xf32>, !test.box<0xf32>"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn builtin_module_custom_form_and_bare_builtin_names() {
+    let src = "module {\n  module @inner {\n  }\n  %0 = \"t.c\"() : () -> i32\n  %1 = unrealized_conversion_cast %0 : i32 to f32\n  %2 = builtin.unrealized_conversion_cast %1 : f32 to i32\n}\n";
+    let out = round_trip(src);
+    assert_eq!(
+        out,
+        "module {\n  module @inner {\n  }\n  %0 = \"t.c\"() : () -> i32\n  %1 = unrealized_conversion_cast %0 : i32 to f32\n  %2 = unrealized_conversion_cast %1 : f32 to i32\n}\n"
+    );
+}

@@ -1,0 +1,166 @@
+//! Type syntax: builtin types, function types, dialect types (through the dialect's hook, or kept
+//! verbatim for unregistered dialects) and type aliases.
+
+use super::lexer::{self, Tok};
+use super::parser::Parser;
+use crate::diagnostics::DiagResult;
+use crate::entity::Type;
+use crate::types::{FloatKind, Signedness, TypeData};
+
+/// Widest integer type, as MLIR.
+const MAX_INT_WIDTH: u64 = 16_777_215;
+
+impl<'a, 'c> Parser<'a, 'c> {
+    /// Whether a bare identifier names a builtin type.
+    pub(crate) fn is_type_keyword(s: &str) -> bool {
+        matches!(s, "index" | "f16" | "bf16" | "f32" | "f64" | "none")
+            || int_type_parts(s).is_some()
+    }
+
+    /// Whether the current token can start a type.
+    pub(crate) fn at_type_start(&self) -> bool {
+        match self.tok.kind {
+            Tok::LParen | Tok::ExclaimIdent => true,
+            Tok::BareIdent => Self::is_type_keyword(self.tok_text()),
+            _ => false,
+        }
+    }
+
+    pub(crate) fn parse_type(&mut self) -> DiagResult<Type> {
+        self.enter()?;
+        let r = self.parse_type_inner();
+        self.leave();
+        r
+    }
+
+    fn parse_type_inner(&mut self) -> DiagResult<Type> {
+        match self.tok.kind {
+            Tok::LParen => self.parse_function_type(),
+            Tok::ExclaimIdent => self.parse_dialect_type(),
+            Tok::BareIdent => {
+                let t = self.tok;
+                let text = self.tok_text();
+                let data = match text {
+                    "index" => TypeData::Index,
+                    "f16" => TypeData::Float(FloatKind::F16),
+                    "bf16" => TypeData::Float(FloatKind::BF16),
+                    "f32" => TypeData::Float(FloatKind::F32),
+                    "f64" => TypeData::Float(FloatKind::F64),
+                    "none" => TypeData::None,
+                    _ => match int_type_parts(text) {
+                        Some((signedness, digits)) => {
+                            let width = digits.parse::<u64>().unwrap_or(u64::MAX);
+                            if width > MAX_INT_WIDTH {
+                                return Err(self.err_at(
+                                    t.start,
+                                    format!("integer bitwidth is limited to {MAX_INT_WIDTH} bits"),
+                                ));
+                            }
+                            TypeData::Integer {
+                                width: width as u32,
+                                signedness,
+                            }
+                        }
+                        None => return Err(self.err("expected non-function type")),
+                    },
+                };
+                self.bump();
+                Ok(self.ctx.intern_type(data))
+            }
+            _ => Err(self.err("expected type")),
+        }
+    }
+
+    /// `(T, U) -> R` or `(T) -> (R, S)`.
+    fn parse_function_type(&mut self) -> DiagResult<Type> {
+        let inputs = self.parse_paren_type_list()?;
+        self.expect(Tok::Arrow, "expected '->' in function type")?;
+        let results = if self.at(Tok::LParen) {
+            self.parse_paren_type_list()?
+        } else {
+            vec![self.parse_type()?]
+        };
+        Ok(self.ctx.function_type(inputs, results))
+    }
+
+    fn parse_paren_type_list(&mut self) -> DiagResult<Vec<Type>> {
+        self.expect(Tok::LParen, "expected '('")?;
+        let mut tys = Vec::new();
+        if self.eat(Tok::RParen) {
+            return Ok(tys);
+        }
+        loop {
+            tys.push(self.parse_type()?);
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::RParen, "expected ')' in type list")?;
+        Ok(tys)
+    }
+
+    /// `!alias`, `!dialect.mnemonic<...>` or `!dialect<...>`.
+    fn parse_dialect_type(&mut self) -> DiagResult<Type> {
+        let t = self.tok;
+        let ident = &self.tok_text()[1..];
+        let trailing = self.src.as_bytes().get(t.end) == Some(&b'<');
+        if !ident.contains('.') && !trailing {
+            self.bump();
+            return match self.type_aliases.get(ident) {
+                Some(ty) => Ok(*ty),
+                None => Err(self.err_at(t.start, format!("undefined symbol alias id '{ident}'"))),
+            };
+        }
+        let (ns, mnemonic) = ident.split_once('.').unwrap_or((ident, ""));
+        let hook = self.ctx.dialect(ns).map(|d| d.parse_type);
+        match hook {
+            Some(Some(parse)) => {
+                if mnemonic.is_empty() {
+                    return Err(self.err_at(t.start, "expected dialect type mnemonic after '.'"));
+                }
+                // The parser stands after `!dialect.mnemonic`; the hook parses the parameters.
+                self.bump();
+                let params = parse(self, mnemonic)?;
+                let dialect = self.ctx.ident(ns);
+                let mnemonic = self.ctx.ident(mnemonic);
+                Ok(self.ctx.intern_type(TypeData::Dialect {
+                    dialect,
+                    mnemonic,
+                    params,
+                }))
+            }
+            Some(None) => Err(self.err_at(
+                t.start,
+                format!("dialect '{ns}' does not define types (in '!{ident}')"),
+            )),
+            None if self.ctx.allow_unregistered => {
+                let body_start = t.start + 1 + ns.len() + (ident.len() > ns.len()) as usize;
+                let mut end = t.end;
+                if trailing {
+                    end = lexer::scan_balanced(self.src.as_bytes(), t.end)
+                        .map_err(|(off, msg)| self.err_at(off, msg))?;
+                }
+                self.reset_to(end);
+                let body = self.src[body_start..end].to_string();
+                let dialect = self.ctx.ident(ns);
+                Ok(self.ctx.intern_type(TypeData::Opaque { dialect, body }))
+            }
+            None => Err(self.err_at(
+                t.start,
+                format!("unknown type '!{ident}': dialect '{ns}' is not registered"),
+            )),
+        }
+    }
+}
+
+/// `i32` -> (Signless, "32"), `si8` -> (Signed, "8"), `ui1` -> (Unsigned, "1").
+fn int_type_parts(s: &str) -> Option<(Signedness, &str)> {
+    let (sign, digits) = if let Some(d) = s.strip_prefix("si") {
+        (Signedness::Signed, d)
+    } else if let Some(d) = s.strip_prefix("ui") {
+        (Signedness::Unsigned, d)
+    } else {
+        (Signedness::Signless, s.strip_prefix('i')?)
+    };
+    (!digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit())).then_some((sign, digits))
+}

@@ -1,0 +1,165 @@
+//! The IR verifier: structure, terminators, operand dominance, symbol uses, and each op's own verifier.
+//!
+//! [`verify`] walks an op and everything nested in it once, in pre-order, and collects every
+//! error (it does not stop at the first). For each op it checks, in this order: registration,
+//! successors and terminator position, operand scope and dominance, the structure of its regions
+//! (block counts, terminators, entry-block predecessors), symbol tables and symbol uses. The op's
+//! own `OpInfo::verify` hook runs after its nested ops, and only when the structural checks of
+//! its regions passed, so that hooks may assume that structure. Diagnostics come out in
+//! pre-order of the op being checked, a hook's error first. Messages follow MLIR's verifier.
+//! The block holding the root is not checked (whether it ends with a terminator is its parent's
+//! business), so nested ops can be verified on their own.
+
+mod operands;
+mod structure;
+mod symbols;
+
+use crate::context::Context;
+use crate::diagnostics::Diagnostic;
+use crate::dominance::DomCache;
+use crate::entity::{Attribute, OpId};
+use crate::symbol_table::SymbolTable;
+use std::collections::HashMap;
+
+/// Verifies `op` and every op nested in it. Errors come back in a deterministic order.
+pub fn verify(ctx: &Context, op: OpId) -> Result<(), Vec<Diagnostic>> {
+    let mut v = Verifier {
+        ctx,
+        root: op,
+        dom: DomCache::new(),
+        tables: HashMap::new(),
+        diags: Vec::new(),
+        ref_buf: Vec::new(),
+    };
+    v.run(op);
+    if v.diags.is_empty() {
+        return Ok(());
+    }
+    // Stable: within one op, its hook's error (rank 0) first, then the others in emission order.
+    v.diags.sort_by_key(|(order, rank, _)| (*order, *rank));
+    Err(v.diags.into_iter().map(|(_, _, d)| d).collect())
+}
+
+/// Verifies `op`, adds any errors to the context's diagnostics, and returns whether it passed.
+pub fn verify_and_emit(ctx: &mut Context, op: OpId) -> bool {
+    match verify(ctx, op) {
+        Ok(()) => true,
+        Err(diags) => {
+            for d in diags {
+                ctx.emit(d);
+            }
+            false
+        }
+    }
+}
+
+struct Verifier<'c> {
+    ctx: &'c Context,
+    root: OpId,
+    dom: DomCache,
+    /// Symbol tables built so far, by table op.
+    tables: HashMap<OpId, SymbolTable>,
+    /// (pre-order number of the op being checked, rank, diagnostic).
+    diags: Vec<(u32, u8, Diagnostic)>,
+    /// Reused buffer for the symbol references of one op.
+    ref_buf: Vec<Attribute>,
+}
+
+enum Frame {
+    Enter(OpId),
+    /// After the nested ops: run the hook if the op's structure was sound.
+    Exit {
+        op: OpId,
+        order: u32,
+        sound: bool,
+    },
+}
+
+impl Verifier<'_> {
+    fn run(&mut self, root: OpId) {
+        let ctx = self.ctx;
+        let mut order = 0u32;
+        // An explicit stack: deeply nested IR must not overflow the call stack.
+        let mut stack = vec![Frame::Enter(root)];
+        while let Some(frame) = stack.pop() {
+            match frame {
+                Frame::Enter(op) => {
+                    let sound = self.check_op(op, order);
+                    stack.push(Frame::Exit { op, order, sound });
+                    order += 1;
+                    for &r in ctx.regions(op).iter().rev() {
+                        for &b in ctx.region_blocks(r).iter().rev() {
+                            let mut cur = ctx.last_op(b);
+                            while let Some(c) = cur {
+                                stack.push(Frame::Enter(c));
+                                cur = ctx.prev_op(c);
+                            }
+                        }
+                    }
+                }
+                Frame::Exit { op, order, sound } => {
+                    let hook = ctx.info(op).and_then(|i| i.verify);
+                    if let (true, Some(hook)) = (sound, hook) {
+                        if let Err(d) = hook(ctx, op) {
+                            self.diags.push((order, 0, d));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn error(&mut self, order: u32, d: Diagnostic) {
+        self.diags.push((order, 1, d));
+    }
+
+    /// Every check of one op but its hook; returns whether its regions are structurally sound.
+    fn check_op(&mut self, op: OpId, order: u32) -> bool {
+        self.check_registration(op, order);
+        self.check_position(op, order);
+        self.check_operands(op, order);
+        let sound = self.check_regions(op, order);
+        let table_sound = self.check_symbol_table(op, order);
+        if self.ctx.is_registered(op) {
+            self.check_symbol_uses(op, order);
+        }
+        sound && table_sound
+    }
+
+    /// Unregistered ops are errors in registered dialects, and elsewhere unless allowed.
+    fn check_registration(&mut self, op: OpId, order: u32) {
+        let ctx = self.ctx;
+        if ctx.is_registered(op) {
+            return;
+        }
+        let name = ctx.name(op);
+        let dialect = ctx.dialect_of(op);
+        let msg = if ctx.is_dialect_registered(dialect) {
+            format!(
+                "unregistered operation '{name}' found in dialect ('{dialect}') that does not \
+                 allow unknown operations"
+            )
+        } else if !ctx.allow_unregistered {
+            format!(
+                "'{name}' op created with unregistered dialect. If this is intended, please call \
+                 allowUnregisteredDialects() on the MLIRContext, or use \
+                 -allow-unregistered-dialect with the MLIR opt tool used"
+            )
+        } else {
+            return;
+        };
+        self.error(order, Diagnostic::error(ctx.loc(op), msg));
+    }
+
+    fn table(&mut self, op: OpId) -> &SymbolTable {
+        let ctx = self.ctx;
+        self.tables
+            .entry(op)
+            .or_insert_with(|| SymbolTable::new(ctx, op))
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_dialect;
+#[cfg(test)]
+mod tests;

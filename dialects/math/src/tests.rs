@@ -1,0 +1,146 @@
+//! Folders and verifiers of the math ops.
+
+use crate::names::*;
+use qd_arith::testing::Harness;
+use qd_ir::{OperationState, Type, Value};
+
+fn h() -> Harness {
+    Harness::new(|ctx| ctx.register_dialect(crate::dialect()))
+}
+
+#[test]
+fn f32_folds_use_f32_functions() {
+    let mut h = h();
+    let x = 0.7f32;
+    let cases: [(&str, f32); 10] = [
+        (SIN, x.sin()),
+        (COS, x.cos()),
+        (TAN, x.tan()),
+        (EXP, x.exp()),
+        (EXP2, x.exp2()),
+        (LOG, x.ln()),
+        (LOG2, x.log2()),
+        (SQRT, x.sqrt()),
+        (RSQRT, 1.0 / x.sqrt()),
+        (TANH, x.tanh()),
+    ];
+    for (name, want) in cases {
+        assert_eq!(
+            h.fold_floats(name, &[x as f64], "f32"),
+            Some(want as f64),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        h.fold_floats(POWF, &[2.0, 0.5], "f32"),
+        Some(2f32.powf(0.5) as f64)
+    );
+    assert_eq!(
+        h.fold_floats(ATAN2, &[1.0, -1.0], "f32"),
+        Some(1f32.atan2(-1.0) as f64)
+    );
+    assert_eq!(
+        h.fold_floats(FMA, &[0.1, 0.2, 0.3], "f32"),
+        Some(0.1f32.mul_add(0.2, 0.3) as f64)
+    );
+    assert_eq!(h.fold_floats(ABSF, &[-2.5], "f32"), Some(2.5));
+    assert_eq!(h.fold_floats(FLOOR, &[-2.5], "f32"), Some(-3.0));
+    assert_eq!(h.fold_floats(CEIL, &[-2.5], "f32"), Some(-2.0));
+}
+
+#[test]
+fn f64_folds() {
+    let mut h = h();
+    assert_eq!(h.fold_floats(SIN, &[1.0], "f64"), Some(1f64.sin()));
+    assert_eq!(h.fold_floats(EXP, &[1.0], "f64"), Some(std::f64::consts::E));
+    assert_eq!(
+        h.fold_floats(FMA, &[0.1, 0.2, 0.3], "f64"),
+        Some(0.1f64.mul_add(0.2, 0.3))
+    );
+    assert_eq!(h.fold_floats(POWF, &[2.0, 10.0], "f64"), Some(1024.0));
+    assert_eq!(h.fold_floats(LOG, &[0.0], "f64"), Some(f64::NEG_INFINITY));
+    assert_eq!(
+        h.fold_floats(SQRT, &[-0.0], "f64").map(f64::to_bits),
+        Some((-0.0f64).to_bits())
+    );
+}
+
+#[test]
+fn edge_cases_do_not_fold() {
+    let mut h = h();
+    // Negative inputs of logarithms and square roots are left alone, as upstream.
+    for name in [LOG, LOG2, SQRT, RSQRT] {
+        assert_eq!(h.fold_floats(name, &[-1.0], "f32"), None, "{name}");
+    }
+    // f16/bf16: transcendental functions do not fold; exact ones do.
+    assert_eq!(h.fold_floats(SIN, &[1.0], "f16"), None);
+    assert_eq!(h.fold_floats(FMA, &[1.0, 2.0, 3.0], "bf16"), None);
+    assert_eq!(h.fold_floats(ABSF, &[-1.5], "f16"), Some(1.5));
+    assert_eq!(h.fold_floats(FLOOR, &[1.5], "bf16"), Some(1.0));
+    // A non-constant operand.
+    let x = h.arg("f32");
+    let op = h.op(SIN, &[x], "f32");
+    assert!(h.fold(op).is_none());
+    // NaN propagates.
+    assert!(h.fold_floats(SIN, &[f64::NAN], "f32").unwrap().is_nan());
+}
+
+fn raw(h: &mut Harness, name: &str, operands: &[Value], results: &[Type]) -> qd_ir::OpId {
+    let state = OperationState::new(name, h.loc)
+        .operands(operands)
+        .results(results);
+    h.insert(state)
+}
+
+#[test]
+fn verifiers() {
+    let mut h = h();
+    let [i32t, f32t, f64t] = ["i32", "f32", "f64"].map(|t| h.ty(t));
+    let (a, x, d) = (h.arg("i32"), h.arg("f32"), h.arg("f64"));
+    let err = |h: &Harness, op| h.verify(op).expect_err("expected an error");
+    let op = raw(&mut h, SIN, &[a], &[i32t]);
+    assert_eq!(
+        err(&h, op),
+        "'math.sin' op operand #0 must be floating-point-like, but got 'i32'"
+    );
+    let op = raw(&mut h, FMA, &[x, x], &[f32t]);
+    assert_eq!(
+        err(&h, op),
+        "'math.fma' op expected 3 operands, but found 2"
+    );
+    let op = raw(&mut h, POWF, &[x, d], &[f32t]);
+    assert_eq!(
+        err(&h, op),
+        "'math.powf' op requires the same type for all operands and results"
+    );
+    let op = raw(&mut h, SQRT, &[x], &[f64t]);
+    assert_eq!(
+        err(&h, op),
+        "'math.sqrt' op requires the same type for all operands and results"
+    );
+    let ov = qd_arith::FlagKind::Overflow.attr(&mut h.ctx, 0);
+    let op = raw(&mut h, EXP, &[x], &[f32t]);
+    h.ctx.set_prop(op, "fastmath", ov);
+    assert!(err(&h, op).contains("Invalid attribute `fastmath` in property conversion"));
+    // Built ops verify and carry fastmath.
+    let loc = h.loc;
+    let v = qd_arith::build_elementwise(&mut h.builder(), FMA, &[x, x, x], loc);
+    let op = h.ctx.defining_op(v).unwrap();
+    assert_eq!(h.verify(op), Ok(()));
+    assert!(h.ctx.prop(op, "fastmath").is_some());
+    assert!(h.ctx.has_trait(op, qd_ir::OpTraits::PURE));
+}
+
+#[test]
+fn dialect_materializes_through_arith() {
+    let mut ctx = qd_ir::Context::new();
+    crate::register(&mut ctx);
+    let f32t = ctx.f32_type();
+    let a = ctx.float_attr(1.0, f32t);
+    let loc = ctx.unknown_loc();
+    let make = ctx.dialect("math").unwrap().materialize_constant.unwrap();
+    let state = make(&mut ctx, a, f32t, loc).unwrap();
+    assert_eq!(state.name, "arith.constant");
+    assert!(ctx.is_dialect_registered("arith"));
+    assert_eq!(crate::ops().len(), 16);
+}

@@ -1,0 +1,345 @@
+//! Helpers shared by the op verifiers. Every check reads the IR defensively (counts before
+//! indexing, property kinds before use), so that any generic input gets a diagnostic, never a panic.
+//! Messages follow MLIR: `'qd.load' op expects 2 indices for field @x of rank 2, got 1`.
+
+use crate::types::{verify_type, FieldType};
+use crate::FIELD_OP;
+use qd_ir::{
+    AttrData, Attribute, BlockId, Context, DiagResult, Diagnostic, OpId, OpTraits, Type, Value,
+};
+
+/// An error at `op`'s location, prefixed with `'name' op`.
+pub(crate) fn err(ctx: &Context, op: OpId, msg: impl AsRef<str>) -> Diagnostic {
+    Diagnostic::error(
+        ctx.loc(op),
+        format!("'{}' op {}", ctx.name(op), msg.as_ref()),
+    )
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// No successors, `regions` regions, `results` results (a range), and at least `min_operands`
+/// operands (exactly, when `exact`).
+pub(crate) fn expect_shape(
+    ctx: &Context,
+    op: OpId,
+    operands: usize,
+    exact_operands: bool,
+    results: std::ops::RangeInclusive<usize>,
+    regions: usize,
+) -> DiagResult<()> {
+    let n = ctx.num_operands(op);
+    if exact_operands && n != operands {
+        return Err(err(
+            ctx,
+            op,
+            format!("expects {}, got {n}", plural(operands, "operand")),
+        ));
+    }
+    if !exact_operands && n < operands {
+        return Err(err(
+            ctx,
+            op,
+            format!("expects at least {}, got {n}", plural(operands, "operand")),
+        ));
+    }
+    let r = ctx.num_results(op);
+    if !results.contains(&r) {
+        let want = if results.start() == results.end() {
+            plural(*results.start(), "result")
+        } else {
+            format!("{} to {} results", results.start(), results.end())
+        };
+        return Err(err(ctx, op, format!("expects {want}, got {r}")));
+    }
+    if ctx.regions(op).len() != regions {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects {}, got {}",
+                plural(regions, "region"),
+                ctx.regions(op).len()
+            ),
+        ));
+    }
+    if !ctx.successors(op).is_empty() {
+        return Err(err(ctx, op, "expects no successors"));
+    }
+    Ok(())
+}
+
+/// Property `name`, which must be present.
+pub(crate) fn required_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<Attribute> {
+    ctx.prop(op, name)
+        .ok_or_else(|| err(ctx, op, format!("requires property '{name}'")))
+}
+
+/// A flat symbol reference property (`field = @x`): returns the symbol name.
+pub(crate) fn symbol_ref_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<String> {
+    let a = required_prop(ctx, op, name)?;
+    match ctx.attr_data(a) {
+        AttrData::SymbolRef { root, nested } if nested.is_empty() => {
+            Ok(ctx.ident_str(*root).to_string())
+        }
+        _ => Err(err(
+            ctx,
+            op,
+            format!("property '{name}' must be a flat symbol reference"),
+        )),
+    }
+}
+
+/// A string property (`sym_name`).
+pub(crate) fn string_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<String> {
+    let a = required_prop(ctx, op, name)?;
+    match ctx.attr_data(a) {
+        AttrData::String(s) => Ok(s.clone()),
+        _ => Err(err(ctx, op, format!("property '{name}' must be a string"))),
+    }
+}
+
+/// An integer property (`axis`, `index`).
+pub(crate) fn int_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<i64> {
+    let a = required_prop(ctx, op, name)?;
+    match ctx.attr_data(a) {
+        AttrData::Integer { value, .. } => Ok(*value),
+        _ => Err(err(
+            ctx,
+            op,
+            format!("property '{name}' must be an integer"),
+        )),
+    }
+}
+
+/// A type property (`type`, `function_type`).
+pub(crate) fn type_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<Type> {
+    let a = required_prop(ctx, op, name)?;
+    match ctx.attr_data(a) {
+        AttrData::Type(t) => Ok(*t),
+        _ => Err(err(ctx, op, format!("property '{name}' must be a type"))),
+    }
+}
+
+/// Rejects properties other than `allowed`.
+pub(crate) fn only_props(ctx: &Context, op: OpId, allowed: &[&str]) -> DiagResult<()> {
+    for (k, _) in ctx.properties(op) {
+        let k = ctx.ident_str(*k);
+        if !allowed.contains(&k) {
+            return Err(err(ctx, op, format!("has unknown property '{k}'")));
+        }
+    }
+    Ok(())
+}
+
+/// Checks a type with [`verify_type`], naming the role of the value in the message.
+pub(crate) fn check_type(ctx: &Context, op: OpId, ty: Type, role: &str) -> DiagResult<()> {
+    verify_type(ctx, ty).map_err(|m| err(ctx, op, format!("{role}: {m}")))
+}
+
+/// The type as text, for messages.
+pub(crate) fn type_str(ctx: &Context, ty: Type) -> String {
+    qd_ir::text::type_to_string(ctx, ty)
+}
+
+/// Looks up `name` from `from`: the nearest enclosing symbol table that defines it.
+pub fn lookup_symbol(ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
+    qd_ir::symbol_table::lookup_symbol_from(ctx, from, name)
+}
+
+/// Resolves the op's `field` property to a `qd.field` and its (valid) field type. None when the
+/// symbol does not resolve inside a symbol table: the IR verifier's symbol-use check reports that
+/// (`'qd.load' op '@z' does not reference a valid symbol`), and one error per mistake is enough.
+pub(crate) fn referenced_field(ctx: &Context, op: OpId) -> DiagResult<Option<(String, FieldType)>> {
+    let name = symbol_ref_prop(ctx, op, "field")?;
+    let Some(def) = lookup_symbol(ctx, op, &name) else {
+        if qd_ir::symbol_table::nearest_symbol_table(ctx, op).is_some() {
+            return Ok(None);
+        }
+        return Err(err(ctx, op, format!("references undefined field @{name}")));
+    };
+    if ctx.name(def) != FIELD_OP {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects @{name} to be a '{FIELD_OP}', got '{}'",
+                ctx.name(def)
+            ),
+        ));
+    }
+    let field = ctx
+        .prop(def, "type")
+        .and_then(|a| match ctx.attr_data(a) {
+            AttrData::Type(t) => Some(*t),
+            _ => None,
+        })
+        .and_then(|t| FieldType::from_type(ctx, t))
+        .filter(|f| verify_type(ctx, f.0).is_ok());
+    match field {
+        Some(f) => Ok(Some((name, f))),
+        None => Err(err(
+            ctx,
+            op,
+            format!("references field @{name}, which has no valid field type"),
+        )),
+    }
+}
+
+/// The value of a constant integer (an op with the CONSTANT_LIKE trait and an integer `value`).
+pub fn constant_int(ctx: &Context, v: Value) -> Option<i64> {
+    let def = ctx.defining_op(v)?;
+    if !ctx.has_trait(def, OpTraits::CONSTANT_LIKE) {
+        return None;
+    }
+    match ctx.attr_data(ctx.prop(def, "value")?) {
+        AttrData::Integer { value, .. } => Some(*value),
+        _ => None,
+    }
+}
+
+/// Checks that every index is an `i32` and that constant indices lie within `bounds`
+/// (`bounds[k] = None` for a dimension known only at launch).
+pub(crate) fn check_indices(
+    ctx: &Context,
+    op: OpId,
+    indices: &[Value],
+    bounds: &[Option<i64>],
+) -> DiagResult<()> {
+    for (k, &v) in indices.iter().enumerate() {
+        let ty = ctx.value_type(v);
+        if !is_i32(ctx, ty) {
+            return Err(err(
+                ctx,
+                op,
+                format!("expects index {k} to be i32, got {}", type_str(ctx, ty)),
+            ));
+        }
+        if let (Some(c), Some(Some(n))) = (constant_int(ctx, v), bounds.get(k)) {
+            if c < 0 || c >= *n {
+                return Err(err(
+                    ctx,
+                    op,
+                    format!("index {k} is out of bounds: {c} is not in [0, {n})"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Checks that the region at `region_index` has at most one block, whose arguments have the
+/// `expected` types; the block must exist when arguments are expected. Returns the block, if any.
+pub(crate) fn check_body(
+    ctx: &Context,
+    op: OpId,
+    region_index: usize,
+    expected: &[Type],
+    what: &str,
+) -> DiagResult<Option<BlockId>> {
+    check_body_with(ctx, op, region_index, expected.len(), what, &|i, t| {
+        if t == expected[i] {
+            Ok(())
+        } else {
+            Err(type_str(ctx, expected[i]))
+        }
+    })
+}
+
+/// As [`check_body`], with `n` arguments of type `i32`.
+pub(crate) fn check_body_i32(
+    ctx: &Context,
+    op: OpId,
+    region_index: usize,
+    n: usize,
+    what: &str,
+) -> DiagResult<Option<BlockId>> {
+    check_body_with(ctx, op, region_index, n, what, &|_, t| {
+        if is_i32(ctx, t) {
+            Ok(())
+        } else {
+            Err("i32".to_string())
+        }
+    })
+}
+
+/// Whether `ty` is the signless `i32`.
+pub(crate) fn is_i32(ctx: &Context, ty: Type) -> bool {
+    matches!(
+        ctx.type_data(ty),
+        qd_ir::TypeData::Integer {
+            width: 32,
+            signedness: qd_ir::Signedness::Signless
+        }
+    )
+}
+
+/// `arg_ok(i, ty)` returns the expected type's text when argument `i` has the wrong type.
+fn check_body_with(
+    ctx: &Context,
+    op: OpId,
+    region_index: usize,
+    n: usize,
+    what: &str,
+    arg_ok: &dyn Fn(usize, Type) -> Result<(), String>,
+) -> DiagResult<Option<BlockId>> {
+    let Some(&region) = ctx.regions(op).get(region_index) else {
+        return Err(err(ctx, op, format!("expects a {what} region")));
+    };
+    let blocks = ctx.region_blocks(region);
+    if blocks.len() > 1 {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects its {what} region to have at most one block, got {}",
+                blocks.len()
+            ),
+        ));
+    }
+    let Some(&block) = blocks.first() else {
+        if n == 0 {
+            return Ok(None);
+        }
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects its {what} region to have a block with {}",
+                plural(n, "argument")
+            ),
+        ));
+    };
+    let args = ctx.block_args(block);
+    if args.len() != n {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects its {what} block to have {}, got {}",
+                plural(n, "argument"),
+                args.len()
+            ),
+        ));
+    }
+    for (i, &a) in args.iter().enumerate() {
+        let t = ctx.value_type(a);
+        if let Err(want) = arg_ok(i, t) {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "expects {what} block argument {i} to have type {want}, got {}",
+                    type_str(ctx, t)
+                ),
+            ));
+        }
+    }
+    Ok(Some(block))
+}

@@ -1,0 +1,28 @@
+# lit configuration for qd. Run through `cargo test` (tools/qd-opt/tests/lit.rs) or directly:
+#   QD_BIN_DIR=target/debug /usr/lib/llvm-22/bin/lit -sv lit-tests
+import os
+import shutil
+
+import lit.formats
+
+config.name = "qd"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(os.path.abspath(__file__))
+project_root = os.path.dirname(config.test_source_root)
+config.test_exec_root = os.path.join(project_root, "target", "lit")
+
+llvm_bin = "/usr/lib/llvm-22/bin"
+qd_bin = os.environ.get("QD_BIN_DIR", os.path.join(project_root, "target", "debug"))
+if not os.path.exists(os.path.join(qd_bin, "qd-opt")):
+    lit_config.fatal("qd-opt not found in %s (build it, or set QD_BIN_DIR)" % qd_bin)
+
+# Our tools first, then LLVM 22's FileCheck, not and mlir-opt.
+config.environment["PATH"] = os.pathsep.join([qd_bin, llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
+for var in ["HOME", "TMPDIR"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+if shutil.which("mlir-opt", path=llvm_bin):
+    config.available_features.add("mlir-opt")

@@ -1,0 +1,152 @@
+//! `dce`: dead code elimination. Erases ops that are trivially dead (results unused, no memory
+//! effects), users before their operands so that chains go in one sweep, and blocks unreachable
+//! from their region's entry in CFG regions (regions of registered ops that are not graph
+//! regions); repeats until nothing changes.
+
+use qd_ir::dominance::{is_graph_region, DominanceInfo};
+use qd_ir::greedy::is_trivially_dead;
+use qd_ir::{BlockId, Context, OpId, RegionId};
+use qd_pass::{Pass, PassInfo, PassOutcome, PassResult, Statistic};
+use std::collections::HashSet;
+
+pub fn dce_pass_info() -> PassInfo {
+    PassInfo::new(
+        "dce",
+        "Eliminate dead operations and unreachable blocks",
+        |_| Ok(Box::new(DcePass::default())),
+    )
+}
+
+#[derive(Default)]
+pub struct DcePass {
+    num_ops: u64,
+    num_blocks: u64,
+}
+
+impl Pass for DcePass {
+    fn name(&self) -> &'static str {
+        "dce"
+    }
+    fn description(&self) -> &'static str {
+        "Eliminate dead operations and unreachable blocks"
+    }
+    fn display_name(&self) -> String {
+        "DCE".into()
+    }
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
+        let (ops_before, blocks_before) = (self.num_ops, self.num_blocks);
+        loop {
+            let blocks = self.erase_unreachable_blocks(ctx, op);
+            let ops = self.erase_dead_ops_in(ctx, op);
+            if blocks + ops == 0 {
+                break;
+            }
+        }
+        let changed = self.num_ops != ops_before || self.num_blocks != blocks_before;
+        Ok(PassOutcome::changed(changed))
+    }
+    fn statistics(&self) -> Vec<Statistic> {
+        vec![
+            Statistic {
+                name: "num-dce'd",
+                description: "Number of operations erased",
+                value: self.num_ops,
+            },
+            Statistic {
+                name: "num-blocks",
+                description: "Number of unreachable blocks erased",
+                value: self.num_blocks,
+            },
+        ]
+    }
+}
+
+impl DcePass {
+    fn erase_dead_ops_in(&mut self, ctx: &mut Context, op: OpId) -> u64 {
+        let erased = erase_dead_ops(ctx, op);
+        self.num_ops += erased;
+        erased
+    }
+
+    /// Erases unreachable blocks in every CFG region nested in `op`; returns how many.
+    fn erase_unreachable_blocks(&mut self, ctx: &mut Context, op: OpId) -> u64 {
+        let mut erased = 0;
+        for o in ctx.walk_pre_order(op) {
+            if !ctx.is_alive(o) || !ctx.is_registered(o) {
+                continue;
+            }
+            for r in ctx.regions(o).to_vec() {
+                if ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r) {
+                    erased += erase_unreachable_in_region(ctx, r);
+                }
+            }
+        }
+        self.num_blocks += erased;
+        erased
+    }
+}
+
+/// Erases dead ops nested in `op` (not `op` itself); returns how many.
+fn erase_dead_ops(ctx: &mut Context, op: OpId) -> u64 {
+    let mut erased = 0;
+    for r in ctx.regions(op).to_vec() {
+        for b in ctx.region_blocks(r).to_vec().into_iter().rev() {
+            let mut cur = ctx.last_op(b);
+            while let Some(o) = cur {
+                cur = ctx.prev_op(o);
+                // Inner ops first: emptying a region can make its op dead.
+                erased += erase_dead_ops(ctx, o);
+                if is_trivially_dead(ctx, o) {
+                    ctx.erase_op(o);
+                    erased += 1;
+                }
+            }
+        }
+    }
+    erased
+}
+
+fn erase_unreachable_in_region(ctx: &mut Context, region: RegionId) -> u64 {
+    let dom = DominanceInfo::new(ctx, region);
+    let dead: Vec<BlockId> = ctx
+        .region_blocks(region)
+        .iter()
+        .copied()
+        .filter(|&b| !dom.is_reachable(b))
+        .collect();
+    if dead.is_empty() {
+        return 0;
+    }
+    // Every op (at any depth) in the dead blocks.
+    let mut ops = Vec::new();
+    for &b in &dead {
+        for o in ctx.block_ops(b) {
+            ops.extend(ctx.walk_pre_order(o));
+        }
+    }
+    // In valid IR only unreachable code uses values defined in unreachable blocks; if something
+    // else does, the IR is invalid and erasing would leave dangling uses: leave it alone.
+    let inside: HashSet<OpId> = ops.iter().copied().collect();
+    let defs = dead
+        .iter()
+        .flat_map(|&b| ctx.block_args(b).iter().copied())
+        .chain(ops.iter().flat_map(|&o| ctx.results(o).iter().copied()));
+    if defs
+        .flat_map(|v| ctx.uses(v).iter())
+        .any(|u| !inside.contains(&u.op))
+    {
+        return 0;
+    }
+    // Drop the uses among the dead ops first: they may form cycles through the CFG.
+    for &o in &ops {
+        ctx.set_operands(o, &[]);
+    }
+    for &b in &dead {
+        ctx.erase_block(b);
+    }
+    dead.len() as u64
+}
+
+#[cfg(test)]
+#[path = "dce_tests.rs"]
+mod tests;

@@ -1,0 +1,137 @@
+use super::*;
+use crate::test_dialect::{names, setup, B};
+use qd_ir::{OperationState, Value};
+
+fn dce(ctx: &mut Context, op: OpId) -> bool {
+    DcePass::default().run(ctx, op).unwrap().changed
+}
+
+#[test]
+fn dead_chains_go_in_one_run() {
+    let (mut ctx, m, body) = setup();
+    let mut b = B::new(&mut ctx, body);
+    let x = b.val("t.effect", &[]);
+    let c = b.konst(1);
+    let s = b.val("t.add", &[x, c]);
+    let n = b.val("t.neg", &[s]);
+    b.val("t.sub", &[n, n]);
+    let kept = b.val("t.neg", &[x]);
+    b.op("t.effect", &[kept], &[]);
+    let mut pass = DcePass::default();
+    assert!(pass.run(&mut ctx, m).unwrap().changed);
+    assert_eq!(names(&ctx, body), ["t.effect", "t.neg", "t.effect"]);
+    assert_eq!(pass.statistics()[0].value, 4);
+    assert!(!pass.run(&mut ctx, m).unwrap().changed);
+}
+
+#[test]
+fn effects_and_unregistered_ops_stay_unused_reads_go() {
+    let (mut ctx, m, body) = setup();
+    ctx.allow_unregistered = true;
+    let mut b = B::new(&mut ctx, body);
+    let x = b.val("t.effect", &[]);
+    b.val("t.read", &[x]);
+    b.val("test.pure", &[x]);
+    assert!(dce(&mut ctx, m));
+    assert_eq!(names(&ctx, body), ["t.effect", "test.pure"]);
+}
+
+#[test]
+fn uses_in_nested_regions_keep_values_alive() {
+    let (mut ctx, m, body) = setup();
+    let mut b = B::new(&mut ctx, body);
+    let c = b.konst(3);
+    let dead_in_region = b.konst(4);
+    let (_, inner) = b.region_op("t.scope", &[]);
+    let mut ib = B::new(&mut ctx, inner);
+    ib.op("t.effect", &[c], &[]);
+    ib.val("t.neg", &[dead_in_region]);
+    assert!(dce(&mut ctx, m));
+    assert_eq!(names(&ctx, body), ["t.const", "t.scope"]);
+    assert_eq!(names(&ctx, inner), ["t.effect"]);
+}
+
+/// `t.func` with blocks: bb0 branches to bb1; bb2 and bb3 branch to each other (unreachable)
+/// and use each other's values.
+fn cfg_with_unreachable_cycle(ctx: &mut Context, body: BlockId) -> (RegionId, Vec<BlockId>, Value) {
+    let i32t = ctx.i32_type();
+    let loc = ctx.unknown_loc();
+    let mut b = B::new(ctx, body);
+    let (_, r) = b.symbol("t.func", "f", None);
+    let bb: Vec<BlockId> = (0..4)
+        .map(|i| {
+            let args: Vec<_> = if i >= 2 { vec![(i32t, loc)] } else { vec![] };
+            let blk = ctx.create_block(&args);
+            ctx.append_block(r, blk);
+            blk
+        })
+        .collect();
+    let mut b0 = B::new(ctx, bb[0]);
+    let live = b0.konst(1);
+    b0.push(OperationState::new("t.br", loc).successor(bb[1]));
+    let mut b1 = B::new(ctx, bb[1]);
+    b1.op("t.effect", &[live], &[]);
+    b1.op("t.return", &[], &[]);
+    let a2 = ctx.block_arg(bb[2], 0);
+    let a3 = ctx.block_arg(bb[3], 0);
+    let mut b2 = B::new(ctx, bb[2]);
+    let v2 = b2.val("t.effect", &[a2]);
+    b2.push(
+        OperationState::new("t.br", loc)
+            .operands(&[v2])
+            .successor(bb[3]),
+    );
+    let mut b3 = B::new(ctx, bb[3]);
+    let v3 = b3.val("t.neg", &[a3]);
+    b3.push(
+        OperationState::new("t.br", loc)
+            .operands(&[v3])
+            .successor(bb[2]),
+    );
+    (r, bb, live)
+}
+
+#[test]
+fn unreachable_blocks_are_erased() {
+    let (mut ctx, m, body) = setup();
+    let (r, bb, live) = cfg_with_unreachable_cycle(&mut ctx, body);
+    let mut pass = DcePass::default();
+    assert!(pass.run(&mut ctx, m).unwrap().changed);
+    assert_eq!(ctx.region_blocks(r), &bb[..2]);
+    assert!(ctx.has_uses(live));
+    assert_eq!(pass.statistics()[1].value, 2);
+    assert!(!pass.run(&mut ctx, m).unwrap().changed);
+}
+
+#[test]
+fn graph_and_unregistered_regions_keep_their_blocks() {
+    let (mut ctx, m, body) = setup();
+    ctx.allow_unregistered = true;
+    let loc = ctx.unknown_loc();
+    let r = ctx.create_region();
+    let b0 = ctx.create_block(&[]);
+    let b1 = ctx.create_block(&[]);
+    ctx.append_block(r, b0);
+    ctx.append_block(r, b1);
+    let op = ctx.create_op(OperationState::new("test.graph", loc).region(r));
+    ctx.append_op(body, op);
+    let mut b = B::new(&mut ctx, b1);
+    b.op("t.effect", &[], &[]);
+    assert!(!dce(&mut ctx, m));
+    assert_eq!(ctx.region_blocks(r).len(), 2);
+}
+
+#[test]
+fn invalid_uses_from_reachable_code_block_erasure() {
+    let (mut ctx, m, body) = setup();
+    let (r, bb, _) = cfg_with_unreachable_cycle(&mut ctx, body);
+    // Reachable bb1 uses a value of unreachable bb2 (invalid IR): keep the blocks.
+    let v2 = ctx.result(ctx.first_op(bb[2]).unwrap(), 0);
+    let mut b1 = B::new(&mut ctx, bb[1]);
+    let user = b1.op("t.effect", &[v2], &[]);
+    let ret = ctx.prev_op(user).unwrap();
+    ctx.detach_op(ret);
+    ctx.append_op(bb[1], ret);
+    dce(&mut ctx, m);
+    assert_eq!(ctx.region_blocks(r).len(), 4);
+}

@@ -1,0 +1,2 @@
+// EXIT: 1
+%c = "arith.constant"() <{value = "text"}> : () -> i32

@@ -1,0 +1,3 @@
+// ARGS: --allow-unregistered-dialect
+// EXIT: 1
+"test.op"() {s = "a\q"} : () -> ()

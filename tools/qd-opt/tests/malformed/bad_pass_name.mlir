@@ -1,0 +1,4 @@
+// ARGS: --pass=no-such-pass
+// EXIT: 2
+module {
+}

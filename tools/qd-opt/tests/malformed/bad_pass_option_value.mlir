@@ -1,0 +1,4 @@
+// ARGS: --pass=canonicalize{max-iterations=lots}
+// EXIT: 2
+module {
+}

@@ -1,0 +1,4 @@
+// ARGS: --pass-pipeline=builtin.module(cse
+// EXIT: 2
+module {
+}

@@ -1,0 +1,3 @@
+// EXIT: 1
+"builtin.unrealized_conversion_cast"() ({
+}) : () -> ()

@@ -1,0 +1,2 @@
+// EXIT: 1
+%c = arith.constant 1 : i32 // ÿþ

@@ -1,0 +1,7 @@
+// EXIT: 1
+module {
+  module @a {
+  }
+  module @a {
+  }
+}

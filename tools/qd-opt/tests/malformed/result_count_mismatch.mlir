@@ -1,0 +1,3 @@
+// ARGS: --allow-unregistered-dialect
+// EXIT: 1
+%a, %b = "test.op"() : () -> i32

@@ -1,0 +1,3 @@
+// EXIT: 1
+module {
+  %c = arith.constant 1 : i32

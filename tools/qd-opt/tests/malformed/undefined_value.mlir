@@ -1,0 +1,2 @@
+// EXIT: 1
+%c = arith.addi %x, %x : i32

@@ -1,0 +1,4 @@
+// ARGS: --frobnicate
+// EXIT: 2
+module {
+}
