@@ -4,5 +4,5 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tools/setup.sh
 cargo build --release --quiet -p qd-opt
-target/release/qd-opt examples/arith_pipeline.mlir \
+target/release/qd-opt examples/arith_pipeline.mlir --allow-unregistered-dialect \
   --pass-pipeline='builtin.module(canonicalize{max-iterations=4},cse,symbol-dce)' --pass-timing

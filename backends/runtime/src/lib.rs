@@ -1,1 +1,31 @@
-//! The runtime API every device shares: Program, fields, ndarrays, kernels, launch, sync
+//! The runtime API every device shares: a [`Program`] owns a module's fields (values, and adjoint
+//! storage for `needs_grad` fields, named `x.grad`), user [`Ndarray`]s, compiled kernels and a
+//! [`Device`]; it launches kernels with scalar and ndarray arguments ([`Arg`]) and defers runtime
+//! errors (out-of-bounds accesses, ...) to [`Program::sync`].
+//!
+//! - `value`: element types ([`DType`]) and typed values ([`Scalar`]), with checked conversions
+//!   and the canonical 64-bit encoding devices exchange.
+//! - `memory`: typed host buffers ([`Storage`]) and the program's [`Memory`].
+//! - `ndarray`: [`Ndarray`] (dtype, shape, data) and its handle [`NdarrayId`].
+//! - `device`: the [`Device`] trait a backend implements.
+//! - `error`: immediate errors ([`Error`]) and deferred ones ([`RuntimeError`]).
+//! - `program`: [`Program`], [`ProgramConfig`], [`KernelId`], [`ParamType`].
+//!
+//! Semantics every device keeps: launching checks the argument count and types against the
+//! kernel's signature before anything runs; an error while a kernel runs stops that launch, is
+//! recorded with the kernel's name and the op's location, and is returned once by the next
+//! `sync` (a later sync is clean).
+
+pub mod device;
+pub mod error;
+pub mod memory;
+pub mod ndarray;
+pub mod program;
+pub mod value;
+
+pub use device::{Arg, CompiledKernel, Device};
+pub use error::{Error, RuntimeError, RuntimeErrorKind};
+pub use memory::{FieldInfo, FieldRef, FieldSlot, Memory, Storage};
+pub use ndarray::{Ndarray, NdarrayId};
+pub use program::{signature, KernelId, ParamType, Program, ProgramConfig};
+pub use value::{DType, Scalar};

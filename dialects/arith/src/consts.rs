@@ -1,7 +1,7 @@
 //! Constant values as folders see them: fixed-width integers (APInt-like, index counts as 64
 //! bits), floats computed in their type's precision, and the bit encodings bitcast needs.
 
-use qd_ir::{AttrData, Attribute, Context, FloatKind, FoldResult, OpTraits, Type, TypeData, Value};
+use qd_ir::{AttrData, Attribute, Context, FloatKind, FoldResult, Type, TypeData, Value};
 
 /// An integer of `width` bits (1..=64), its bits kept zero-extended.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -115,14 +115,8 @@ pub fn attr_type(ctx: &mut Context, attr: Attribute) -> Option<Type> {
     }
 }
 
-/// The constant an SSA value holds: the `value` property of a constant-like defining op.
-pub fn constant_value(ctx: &Context, v: Value) -> Option<Attribute> {
-    let op = ctx.defining_op(v)?;
-    if !ctx.has_trait(op, OpTraits::CONSTANT_LIKE) || ctx.num_operands(op) != 0 {
-        return None;
-    }
-    ctx.prop(op, "value")
-}
+/// The constant an SSA value holds (the `value` of a constant-like defining op).
+pub use qd_ir::greedy::constant_value;
 
 /// Computes a float operation in the precision of `kind`: f32 in f32, f64 in f64. f16 and bf16
 /// use the f64 operation, whose result the caller rounds (exact for +, -, *, /, rem, sqrt,

@@ -137,7 +137,8 @@ pub trait AsmPrinter {
     fn ctx(&self) -> &Context;
     fn write(&mut self, s: &str);
     fn print_type(&mut self, ty: Type);
-    /// The full attribute (numeric literals carry `: type` unless it is the default i64/f64).
+    /// The full attribute; numeric literals carry `: type` (always, as MLIR prints them; i1
+    /// integers print as `true`/`false`).
     fn print_attribute(&mut self, attr: Attribute);
     /// A numeric attribute without its `: type` suffix.
     fn print_attribute_without_type(&mut self, attr: Attribute);

@@ -15,6 +15,7 @@ pub mod dominance;
 pub mod entity;
 pub mod float;
 pub mod greedy;
+pub mod interfaces;
 mod intern;
 mod ir;
 pub mod location;

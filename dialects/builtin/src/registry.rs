@@ -146,7 +146,8 @@ impl OpInfo {
     }
 }
 
-/// Parses the body of a dialect type after `!dialect.` (the mnemonic and its parameters).
+/// Parses the parameters of a dialect type `!dialect.mnemonic<...>`: the parser has consumed
+/// `!dialect.mnemonic` (passed as `mnemonic`) and stands before the parameters (usually `<`).
 pub type TypeParseFn = fn(&mut dyn AsmParser, mnemonic: &str) -> DiagResult<Vec<TypeParam>>;
 /// Prints the body of a dialect type after `!dialect.` (mnemonic included).
 pub type TypePrintFn = fn(mnemonic: &str, &[TypeParam], &mut dyn AsmPrinter);

@@ -144,3 +144,64 @@ fn dialect_materializes_through_arith() {
     assert!(ctx.is_dialect_registered("arith"));
     assert_eq!(crate::ops().len(), 16);
 }
+
+#[test]
+fn syntax_round_trips() {
+    use qd_ir::text::{parse_source, print_op, PrintOptions};
+    let src = r#"
+"test.func"() ({
+^bb0(%x: f32, %y: f32, %z: f32, %d: f64):
+  %0 = math.sin %x : f32
+  %1 = math.cos %x fastmath<fast> : f32
+  %2 = math.tan %d : f64
+  %3 = math.exp %x : f32
+  %4 = math.exp2 %x : f32
+  %5 = math.log %x : f32
+  %6 = math.log2 %x : f32
+  %7 = math.sqrt %x fastmath<afn> : f32
+  %8 = math.rsqrt %x : f32
+  %9 = math.tanh %x : f32
+  %10 = math.powf %x, %y : f32
+  %11 = math.atan2 %x, %y fastmath<nnan,nsz> : f32
+  %12 = math.absf %x : f32
+  %13 = math.floor %x : f32
+  %14 = math.ceil %x : f32
+  %15 = math.fma %x, %y, %z {note} : f32
+  "test.end"() : () -> ()
+}) : () -> ()
+"#;
+    let custom = PrintOptions::default();
+    let generic = PrintOptions {
+        generic: true,
+        debug_info: false,
+    };
+    let parse = |text: &str| {
+        let mut ctx = qd_ir::Context::new();
+        crate::register(&mut ctx);
+        ctx.allow_unregistered = true;
+        let m = parse_source(&mut ctx, text, "t.mlir")
+            .unwrap_or_else(|| panic!("{:?}", ctx.diagnostics()));
+        for op in ctx.walk_pre_order(m) {
+            if let Some(v) = ctx.info(op).and_then(|i| i.verify) {
+                v(&ctx, op).unwrap();
+            }
+        }
+        (print_op(&ctx, m, &custom), print_op(&ctx, m, &generic))
+    };
+    let (c1, g1) = parse(src);
+    assert_eq!(parse(&c1), (c1.clone(), g1.clone()));
+    assert_eq!(parse(&g1), (c1.clone(), g1.clone()));
+    assert!(
+        c1.contains("%11 = math.atan2 %arg0, %arg1 fastmath<nnan,nsz> : f32"),
+        "{c1}"
+    );
+    assert!(
+        c1.contains("%15 = math.fma %arg0, %arg1, %arg2 {note} : f32"),
+        "{c1}"
+    );
+    assert!(g1
+        .contains(r#"%0 = "math.sin"(%arg0) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32"#));
+    assert!(g1.contains(
+        r#"%15 = "math.fma"(%arg0, %arg1, %arg2) <{fastmath = #arith.fastmath<none>}> {note} : (f32, f32, f32) -> f32"#
+    ));
+}

@@ -49,6 +49,12 @@
 //! Each op has a typed wrapper (`RangeForOp(pub OpId)` with accessors such as `lower(ctx)`,
 //! `body(ctx)`, `induction_var(ctx)`) and a `build` helper that creates it at a
 //! [`qd_ir::Builder`]'s insertion point. Accessors assume verified IR; verifiers accept any input.
+//!
+//! Verification: each op's hook checks its own operands, results, properties, regions and
+//! nesting rules and returns MLIR-style messages (`'qd.load' op expects 2 indices for field @x
+//! of rank 2, got 1`). What the IR verifier already checks is left to it, so that one mistake
+//! gives one error: an unresolved `@field` inside a module (`'qd.load' op '@z' does not reference
+//! a valid symbol`), terminators that are not last in their block, more than one block per region.
 
 pub mod control;
 pub mod globals;

@@ -19,45 +19,46 @@ use qd_ir::{DiagResult, Diagnostic, TypeData, TypeParam};
 pub fn parse_type(p: &mut dyn AsmParser, mnemonic: &str) -> DiagResult<Vec<TypeParam>> {
     let loc = p.current_loc();
     p.parse_punct("<")?;
-    let params =
-        match mnemonic {
-            FIELD => {
-                let dims = p.parse_dimension_list(false)?;
-                let elem = p.parse_type()?;
-                vec![TypeParam::Dims(dims), TypeParam::Type(elem)]
+    let params = match mnemonic {
+        FIELD => {
+            let dims = p.parse_dimension_list(false)?;
+            let elem = p.parse_type()?;
+            vec![TypeParam::Dims(dims), TypeParam::Type(elem)]
+        }
+        NDARRAY => {
+            let dims = p.parse_dimension_list(true)?;
+            let elem = p.parse_type()?;
+            vec![TypeParam::Dims(dims), TypeParam::Type(elem)]
+        }
+        PTR => vec![TypeParam::Type(p.parse_type()?)],
+        ARRAY => {
+            let dims = p.parse_dimension_list(false)?;
+            if dims.is_empty() {
+                return Err(p.error("expected an array length, as in !qd.array<10xf32>"));
             }
-            NDARRAY => {
-                let dims = p.parse_dimension_list(true)?;
-                let elem = p.parse_type()?;
-                vec![TypeParam::Dims(dims), TypeParam::Type(elem)]
+            let mut elem = p.parse_type()?;
+            // `4x10xT` nests: the outermost length comes first.
+            for d in dims[1..].iter().rev() {
+                elem = array_type(p.ctx(), d.unwrap_or(0), elem);
             }
-            PTR => vec![TypeParam::Type(p.parse_type()?)],
-            ARRAY => {
-                let dims = p.parse_dimension_list(false)?;
-                if dims.is_empty() {
-                    return Err(p.error("expected an array length, as in !qd.array<10xf32>"));
-                }
-                let mut elem = p.parse_type()?;
-                // `4x10xT` nests: the outermost length comes first.
-                for d in dims[1..].iter().rev() {
-                    elem = array_type(p.ctx(), d.unwrap_or(0), elem);
-                }
-                vec![TypeParam::Int(dims[0].unwrap_or(0)), TypeParam::Type(elem)]
+            vec![TypeParam::Int(dims[0].unwrap_or(0)), TypeParam::Type(elem)]
+        }
+        STRUCT => {
+            let mut members = vec![TypeParam::Type(p.parse_type()?)];
+            while p.parse_optional_punct(",") {
+                members.push(TypeParam::Type(p.parse_type()?));
             }
-            STRUCT => {
-                let mut members = vec![TypeParam::Type(p.parse_type()?)];
-                while p.parse_optional_punct(",") {
-                    members.push(TypeParam::Type(p.parse_type()?));
-                }
-                members
-            }
-            other => return Err(Diagnostic::error(
+            members
+        }
+        other => {
+            return Err(Diagnostic::error(
                 loc,
                 format!(
                     "unknown qd type '!qd.{other}' (expected field, ndarray, ptr, array or struct)"
                 ),
-            )),
-        };
+            ))
+        }
+    };
     p.parse_punct(">")?;
     // Check the semantic rules on the interned type, so that the message names the whole type.
     let dialect = p.ctx().ident(DIALECT);

@@ -71,7 +71,7 @@ pub fn struct_type(ctx: &mut Context, members: &[Type]) -> Type {
 }
 
 /// The mnemonic and parameters of a qd type, or None for any other type.
-pub fn qd_params<'a>(ctx: &'a Context, ty: Type) -> Option<(&'a str, &'a [TypeParam])> {
+pub fn qd_params(ctx: &Context, ty: Type) -> Option<(&str, &[TypeParam])> {
     match ctx.type_data(ty) {
         TypeData::Dialect {
             dialect,

@@ -24,8 +24,8 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// No successors, `regions` regions, `results` results (a range), and at least `min_operands`
-/// operands (exactly, when `exact`).
+/// No successors, `regions` regions, a result count in `results`, and `operands` operands
+/// (exactly that many with `exact_operands`, else at least that many).
 pub(crate) fn expect_shape(
     ctx: &Context,
     op: OpId,

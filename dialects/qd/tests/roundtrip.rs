@@ -154,3 +154,119 @@ fn examples_are_the_shared_ones() {
         assert_eq!(example(name), theirs, "{name} differs from shared/examples");
     }
 }
+
+/// Every prefix of every example, and every example with one character removed, parses to a
+/// module or a diagnostic (never a panic); what parses is verified and printed without panics.
+#[test]
+fn truncated_and_damaged_text_never_panics() {
+    for name in EXAMPLES {
+        let src = example(name);
+        let cuts: Vec<usize> = (0..=src.len())
+            .filter(|&i| src.is_char_boundary(i))
+            .collect();
+        for (k, &i) in cuts.iter().enumerate() {
+            let mut variants = vec![src[..i].to_string()];
+            // Removing a character: a third of the positions keeps the test fast.
+            if k % 3 == 0 && i < src.len() {
+                let next = cuts[k + 1];
+                variants.push(format!("{}{}", &src[..i], &src[next..]));
+            }
+            for text in variants {
+                let mut ctx = ctx();
+                if let Some(m) = parse_source(&mut ctx, &text, name) {
+                    let _ = qd_ir::verifier::verify(&ctx, m);
+                    let _ = print_op(&ctx, m, &CUSTOM);
+                }
+            }
+        }
+    }
+}
+
+/// qd ops of every shape (wrong operand and result counts, missing or ill-typed properties,
+/// missing blocks) print in their custom form without panicking.
+#[test]
+fn ill_formed_ops_print_without_panics() {
+    use qd_ir::{Builder, OperationState, Type, Value};
+    let mut ctx = ctx();
+    let loc = ctx.unknown_loc();
+    let (module, body) = qd_ir::builtin::create_module(&mut ctx, loc);
+    let f32t = ctx.f32_type();
+    let i32t = ctx.i32_type();
+    let nd = qd_frontend::ndarray_type(&mut ctx, 1, f32t);
+    let k = qd_frontend::KernelOp::build(
+        &mut Builder::at_end(&mut ctx, body),
+        "k",
+        &[nd, f32t, i32t],
+        loc,
+    );
+    let kb = k.body(&ctx).unwrap();
+    let args = k.args(&ctx);
+    let operand_sets: Vec<Vec<Value>> =
+        vec![vec![], vec![args[1]], vec![args[0], args[2]], args.clone()];
+    let result_sets: Vec<Vec<Type>> = vec![vec![], vec![f32t], vec![nd, i32t]];
+    let sym = ctx.symbol_ref_attr("x");
+    let s = ctx.string_attr("x");
+    let int = ctx.integer_attr(3, i32t);
+    let prop_sets = vec![
+        vec![],
+        vec![
+            ("field", sym),
+            ("sym_name", s),
+            ("axis", int),
+            ("index", int),
+        ],
+        vec![
+            ("field", s),
+            ("type", int),
+            ("function_type", sym),
+            ("index", s),
+        ],
+    ];
+    let names: Vec<&str> = ctx
+        .registered_ops()
+        .map(|i| i.name)
+        .filter(|n| n.starts_with("qd."))
+        .collect();
+    for name in names {
+        for ops in &operand_sets {
+            for res in &result_sets {
+                for props in &prop_sets {
+                    for regions in 0..3 {
+                        let mut st = OperationState::new(name, loc).operands(ops).results(res);
+                        for &(key, v) in props {
+                            st.add_prop(&mut ctx, key, v);
+                        }
+                        for r in 0..regions {
+                            let region = ctx.create_region();
+                            if r == 1 {
+                                let b = ctx.create_block(&[(i32t, loc)]);
+                                ctx.append_block(region, b);
+                            }
+                            st.regions.push(region);
+                        }
+                        Builder::at_end(&mut ctx, kb).insert(st);
+                    }
+                }
+            }
+        }
+    }
+    let text = print_op(&ctx, module, &CUSTOM);
+    assert!(text.contains("qd.member_ptr"));
+    let _ = print_op(&ctx, module, &GENERIC);
+}
+
+/// The normalization used above tells apart texts that differ in more than value names.
+#[test]
+fn normalization_is_alpha_equivalence() {
+    let a = "%a = arith.addf %x, %y : f32\n";
+    let b = "%0 = arith.addf %arg0, %arg1 : f32\n";
+    let swapped = "%0 = arith.addf %arg1, %arg0 : f32\n";
+    let src = "qd.kernel @k(%x: f32, %y: f32) {\n".to_string();
+    let out = "qd.kernel @k(%arg0: f32, %arg1: f32) {\n".to_string();
+    assert_eq!(normalize(&(src.clone() + a)), normalize(&(out.clone() + b)));
+    assert_ne!(normalize(&(src + a)), normalize(&(out + swapped)));
+    // Sibling regions may reuse names; a use binds to the latest definition.
+    let t1 = "qd.if %c {\n%v = qd.local_load %p : !qd.ptr<f32>\n} else {\n%v = qd.local_load %p : !qd.ptr<f32>\nqd.local_store %v, %p : !qd.ptr<f32>\n}";
+    let t2 = "qd.if %c {\n%1 = qd.local_load %p : !qd.ptr<f32>\n} else {\n%2 = qd.local_load %p : !qd.ptr<f32>\nqd.local_store %1, %p : !qd.ptr<f32>\n}";
+    assert_ne!(normalize(t1), normalize(t2));
+}

@@ -18,7 +18,8 @@ pub struct Expected {
 /// Collects the expectations of a chunk. Malformed expectations are errors (line, col, message).
 pub fn parse_expectations(source: &str) -> Result<Vec<Expected>, (usize, usize, String)> {
     let lines: Vec<&str> = source.lines().collect();
-    let is_expectation = |l: &str| l.contains("expected-");
+    // A line that holds only an expectation comment (not code with a trailing one).
+    let is_expectation = |l: &str| l.trim_start().starts_with("//") && l.contains("expected-");
     let mut out = Vec::new();
     for (idx, line) in lines.iter().enumerate() {
         let line_no = idx + 1;

@@ -3,7 +3,7 @@
 
 use super::float_fmt;
 use super::lexer::{self, Tok, Token};
-use super::parser::{Alias, Parser};
+use super::parser::{Alias, Parser, MEMO_LIMIT};
 use crate::attributes::AttrData;
 use crate::diagnostics::DiagResult;
 use crate::entity::*;
@@ -52,12 +52,28 @@ impl<'a, 'c> Parser<'a, 'c> {
                     None if lit.tok.kind == Tok::Float => self.ctx.f64_type(),
                     None => self.ctx.i64_type(),
                 };
-                self.number_attr(&lit, ty)
+                // Constants recur (`0 : i32`, `4 : i64`): memoize by spelling and type.
+                let text = &self.src[lit.start..lit.tok.end];
+                if let Some(&a) = self.memo.numbers.get(&(text, ty)) {
+                    return Ok(a);
+                }
+                let a = self.number_attr(&lit, ty)?;
+                if self.memo.numbers.len() < MEMO_LIMIT {
+                    self.memo.numbers.insert((text, ty), a);
+                }
+                Ok(a)
             }
             Tok::String => {
                 let t = self.bump();
+                if let Some(&a) = self.memo.strings.get(self.text(t)) {
+                    return Ok(a);
+                }
                 let s = self.string_value(t)?;
-                Ok(self.ctx.string_attr(&s))
+                let a = self.ctx.string_attr(&s);
+                if self.memo.strings.len() < MEMO_LIMIT {
+                    self.memo.strings.insert(self.text(t), a);
+                }
+                Ok(a)
             }
             Tok::LSquare => {
                 self.bump();
@@ -125,7 +141,14 @@ impl<'a, 'c> Parser<'a, 'c> {
                 return Err(self.err("expected valid attribute name"));
             }
             self.bump();
-            let id = self.ctx.ident(&key);
+            let id = match self.memo.idents.get(self.text(key_tok)) {
+                Some(&id) => id,
+                None => {
+                    let id = self.ctx.ident(&key);
+                    self.memo.idents.insert(self.text(key_tok), id);
+                    id
+                }
+            };
             if out[base..].iter().any(|(k, _)| *k == id) {
                 return Err(self.err_at(
                     key_tok.start,
@@ -203,6 +226,9 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         let body = &self.src[body_start..end];
         let full = &self.src[t.start..end];
+        if let Some(&a) = self.memo.dialect_attrs.get(full) {
+            return Ok(a);
+        }
         let validate = self.ctx.dialect(ns).map(|d| d.validate_attr);
         match validate {
             Some(Some(v)) => {
@@ -225,10 +251,14 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
         }
         let dialect = self.ctx.ident(ns);
-        Ok(self.ctx.intern_attr(AttrData::Dialect {
+        let a = self.ctx.intern_attr(AttrData::Dialect {
             dialect,
             body: body.to_string(),
-        }))
+        });
+        if self.memo.dialect_attrs.len() < MEMO_LIMIT {
+            self.memo.dialect_attrs.insert(full, a);
+        }
+        Ok(a)
     }
 
     /// `array<i32: 1, 2>`, `array<f32: 1.5>`, `array<i64>`.

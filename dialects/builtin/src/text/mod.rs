@@ -8,11 +8,19 @@
 //!
 //! Dialect type hooks (`DialectDef::parse_type`) are called with the parser positioned right after
 //! `!dialect.mnemonic` (the mnemonic is passed in); they parse the parameters, such as `<16xf32>`.
+//!
+//! SSA names are scoped as in MLIR: per region, nested regions see enclosing names, an
+//! isolated-from-above op starts a fresh scope. Forward references (other blocks, graph regions,
+//! nested regions referring to a later value of their parent) get placeholders that the
+//! definition replaces; one still unresolved when its isolated scope closes is an error at its
+//! first use. Printing uses an op's custom form only when its own verifier accepts it, so that
+//! print hooks never see malformed ops (the generic form prints anything).
 
 mod asm_impl;
 mod attr_parser;
 mod float_fmt;
 mod lexer;
+mod loc_parser;
 mod naming;
 mod op_parser;
 mod parser;
@@ -44,13 +52,60 @@ pub struct PrintOptions {
 /// Parses `source` (named `filename` in locations) into a detached top-level `builtin.module`.
 /// On error, emits one diagnostic into `ctx` and returns None.
 pub fn parse_source(ctx: &mut Context, source: &str, filename: &str) -> Option<OpId> {
-    let mut p = parser::Parser::new(ctx, source, filename);
-    match p.parse_top() {
+    let parse = |ctx: &mut Context| parser::Parser::new(ctx, source, filename).parse_top();
+    // The parser recurses once per nesting level (bounded by `parser::MAX_DEPTH`); deeply
+    // bracketed input gets a thread with a stack large enough for that bound in any build.
+    let result = if bracket_depth(source) <= INLINE_DEPTH {
+        parse(ctx)
+    } else {
+        with_large_stack(ctx, parse)
+    };
+    match result {
         Ok(op) => Some(op),
         Err(d) => {
             ctx.emit(d);
             None
         }
+    }
+}
+
+/// Nesting (by brackets) up to which parsing runs on the caller's stack.
+const INLINE_DEPTH: usize = 32;
+/// Stack for deeply nested input: `MAX_DEPTH` levels take a few MiB in debug builds.
+const LARGE_STACK: usize = 64 << 20;
+
+/// The deepest nesting of `( [ { <` in `source` (an upper bound on the parser's recursion).
+fn bracket_depth(source: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for c in source.bytes() {
+        match c {
+            b'(' | b'[' | b'{' | b'<' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// Runs `f` on a thread with a large stack (or on this thread if none can be started).
+fn with_large_stack<R: Send>(ctx: &mut Context, f: impl FnOnce(&mut Context) -> R + Send) -> R {
+    let mut job = Some(f);
+    let spawned = std::thread::scope(|s| {
+        let job = &mut job;
+        let ctx = &mut *ctx;
+        std::thread::Builder::new()
+            .stack_size(LARGE_STACK)
+            .spawn_scoped(s, move || job.take().map(|f| f(ctx)))
+            .ok()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+    });
+    match (spawned.flatten(), job) {
+        (Some(r), _) => r,
+        (None, Some(f)) => f(ctx),
+        (None, None) => unreachable!("the job ran but returned nothing"),
     }
 }
 

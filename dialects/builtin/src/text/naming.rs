@@ -1,13 +1,15 @@
 //! SSA value and block names for printing, numbered as MLIR's SSANameState: a region numbers its
 //! block arguments and its own ops' results first; each nested region then continues from the
-//! counters the enclosing region ended with (siblings start from the same counters); the regions
-//! of an isolated-from-above op restart at 0. Entry block arguments are `%argN`, other values
-//! `%N` (`%N#i` for result i of a multi-result op), blocks `^bbN` per region.
+//! counters the enclosing region ended with (siblings start from the same counters). As in MLIR,
+//! isolated-from-above ops do not restart the count: a kernel directly in a module starts at `%0`
+//! because module bodies define no values, and names never shadow enclosing ones, so that the
+//! generic form re-parses where the op is unregistered (not isolated), as in `mlir-opt
+//! --allow-unregistered-dialect`. Entry block arguments are `%argN`, other values `%N` (`%N#i`
+//! for result i of a multi-result op), blocks `^bbN` per region.
 
 use super::scope::FxHashMap;
 use crate::context::{Context, ValueDef};
 use crate::entity::{BlockId, OpId, RegionId, Value};
-use crate::registry::OpTraits;
 
 /// Marks an entry block argument (`%argN`) in `Names::values`.
 const ARG_BIT: u32 = 1 << 31;
@@ -56,12 +58,12 @@ impl Names {
             for &block in ctx.region_blocks(region).iter().rev() {
                 let mut cur = ctx.last_op(block);
                 while let Some(op) = cur {
-                    let (v, a) = if ctx.has_trait(op, OpTraits::ISOLATED_FROM_ABOVE) {
-                        (0, 0)
-                    } else {
-                        (next_value, next_arg)
-                    };
-                    stack.extend(ctx.regions(op).iter().rev().map(|&r| (r, v, a)));
+                    stack.extend(
+                        ctx.regions(op)
+                            .iter()
+                            .rev()
+                            .map(|&r| (r, next_value, next_arg)),
+                    );
                     cur = ctx.prev_op(op);
                 }
             }

@@ -29,7 +29,9 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// trailing `loc(...)`. The op is returned detached, its results defined in the scope.
     pub(crate) fn parse_operation(&mut self) -> DiagResult<OpId> {
         let start = self.tok.start;
-        let mut results: Vec<(&'a str, u32, usize)> = Vec::new();
+        // Result groups `%a, %b:2`: almost always one, kept out of the heap.
+        let mut first: Option<(&'a str, u32, usize)> = None;
+        let mut more: Vec<(&'a str, u32, usize)> = Vec::new();
         let mut total: usize = 0;
         if self.at(Tok::PercentIdent) {
             loop {
@@ -49,7 +51,12 @@ impl<'a, 'c> Parser<'a, 'c> {
                     1
                 };
                 total = total.saturating_add(count as usize);
-                results.push((self.text(t), count, t.start));
+                let group = (self.text(t), count, t.start);
+                if first.is_none() {
+                    first = Some(group);
+                } else {
+                    more.push(group);
+                }
                 if !self.eat(Tok::Comma) {
                     break;
                 }
@@ -62,7 +69,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             Tok::BareIdent => self.parse_custom_op(loc, total)?,
             _ => return Err(self.err("expected operation name in quotes")),
         };
-        if !results.is_empty() {
+        if let Some(first) = first {
             let n = self.ctx.num_results(op);
             if n != total {
                 return Err(self.err_at(
@@ -71,7 +78,7 @@ impl<'a, 'c> Parser<'a, 'c> {
                 ));
             }
             let mut index = 0;
-            for (name, count, offset) in results {
+            for (name, count, offset) in std::iter::once(first).chain(more) {
                 let def_loc = if offset == start {
                     loc
                 } else {
@@ -107,30 +114,39 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// `"ns.op"(%a)[^bb] <{props}> ({...}) {attrs} : (T) -> R`
     fn parse_generic_op(&mut self, loc: Location) -> DiagResult<OpId> {
         let name_tok = self.bump();
-        let name = self.string_value(name_tok)?;
-        let traits = self.ctx.lookup_op_info(&name).map(|i| i.traits);
-        if traits.is_none() {
-            let dialect = name.split_once('.').map(|(d, _)| d).unwrap_or("");
-            if self.ctx.is_dialect_registered(dialect) || !self.ctx.allow_unregistered {
-                return Err(self.err_at(
-                    name_tok.start,
-                    format!("unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"),
-                ));
-            }
-        }
+        let (name, traits) = match self.memo.ops.get(self.text(name_tok)) {
+            Some((n, t)) => (n.clone(), *t),
+            None => self.check_op_name(name_tok)?,
+        };
         let isolated = traits.is_some_and(|t| t.contains(OpTraits::ISOLATED_FROM_ABOVE));
 
         self.expect(Tok::LParen, "expected '(' to start operand list")?;
-        let mut uses: Vec<SsaUse<'a>> = Vec::new();
+        // Operand uses wait on a shared stack (nested ops push above them) until the signature
+        // gives their types.
+        let base = self.memo.use_stack.len();
+        let r = self.parse_generic_rest(name, isolated, loc, base);
+        self.memo.use_stack.truncate(base);
+        r
+    }
+
+    fn parse_generic_rest(
+        &mut self,
+        name: Cow<'a, str>,
+        isolated: bool,
+        loc: Location,
+        base: usize,
+    ) -> DiagResult<OpId> {
         if !self.eat(Tok::RParen) {
             loop {
-                uses.push(self.parse_ssa_use()?);
+                let u = self.parse_ssa_use()?;
+                self.memo.use_stack.push((u.name, u.number, u.offset));
                 if !self.eat(Tok::Comma) {
                     break;
                 }
             }
             self.expect(Tok::RParen, "expected ')' to end operand list")?;
         }
+        let num_uses = self.memo.use_stack.len() - base;
         let mut state = OperationState::new(name.into_owned(), loc);
         if self.eat(Tok::LSquare) {
             loop {
@@ -161,29 +177,48 @@ impl<'a, 'c> Parser<'a, 'c> {
         self.expect(Tok::Colon, "expected ':' followed by operation type")?;
         let ty_off = self.tok.start;
         let fty = self.parse_type()?;
-        let (inputs, results) = match self.ctx.type_data(fty) {
-            TypeData::Function { inputs, results } => (inputs.clone(), results.clone()),
+        let (num_inputs, results) = match self.ctx.type_data(fty) {
+            TypeData::Function { inputs, results } => (inputs.len(), results.clone()),
             _ => return Err(self.err_at(ty_off, "expected function type")),
         };
-        if inputs.len() != uses.len() {
-            let s = if uses.len() == 1 { "" } else { "s" };
+        if num_inputs != num_uses {
+            let s = if num_uses == 1 { "" } else { "s" };
             return Err(self.err_at(
                 ty_off,
-                format!(
-                    "expected {} operand type{s} but had {}",
-                    uses.len(),
-                    inputs.len()
-                ),
+                format!("expected {num_uses} operand type{s} but had {num_inputs}"),
             ));
         }
-        state.operands.reserve(uses.len());
-        for (u, ty) in uses.iter().zip(inputs) {
-            let v = self.resolve_use(Cow::Borrowed(u.name), u.number, ty, u.offset, None)?;
+        state.operands.reserve(num_uses);
+        for i in 0..num_uses {
+            let ty = match self.ctx.type_data(fty) {
+                TypeData::Function { inputs, .. } => inputs[i],
+                _ => unreachable!("checked above"),
+            };
+            let (name, number, offset) = self.memo.use_stack[base + i];
+            let v = self.resolve_use(Cow::Borrowed(name), number, ty, offset, None)?;
             state.operands.push(v);
         }
         state.result_types = results;
         let tl = self.parse_trailing_loc()?;
         Ok(self.finish_op(state, tl))
+    }
+
+    /// The name of a generic op and its traits when registered; an unknown op is an error unless
+    /// unregistered dialects are allowed (and its dialect is not registered).
+    fn check_op_name(&mut self, t: Token) -> DiagResult<(Cow<'a, str>, Option<OpTraits>)> {
+        let name = self.string_value(t)?;
+        let traits = self.ctx.lookup_op_info(&name).map(|i| i.traits);
+        if traits.is_none() {
+            let dialect = name.split_once('.').map(|(d, _)| d).unwrap_or("");
+            if self.ctx.is_dialect_registered(dialect) || !self.ctx.allow_unregistered {
+                return Err(self.err_at(
+                    t.start,
+                    format!("unregistered operation '{name}' found in dialect ('{dialect}') that does not allow unknown operations"),
+                ));
+            }
+        }
+        self.memo.ops.insert(self.text(t), (name.clone(), traits));
+        Ok((name, traits))
     }
 
     /// `%name` or `%name#N`.

@@ -9,11 +9,16 @@ use crate::context::Context;
 use crate::diagnostics::{DiagResult, Diagnostic};
 use crate::entity::*;
 use crate::location::LocData;
+use crate::registry::OpTraits;
 use std::borrow::Cow;
 
 /// How deep regions, types, attributes and locations may nest before parsing stops with an error
 /// (instead of overflowing the stack).
 pub(crate) const MAX_DEPTH: u32 = 200;
+
+/// Most entries a value memo takes: recurring spellings fit, while unique ones (which gain
+/// nothing) cannot grow a large table.
+pub(crate) const MEMO_LIMIT: usize = 4096;
 
 /// The value of a `#name = ...` alias.
 #[derive(Copy, Clone)]
@@ -37,6 +42,30 @@ pub(crate) enum LocSpec<'a> {
     Deferred(&'a str, usize),
 }
 
+/// Memo tables that spare repeated interning (and its hashing and allocation) for text that
+/// recurs in almost every op: builtin type keywords, function types, op names, dictionary keys
+/// and strings.
+#[derive(Default)]
+pub(crate) struct Memo<'a> {
+    pub keyword_types: FxHashMap<&'a str, Type>,
+    /// Function types by `[#inputs, input..., result...]` (type indices).
+    pub fn_types: FxHashMap<Vec<u32>, Type>,
+    pub fn_key: Vec<u32>,
+    /// A stack of types being collected (function type inputs and results).
+    pub type_stack: Vec<Type>,
+    /// Generic op name token -> (name, traits when registered).
+    pub ops: FxHashMap<&'a str, (Cow<'a, str>, Option<OpTraits>)>,
+    pub idents: FxHashMap<&'a str, Ident>,
+    pub strings: FxHashMap<&'a str, Attribute>,
+    /// Numeric attributes by (spelling, type) and dialect attributes by spelling.
+    pub numbers: FxHashMap<(&'a str, Type), Attribute>,
+    pub dialect_attrs: FxHashMap<&'a str, Attribute>,
+    /// A stack of SSA uses `(name, number, offset)` of generic ops being parsed.
+    pub use_stack: Vec<(&'a str, u32, usize)>,
+    /// The line found by the last location lookup (ops are mostly read in order).
+    pub line_hint: std::cell::Cell<usize>,
+}
+
 pub(crate) struct Parser<'a, 'c> {
     pub(crate) ctx: &'c mut Context,
     pub(crate) src: &'a str,
@@ -52,6 +81,7 @@ pub(crate) struct Parser<'a, 'c> {
     /// The registered op whose custom syntax is being parsed, and its number of named results.
     pub(crate) cur_op: Option<OpName>,
     pub(crate) cur_num_results: usize,
+    pub(crate) memo: Memo<'a>,
 }
 
 impl<'a, 'c> Parser<'a, 'c> {
@@ -78,6 +108,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             depth: 0,
             cur_op: None,
             cur_num_results: 0,
+            memo: Memo::default(),
         }
     }
 
@@ -128,8 +159,20 @@ impl<'a, 'c> Parser<'a, 'c> {
     // ----- locations and errors -------------------------------------------------------------
 
     pub(crate) fn line_col(&self, offset: usize) -> (u32, u32) {
-        let line = self.line_starts.partition_point(|&s| s <= offset);
-        let start = self.line_starts[line.saturating_sub(1)];
+        let starts = &self.line_starts;
+        let in_line =
+            |l: usize| starts[l] <= offset && starts.get(l + 1).is_none_or(|&n| offset < n);
+        let hint = self.memo.line_hint.get();
+        // `line` is 1-based: the number of line starts at or before `offset`.
+        let line = if hint < starts.len() && in_line(hint) {
+            hint + 1
+        } else if hint + 1 < starts.len() && in_line(hint + 1) {
+            hint + 2
+        } else {
+            starts.partition_point(|&s| s <= offset)
+        };
+        self.memo.line_hint.set(line.saturating_sub(1));
+        let start = starts[line.saturating_sub(1)];
         let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
         (clamp(line), clamp(offset - start + 1))
     }
@@ -162,10 +205,6 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Err(self.err(format!("nesting too deep (more than {MAX_DEPTH} levels)")));
         }
         self.depth += 1;
-        let probe = 0u8;
-        if std::env::var("QD_PROBE").is_ok() {
-            eprintln!("depth {} sp {:p}", self.depth, &probe);
-        }
         Ok(())
     }
     pub(crate) fn leave(&mut self) {
@@ -294,149 +333,6 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
         }
         Ok(())
-    }
-
-    // ----- locations --------------------------------------------------------------------------
-
-    /// `loc(...)` when present (the current token is `loc` followed by `(`).
-    pub(crate) fn parse_optional_loc_spec(&mut self) -> DiagResult<Option<LocSpec<'a>>> {
-        if self.at_keyword("loc") && self.peek().kind == Tok::LParen {
-            return self.parse_loc_spec().map(Some);
-        }
-        Ok(None)
-    }
-
-    /// An optional trailing `loc(...)` that must resolve now (no forward alias).
-    pub(crate) fn parse_optional_loc_now(&mut self) -> DiagResult<Option<Location>> {
-        match self.parse_optional_loc_spec()? {
-            None => Ok(None),
-            Some(LocSpec::Loc(l)) => Ok(Some(l)),
-            Some(LocSpec::Deferred(n, off)) => {
-                Err(self.err_at(off, format!("undefined symbol alias id '{n}'")))
-            }
-        }
-    }
-
-    /// `loc(` location `)`; a lone alias not yet defined is deferred.
-    pub(crate) fn parse_loc_spec(&mut self) -> DiagResult<LocSpec<'a>> {
-        self.bump(); // `loc`
-        self.expect(Tok::LParen, "expected '(' in location")?;
-        let spec = if self.at(Tok::HashIdent) && self.peek().kind == Tok::RParen {
-            let t = self.bump();
-            let name = &self.text(t)[1..];
-            match self.attr_aliases.get(name) {
-                Some(Alias::Loc(l)) => LocSpec::Loc(*l),
-                Some(Alias::Attr(_)) => {
-                    return Err(self.err_at(t.start, format!("'#{name}' is not a location alias")))
-                }
-                None => LocSpec::Deferred(name, t.start),
-            }
-        } else {
-            LocSpec::Loc(self.parse_loc_inst()?)
-        };
-        self.expect(Tok::RParen, "expected ')' in location")?;
-        Ok(spec)
-    }
-
-    /// A location instance: `unknown`, `"file":l:c`, `"name"`, `"name"(loc)`, `fused[...]`,
-    /// `fused<attr>[...]`, `callsite(loc at loc)`, `#alias`.
-    pub(crate) fn parse_loc_inst(&mut self) -> DiagResult<Location> {
-        self.enter()?;
-        let r = self.parse_loc_inst_inner();
-        self.leave();
-        r
-    }
-
-    fn parse_loc_inst_inner(&mut self) -> DiagResult<Location> {
-        match self.tok.kind {
-            Tok::BareIdent if self.at_keyword("unknown") => {
-                self.bump();
-                Ok(self.ctx.unknown_loc())
-            }
-            Tok::BareIdent if self.at_keyword("fused") => {
-                self.bump();
-                let metadata = if self.eat(Tok::Less) {
-                    let a = self.parse_attr(None)?;
-                    self.expect(Tok::Greater, "expected '>' after fused location metadata")?;
-                    Some(a)
-                } else {
-                    None
-                };
-                self.expect(Tok::LSquare, "expected '[' in fused location")?;
-                let mut locs = Vec::new();
-                if !self.eat(Tok::RSquare) {
-                    loop {
-                        locs.push(self.parse_loc_inst()?);
-                        if !self.eat(Tok::Comma) {
-                            break;
-                        }
-                    }
-                    self.expect(Tok::RSquare, "expected ']' in fused location")?;
-                }
-                Ok(self.ctx.intern_loc(LocData::Fused { locs, metadata }))
-            }
-            Tok::BareIdent if self.at_keyword("callsite") => {
-                self.bump();
-                self.expect(Tok::LParen, "expected '(' in callsite location")?;
-                let callee = self.parse_loc_inst()?;
-                if !self.at_keyword("at") {
-                    return Err(self.err("expected 'at' in callsite location"));
-                }
-                self.bump();
-                let caller = self.parse_loc_inst()?;
-                self.expect(Tok::RParen, "expected ')' in callsite location")?;
-                Ok(self.ctx.intern_loc(LocData::CallSite { callee, caller }))
-            }
-            Tok::String => {
-                let t = self.bump();
-                let s = self.string_value(t)?;
-                if self.eat(Tok::Colon) {
-                    let line = self.parse_loc_number("line")?;
-                    self.expect(Tok::Colon, "expected ':' in FileLineColLoc")?;
-                    let col = self.parse_loc_number("column")?;
-                    let file = self.ctx.ident(&s);
-                    return Ok(self
-                        .ctx
-                        .intern_loc(LocData::FileLineCol { file, line, col }));
-                }
-                let name = self.ctx.ident(&s);
-                let child = if self.eat(Tok::LParen) {
-                    let c = self.parse_loc_inst()?;
-                    self.expect(Tok::RParen, "expected ')' after child location of NameLoc")?;
-                    Some(c)
-                } else {
-                    None
-                };
-                Ok(self.ctx.intern_loc(LocData::Name { name, child }))
-            }
-            Tok::HashIdent => {
-                let t = self.bump();
-                let name = &self.text(t)[1..];
-                match self.attr_aliases.get(name) {
-                    Some(Alias::Loc(l)) => Ok(*l),
-                    Some(Alias::Attr(_)) => {
-                        Err(self.err_at(t.start, format!("'#{name}' is not a location alias")))
-                    }
-                    None => {
-                        Err(self.err_at(t.start, format!("undefined symbol alias id '{name}'")))
-                    }
-                }
-            }
-            _ => Err(self.err("expected location instance")),
-        }
-    }
-
-    fn parse_loc_number(&mut self, what: &str) -> DiagResult<u32> {
-        if !self.at(Tok::Integer) {
-            return Err(self.err(format!("expected integer {what} number in FileLineColLoc")));
-        }
-        let t = self.bump();
-        self.text(t).parse::<u32>().map_err(|_| {
-            self.err_at(
-                t.start,
-                format!("expected integer {what} number in FileLineColLoc"),
-            )
-        })
     }
 
     /// The value of a string token.

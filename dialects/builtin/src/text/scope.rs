@@ -8,10 +8,13 @@ use crate::diagnostics::{DiagResult, Diagnostic};
 use crate::entity::{BlockId, Location, OpId, RegionId, Type, Value};
 use indexmap::IndexMap;
 use std::borrow::Cow;
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A small fast hasher for name tables (FxHash); tables are never iterated for output.
+/// A small fast hasher for name tables (FxHash steps with a murmur3 finalizer, since hashbrown
+/// takes bucket bits from the low end, which plain FxHash leaves poorly mixed for strings that
+/// differ only in their last bytes, such as `%v12345`). Tables are never iterated for output.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct FxHasher(u64);
 
@@ -36,7 +39,12 @@ impl Hasher for FxHasher {
         self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
     }
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 
@@ -45,49 +53,48 @@ pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 /// The op name of forward-reference placeholders (never attached to a block).
 const PLACEHOLDER_OP: &str = "builtin.__forward_ref";
 
+/// `Slot::scope` of a forward reference: visible until resolved, whatever closes.
+const FORWARD: u32 = u32::MAX;
+
 #[derive(Copy, Clone)]
 struct Slot {
     value: Value,
     loc: Location,
-    forward: bool,
+    /// The region scope that defined the value (or `FORWARD`).
+    scope: u32,
 }
 
-/// The definitions of one name: result number 0 inline, higher numbers (`%x#1`) in `rest`.
-#[derive(Default)]
-struct Entries {
-    first: Option<Slot>,
-    rest: Vec<Option<Slot>>,
-}
-
-impl Entries {
-    fn get(&self, n: u32) -> Option<Slot> {
-        if n == 0 {
-            self.first
-        } else {
-            self.rest.get(n as usize - 1).copied().flatten()
-        }
-    }
-    fn set(&mut self, n: u32, slot: Slot) {
-        if n == 0 {
-            self.first = Some(slot);
-        } else {
-            let i = n as usize - 1;
-            if self.rest.len() <= i {
-                self.rest.resize(i + 1, None);
-            }
-            self.rest[i] = Some(slot);
-        }
-    }
-}
-
-/// The names visible in one isolated-from-above scope.
+/// The names of one isolated-from-above scope. Definitions are not removed when their region
+/// closes; they become invisible because their scope is no longer open (cheaper than erasing).
 #[derive(Default)]
 struct Isolated<'a> {
-    values: FxHashMap<Cow<'a, str>, Entries>,
-    /// Names defined in each open region, to forget when the region closes.
-    defs: Vec<Vec<Cow<'a, str>>>,
+    /// `%x` (result number 0), the common case, in small buckets: the table is most of the cost.
+    first: FxHashMap<Cow<'a, str>, Slot>,
+    /// `%x#N` for N > 0.
+    rest: FxHashMap<(Cow<'a, str>, u32), Slot>,
+    /// Region scopes open in this isolated scope.
+    open_regions: usize,
     /// Unresolved forward references, in order of first use: placeholder -> (name, number).
     forward: IndexMap<Value, (Cow<'a, str>, u32), BuildHasherDefault<FxHasher>>,
+}
+
+impl<'a> Isolated<'a> {
+    fn get(&self, name: &str, number: u32) -> Option<Slot> {
+        if number == 0 {
+            self.first.get(name).copied()
+        } else {
+            self.rest
+                .get(&(Cow::Owned(name.to_string()), number))
+                .copied()
+        }
+    }
+    fn set(&mut self, name: Cow<'a, str>, number: u32, slot: Slot) {
+        if number == 0 {
+            self.first.insert(name, slot);
+        } else {
+            self.rest.insert((name, number), slot);
+        }
+    }
 }
 
 struct BlockSlot {
@@ -100,6 +107,8 @@ struct BlockSlot {
 /// The block labels of one region.
 struct RegionBlocks<'a> {
     region: RegionId,
+    /// This region's scope id (index into `Scopes::open`).
+    id: u32,
     blocks: FxHashMap<&'a str, BlockSlot>,
 }
 
@@ -113,6 +122,8 @@ pub(crate) struct UndefinedBlock<'a> {
 pub(crate) struct Scopes<'a> {
     isolated: Vec<Isolated<'a>>,
     regions: Vec<RegionBlocks<'a>>,
+    /// Per region scope ever opened: whether it is still open.
+    open: Vec<bool>,
 }
 
 fn fmt_use(name: &str, number: u32) -> String {
@@ -129,9 +140,14 @@ impl<'a> Scopes<'a> {
         if isolated || self.isolated.is_empty() {
             self.isolated.push(Isolated::default());
         }
-        self.isolated.last_mut().unwrap().defs.push(Vec::new());
+        if let Some(iso) = self.isolated.last_mut() {
+            iso.open_regions += 1;
+        }
+        let id = self.open.len() as u32;
+        self.open.push(true);
         self.regions.push(RegionBlocks {
             region,
+            id,
             blocks: FxHashMap::default(),
         });
     }
@@ -139,9 +155,9 @@ impl<'a> Scopes<'a> {
     /// Closes the innermost region scope. Returns the first block referenced but never defined.
     pub(crate) fn pop_region(&mut self) -> Option<UndefinedBlock<'a>> {
         let rb = self.regions.pop()?;
-        let iso = self.isolated.last_mut()?;
-        for name in iso.defs.pop().unwrap_or_default() {
-            iso.values.remove(&name);
+        self.open[rb.id as usize] = false;
+        if let Some(iso) = self.isolated.last_mut() {
+            iso.open_regions -= 1;
         }
         rb.blocks
             .iter()
@@ -155,7 +171,7 @@ impl<'a> Scopes<'a> {
 
     /// Whether the innermost isolated scope has no open region left (it must then be closed).
     pub(crate) fn isolated_done(&self) -> bool {
-        self.isolated.last().is_some_and(|i| i.defs.is_empty())
+        self.isolated.last().is_some_and(|i| i.open_regions == 0)
     }
 
     /// Closes the innermost isolated scope; returns its first unresolved forward reference
@@ -168,18 +184,14 @@ impl<'a> Scopes<'a> {
             .map(|(v, (name, n))| (fmt_use(name, *n), ctx.value_loc(*v)))
     }
 
-    fn iso(&mut self) -> &mut Isolated<'a> {
-        if self.isolated.is_empty() {
-            self.isolated.push(Isolated::default());
-            self.isolated[0].defs.push(Vec::new());
-        }
-        self.isolated.last_mut().unwrap()
+    fn visible(open: &[bool], slot: &Slot) -> bool {
+        slot.scope == FORWARD || open[slot.scope as usize]
     }
 
     /// The value visible as `name#number` and the location of its definition (or first use).
     pub(crate) fn lookup(&self, name: &str, number: u32) -> Option<(Value, Location)> {
-        let slot = self.isolated.last()?.values.get(name)?.get(number)?;
-        Some((slot.value, slot.loc))
+        let slot = self.isolated.last()?.get(name, number)?;
+        Self::visible(&self.open, &slot).then_some((slot.value, slot.loc))
     }
 
     /// Records a forward reference to `name#number` with type `ty`: a placeholder value that
@@ -192,16 +204,20 @@ impl<'a> Scopes<'a> {
         ty: Type,
         loc: Location,
     ) -> Value {
-        let iso = self.iso();
+        if self.isolated.is_empty() {
+            self.isolated.push(Isolated::default());
+        }
+        let iso = self.isolated.last_mut().expect("pushed above");
         let ph = ctx.create_op(OperationState::new(PLACEHOLDER_OP, loc).results(&[ty]));
         let value = ctx.result(ph, 0);
         iso.forward.insert(value, (name.clone(), number));
-        iso.values.entry(name).or_default().set(
+        iso.set(
+            name,
             number,
             Slot {
                 value,
                 loc,
-                forward: true,
+                scope: FORWARD,
             },
         );
         value
@@ -216,46 +232,83 @@ impl<'a> Scopes<'a> {
         value: Value,
         loc: Location,
     ) -> DiagResult<()> {
-        let iso = self.iso();
-        let entries = iso.values.entry(name.clone()).or_default();
-        if let Some(prev) = entries.get(number) {
-            if !prev.forward {
-                return Err(Diagnostic::error(
-                    loc,
-                    format!("redefinition of SSA value '{}'", fmt_use(&name, number)),
-                )
-                .with_note(prev.loc, "previously defined here"));
+        let scope = match self.regions.last() {
+            Some(r) => r.id,
+            None => return Err(Diagnostic::error(loc, "value defined outside of a region")),
+        };
+        let Some(iso) = self.isolated.last_mut() else {
+            return Err(Diagnostic::error(loc, "value defined outside of a region"));
+        };
+        let slot = Slot { value, loc, scope };
+        // One hash lookup in the common case: a fresh `%name`.
+        let prev = if number == 0 {
+            match iso.first.entry(name) {
+                Entry::Vacant(v) => {
+                    v.insert(slot);
+                    return Ok(());
+                }
+                Entry::Occupied(mut o) => {
+                    let prev = *o.get();
+                    if !Self::visible(&self.open, &prev) {
+                        o.insert(slot);
+                        return Ok(());
+                    }
+                    let name = o.key().clone();
+                    Self::check_redefinition(ctx, &name, number, prev, slot)?;
+                    o.insert(slot);
+                    prev
+                }
             }
-            let (want, got) = (ctx.value_type(prev.value), ctx.value_type(value));
-            if want != got {
-                let msg = format!(
-                    "definition of SSA value '{}' has type '{}'",
-                    fmt_use(&name, number),
-                    super::type_to_string(ctx, got)
-                );
-                let note = format!(
-                    "previously used here with type '{}'",
-                    super::type_to_string(ctx, want)
-                );
-                return Err(Diagnostic::error(loc, msg).with_note(prev.loc, note));
+        } else {
+            let prev = iso.rest.get(&(name.clone(), number)).copied();
+            let prev = prev.filter(|p| Self::visible(&self.open, p));
+            if let Some(p) = prev {
+                Self::check_redefinition(ctx, &name, number, p, slot)?;
             }
-            let ph: OpId = ctx
-                .defining_op(prev.value)
-                .expect("placeholder is an op result");
-            ctx.replace_all_uses_with(prev.value, value);
-            ctx.erase_op(ph);
-            iso.forward.shift_remove(&prev.value);
+            iso.rest.insert((name, number), slot);
+            match prev {
+                Some(p) => p,
+                None => return Ok(()),
+            }
+        };
+        // `prev` was a forward reference: its placeholder gives way to the definition.
+        let ph: OpId = ctx
+            .defining_op(prev.value)
+            .expect("placeholder is an op result");
+        ctx.replace_all_uses_with(prev.value, value);
+        ctx.erase_op(ph);
+        iso.forward.shift_remove(&prev.value);
+        Ok(())
+    }
+
+    /// Checks that defining `slot` over the visible `prev` resolves a forward reference of the
+    /// same type.
+    fn check_redefinition(
+        ctx: &Context,
+        name: &str,
+        number: u32,
+        prev: Slot,
+        slot: Slot,
+    ) -> DiagResult<()> {
+        if prev.scope != FORWARD {
+            return Err(Diagnostic::error(
+                slot.loc,
+                format!("redefinition of SSA value '{}'", fmt_use(name, number)),
+            )
+            .with_note(prev.loc, "previously defined here"));
         }
-        entries.set(
-            number,
-            Slot {
-                value,
-                loc,
-                forward: false,
-            },
-        );
-        if let Some(d) = iso.defs.last_mut() {
-            d.push(name);
+        let (want, got) = (ctx.value_type(prev.value), ctx.value_type(slot.value));
+        if want != got {
+            let msg = format!(
+                "definition of SSA value '{}' has type '{}'",
+                fmt_use(name, number),
+                super::type_to_string(ctx, got)
+            );
+            let note = format!(
+                "previously used here with type '{}'",
+                super::type_to_string(ctx, want)
+            );
+            return Err(Diagnostic::error(slot.loc, msg).with_note(prev.loc, note));
         }
         Ok(())
     }

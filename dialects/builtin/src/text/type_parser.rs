@@ -27,6 +27,13 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     pub(crate) fn parse_type(&mut self) -> DiagResult<Type> {
+        // Fast path: a builtin type keyword seen before (no nesting involved).
+        if self.tok.kind == Tok::BareIdent {
+            if let Some(&ty) = self.memo.keyword_types.get(self.tok_text()) {
+                self.bump();
+                return Ok(ty);
+            }
+        }
         self.enter()?;
         let r = self.parse_type_inner();
         self.leave();
@@ -40,6 +47,10 @@ impl<'a, 'c> Parser<'a, 'c> {
             Tok::BareIdent => {
                 let t = self.tok;
                 let text = self.tok_text();
+                if let Some(&ty) = self.memo.keyword_types.get(text) {
+                    self.bump();
+                    return Ok(ty);
+                }
                 let data = match text {
                     "index" => TypeData::Index,
                     "f16" => TypeData::Float(FloatKind::F16),
@@ -65,38 +76,62 @@ impl<'a, 'c> Parser<'a, 'c> {
                     },
                 };
                 self.bump();
-                Ok(self.ctx.intern_type(data))
+                let ty = self.ctx.intern_type(data);
+                self.memo.keyword_types.insert(text, ty);
+                Ok(ty)
             }
             _ => Err(self.err("expected type")),
         }
     }
 
-    /// `(T, U) -> R` or `(T) -> (R, S)`.
+    /// `(T, U) -> R` or `(T) -> (R, S)`. The component types are collected on a shared stack
+    /// and the function type is memoized, so that a signature seen before allocates nothing.
     fn parse_function_type(&mut self) -> DiagResult<Type> {
-        let inputs = self.parse_paren_type_list()?;
-        self.expect(Tok::Arrow, "expected '->' in function type")?;
-        let results = if self.at(Tok::LParen) {
-            self.parse_paren_type_list()?
-        } else {
-            vec![self.parse_type()?]
-        };
-        Ok(self.ctx.function_type(inputs, results))
+        let base = self.memo.type_stack.len();
+        let r = self.parse_function_type_parts(base);
+        self.memo.type_stack.truncate(base);
+        r
     }
 
-    fn parse_paren_type_list(&mut self) -> DiagResult<Vec<Type>> {
+    fn parse_function_type_parts(&mut self, base: usize) -> DiagResult<Type> {
+        self.parse_paren_types()?;
+        let n_in = self.memo.type_stack.len() - base;
+        self.expect(Tok::Arrow, "expected '->' in function type")?;
+        if self.at(Tok::LParen) {
+            self.parse_paren_types()?;
+        } else {
+            let t = self.parse_type()?;
+            self.memo.type_stack.push(t);
+        }
+        let tys = &self.memo.type_stack[base..];
+        let key = &mut self.memo.fn_key;
+        key.clear();
+        key.push(n_in as u32);
+        key.extend(tys.iter().map(|t| t.index() as u32));
+        if let Some(&t) = self.memo.fn_types.get(key.as_slice()) {
+            return Ok(t);
+        }
+        let (inputs, results) = tys.split_at(n_in);
+        let t = self.ctx.function_type(inputs.to_vec(), results.to_vec());
+        self.memo.fn_types.insert(key.clone(), t);
+        Ok(t)
+    }
+
+    /// `(T, U)` pushed onto the type stack.
+    fn parse_paren_types(&mut self) -> DiagResult<()> {
         self.expect(Tok::LParen, "expected '('")?;
-        let mut tys = Vec::new();
         if self.eat(Tok::RParen) {
-            return Ok(tys);
+            return Ok(());
         }
         loop {
-            tys.push(self.parse_type()?);
+            let t = self.parse_type()?;
+            self.memo.type_stack.push(t);
             if !self.eat(Tok::Comma) {
                 break;
             }
         }
         self.expect(Tok::RParen, "expected ')' in type list")?;
-        Ok(tys)
+        Ok(())
     }
 
     /// `!alias`, `!dialect.mnemonic<...>` or `!dialect<...>`.

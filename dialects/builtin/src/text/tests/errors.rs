@@ -99,7 +99,7 @@ fn unbalanced_braces() {
         1,
         "unexpected end of file: expected '}' to end region",
     );
-    assert_eq!(notes(src), vec![(1, 10, "region opened here".to_string())]);
+    assert_eq!(notes(src), vec![(1, 11, "region opened here".to_string())]);
     check(
         "\"t.a\"() : () -> ()\n}",
         2,
@@ -372,7 +372,7 @@ fn alias_errors() {
     check(
         "\"t.op\"() {x = #nope} : () -> ()",
         1,
-        14,
+        15,
         "undefined symbol alias id 'nope'",
     );
     check(
@@ -390,7 +390,7 @@ fn alias_errors() {
     check(
         "#l = loc(unknown)\n\"t.op\"() {x = #l} : () -> ()",
         2,
-        14,
+        15,
         "'#l' is a location alias, not an attribute",
     );
 }
@@ -406,7 +406,7 @@ fn dictionary_errors() {
     check(
         "\"t.op\"() {1 = 2} : () -> ()",
         1,
-        10,
+        11,
         "expected attribute name",
     );
 }
@@ -432,7 +432,11 @@ fn nesting_too_deep() {
         parse_error(&deep_attr).2,
         "nesting too deep (more than 200 levels)"
     );
-    let deep_type = format!("\"t.op\"() : () -> {}i32", "(i32) -> ".repeat(5000));
+    let deep_type = format!(
+        "\"t.op\"() {{a = {}i32{}}} : () -> ()",
+        "(".repeat(5000),
+        ") -> i32".repeat(5000)
+    );
     assert_eq!(
         parse_error(&deep_type).2,
         "nesting too deep (more than 200 levels)"

@@ -334,7 +334,7 @@ fn locations_every_form() {
   "t.f"() : () -> () loc(fused<"meta">["a.py":1:2])
   "t.g"() : () -> () loc(callsite("a.py":1:2 at "b.py":3:4))
   "t.h"() ({
-  ^bb0(%arg0: i32 loc("arg.py":5:6), %arg1: i32 loc("t.mlir":10:35)):
+  ^bb0(%arg0: i32 loc("arg.py":5:6), %arg1: i32 loc("t.mlir":10:33)):
     "t.i"() : () -> () loc("t.mlir":11:3)
   }) : () -> () loc("t.mlir":9:1)
 } loc("t.mlir":1:1)
@@ -376,4 +376,40 @@ fn generic_output_of_custom_ops_reparses() {
         c.contains("%1 = unrealized_conversion_cast %0 : i32 to f32"),
         "{c}"
     );
+}
+
+#[test]
+fn reads_mlir_opt_output() {
+    // As `mlir-opt --mlir-print-debuginfo` prints: predecessor comments, long float forms and
+    // location aliases defined after their uses.
+    let src = r#"#loc = loc("in.mlir":1:1)
+"builtin.module"() ({
+  "t.func"() ({
+  ^bb0(%arg0: i32 loc("in.mlir":3:8)):
+    "t.br"()[^bb1] : () -> () loc(#loc2)
+  ^bb1:  // pred: ^bb0
+    %0 = "t.c"() <{value = 1.500000e+00 : f32, v = -2.500000e-01 : f64}> : () -> f32 loc(#loc3)
+  }) {arr = [1, 2.500000e+00 : f32]} : () -> () loc(#loc1)
+}) : () -> () loc(#loc)
+#loc1 = loc("in.mlir":2:3)
+#loc2 = loc(callsite(#loc1 at "caller.py":7:1))
+#loc3 = loc("in.mlir":6:5)
+"#;
+    let out = round_trip_with(
+        src,
+        PrintOptions {
+            generic: false,
+            debug_info: true,
+        },
+    );
+    let expected = r#"module {
+  "t.func"() ({
+  ^bb0(%arg0: i32 loc("in.mlir":3:8)):
+    "t.br"()[^bb1] : () -> () loc(callsite("in.mlir":2:3 at "caller.py":7:1))
+  ^bb1:
+    %0 = "t.c"() <{v = -0.25 : f64, value = 1.5 : f32}> : () -> f32 loc("in.mlir":6:5)
+  }) {arr = [1 : i64, 2.5 : f32]} : () -> () loc("in.mlir":2:3)
+} loc("in.mlir":1:1)
+"#;
+    assert_eq!(out, expected);
 }

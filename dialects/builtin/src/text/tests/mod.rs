@@ -116,14 +116,18 @@ fn test_dialect() -> DialectDef {
     d.ops = vec![
         OpInfo::new("test.add", "a + b")
             .traits(OpTraits::PURE)
+            .verify(|c, op| shape(c, op, 1, 0, 0))
             .syntax(parse_add, print_add),
         OpInfo::new("test.loop", "a loop with an induction variable")
+            .verify(verify_loop)
             .syntax(parse_loop, print_loop),
         OpInfo::new("test.isolated", "an isolated region")
             .traits(OpTraits::ISOLATED_FROM_ABOVE)
+            .verify(|c, op| shape(c, op, 0, 1, 0))
             .syntax(parse_isolated, print_isolated),
         OpInfo::new("test.br", "a branch")
             .traits(OpTraits::TERMINATOR)
+            .verify(|c, op| shape(c, op, 0, 0, 1))
             .syntax(parse_br, print_br),
         OpInfo::new("test.generic_only", "no custom syntax"),
         OpInfo::new(
@@ -137,6 +141,19 @@ fn test_dialect() -> DialectDef {
     d.print_type = Some(print_box);
     d.validate_attr = Some(validate_attr);
     d
+}
+
+/// What the print hooks rely on (the generic form can build anything): counts of results,
+/// regions and successors.
+fn shape(ctx: &Context, op: OpId, results: usize, regions: usize, succs: usize) -> DiagResult<()> {
+    if ctx.num_results(op) == results
+        && ctx.regions(op).len() == regions
+        && ctx.successors(op).len() == succs
+    {
+        Ok(())
+    } else {
+        Err(Diagnostic::error(ctx.loc(op), "malformed test op"))
+    }
 }
 
 /// `test.add %a, %b : T {attrs}`
@@ -175,6 +192,23 @@ fn parse_loop(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()
     }])?;
     st.regions.push(r);
     Ok(())
+}
+
+/// The printer relies on an operand and a body with an argument; the generic form may lack them.
+fn verify_loop(ctx: &Context, op: OpId) -> DiagResult<()> {
+    let ok = ctx.num_operands(op) == 1
+        && ctx.regions(op).len() == 1
+        && ctx
+            .entry_block(ctx.region(op, 0))
+            .is_some_and(|b| ctx.block_args(b).len() == 1);
+    if ok {
+        Ok(())
+    } else {
+        Err(Diagnostic::error(
+            ctx.loc(op),
+            "'test.loop' op is malformed",
+        ))
+    }
 }
 
 fn print_loop(op: OpId, p: &mut dyn OpAsmPrinter) {

@@ -152,3 +152,36 @@ fn large_generic_module() {
     let m2 = parse(&mut c2, &out);
     assert_eq!(print_op(&c2, m2, &generic()), out);
 }
+
+/// Timing of parse and print on a 100k-op module (run with `--release --ignored --nocapture`).
+#[test]
+#[ignore]
+fn bench_100k_ops() {
+    let n = 100_000;
+    let mut src = String::with_capacity(n * 80);
+    src.push_str("\"t.func\"() ({\n^bb0(%a: i32):\n");
+    for i in 0..n {
+        if i % 3 == 0 {
+            src.push_str(&format!(
+                "  %v{i} = \"arith.constant\"() <{{value = {} : i32}}> : () -> i32\n",
+                i % 10
+            ));
+        } else {
+            src.push_str(&format!(
+                "  %v{i} = \"arith.addi\"(%v{}, %a) <{{overflowFlags = #arith.overflow<none>}}> {{k = {i} : i64}} : (i32, i32) -> i32\n",
+                i - 1
+            ));
+        }
+    }
+    src.push_str("}) : () -> ()\n");
+    let mut c = ctx();
+    let t = std::time::Instant::now();
+    let m = parse(&mut c, &src);
+    let parsed = t.elapsed();
+    let custom_out = print_op(&c, m, &custom());
+    let printed = t.elapsed() - parsed;
+    eprintln!(
+        "100k ops: parse {parsed:?}, print {printed:?} ({} bytes)",
+        custom_out.len()
+    );
+}

@@ -1,0 +1,155 @@
+//! [`Interpreter`]: the reference interpreter as a [`Device`].
+
+use crate::arith::ArithInterpreter;
+use crate::exec::{Code, Compiler, DialectInterpreter, Frame};
+use crate::math::MathInterpreter;
+use crate::qd::QdInterpreter;
+use crate::rng::Rng;
+use qd_frontend::KernelOp;
+use qd_ir::{Context, Diagnostic, OpId};
+use qd_runtime::{Arg, CompiledKernel, Device, Memory, RuntimeError};
+use std::any::Any;
+
+/// Interpreter options.
+#[derive(Clone, Debug, Default)]
+pub struct InterpOptions {
+    /// Run the iterations of parallel loops in a random order drawn from this seed (the same seed
+    /// gives the same orders), instead of ascending order; exposes kernels whose result depends
+    /// on the order of their threads.
+    pub shuffle_seed: Option<u64>,
+}
+
+struct CompiledData {
+    name: String,
+    body: Code,
+    arg_slots: Vec<crate::exec::Slot>,
+    num_slots: usize,
+    local_cells: usize,
+    states: Vec<fn() -> Box<dyn Any>>,
+}
+
+/// The reference interpreter of qd + arith + math; more dialects plug in through
+/// [`Interpreter::register`].
+pub struct Interpreter {
+    dialects: Vec<Box<dyn DialectInterpreter>>,
+    options: InterpOptions,
+    rng: Option<Rng>,
+    kernels: Vec<CompiledData>,
+}
+
+impl Default for Interpreter {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Interpreter {
+    /// An interpreter of arith, math and qd with default options.
+    pub fn new() -> Self {
+        Self::with_options(InterpOptions::default())
+    }
+
+    /// An interpreter of arith, math and qd.
+    pub fn with_options(options: InterpOptions) -> Self {
+        let mut i = Interpreter {
+            dialects: Vec::new(),
+            rng: options.shuffle_seed.map(Rng::new),
+            options,
+            kernels: Vec::new(),
+        };
+        i.register(Box::new(ArithInterpreter));
+        i.register(Box::new(MathInterpreter));
+        i.register(Box::new(QdInterpreter));
+        i
+    }
+
+    /// Adds the interpreter of a dialect, replacing any earlier one of the same namespace.
+    pub fn register(&mut self, d: Box<dyn DialectInterpreter>) {
+        self.dialects.retain(|x| x.dialect() != d.dialect());
+        self.dialects.push(d);
+    }
+
+    /// The namespaces this interpreter runs, in registration order.
+    pub fn dialects(&self) -> Vec<&'static str> {
+        self.dialects.iter().map(|d| d.dialect()).collect()
+    }
+
+    pub fn options(&self) -> &InterpOptions {
+        &self.options
+    }
+}
+
+impl Device for Interpreter {
+    fn name(&self) -> &str {
+        "interp"
+    }
+
+    fn compile(
+        &mut self,
+        ctx: &Context,
+        kernel: OpId,
+        memory: &Memory,
+    ) -> Result<CompiledKernel, Vec<Diagnostic>> {
+        let Some(k) = KernelOp::from_op(ctx, kernel) else {
+            return Err(vec![Diagnostic::error(
+                ctx.loc(kernel),
+                format!("expected a qd.kernel, got '{}'", ctx.name(kernel)),
+            )]);
+        };
+        let name = k.name(ctx).to_string();
+        let mut c = Compiler::new(ctx, memory, &self.dialects, kernel, name.clone());
+        let arg_slots = k.args(ctx).into_iter().map(|a| c.slot(a)).collect();
+        let body = match k.body(ctx) {
+            Some(b) => c.compile_block(b).map_err(|d| vec![d])?,
+            None => Code::empty(),
+        };
+        let data = CompiledData {
+            name,
+            body,
+            arg_slots,
+            num_slots: c.num_slots(),
+            local_cells: c.local_cells(),
+            states: c.take_states(),
+        };
+        self.kernels.push(data);
+        Ok(CompiledKernel((self.kernels.len() - 1) as u32))
+    }
+
+    fn launch(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        args: &[Arg],
+        memory: &mut Memory,
+    ) -> Result<(), RuntimeError> {
+        let Some(k) = self.kernels.get(kernel.0 as usize) else {
+            return Err(RuntimeError::device(
+                "?",
+                format!("kernel #{} was not compiled by this interpreter", kernel.0),
+            ));
+        };
+        let states = k.states.iter().map(|init| init()).collect();
+        let mut f = Frame::new(
+            ctx,
+            memory,
+            &k.name,
+            k.num_slots,
+            k.local_cells,
+            self.rng.as_mut(),
+            states,
+        );
+        for (&slot, arg) in k.arg_slots.iter().zip(args) {
+            let bits = match arg {
+                Arg::Scalar(s) => s.to_bits(),
+                Arg::Ndarray(id) => id.0 as u64,
+            };
+            f.set(slot, bits);
+        }
+        k.body.run(&mut f).map(|_| ()).map_err(|e| *e)
+    }
+
+    fn sync(&mut self, _memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
+        // Launches run to completion (or to their error) before `launch` returns.
+        Ok(())
+    }
+}

@@ -1,0 +1,254 @@
+//! Fields (`qd.load`, `qd.store`, `qd.atomic_*`) and ndarrays (`qd.ndarray_load`,
+//! `qd.ndarray_store`, `qd.ndarray_shape`). Every index is checked against the shape.
+
+use crate::exec::{Compiler, Exec, Flow, Frame, Slot};
+use crate::num::{canon, sext, zext, Float, Kind};
+use qd_frontend::{
+    AtomicKind, AtomicOp, LoadOp, NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp, StoreOp,
+};
+use qd_ir::{Context, Diagnostic, Location, OpId, Value, ValueDef};
+use qd_runtime::{NdarrayId, RuntimeError, RuntimeErrorKind};
+
+/// The row-major position of the indices held in `idx` within `shape`, or None when one is out
+/// of bounds. Indices are read as signed integers (canonical registers are sign-extended).
+#[inline]
+fn flat_index(f: &Frame<'_>, idx: &[Slot], shape: &[usize]) -> Option<usize> {
+    let mut lin = 0usize;
+    for (&s, &d) in idx.iter().zip(shape) {
+        let i = f.get(s) as i64;
+        if i < 0 || i as u64 >= d as u64 {
+            return None;
+        }
+        lin = lin * d + i as usize;
+    }
+    Some(lin)
+}
+
+fn out_of_bounds(
+    f: &Frame<'_>,
+    loc: Location,
+    idx: &[Slot],
+    what: &str,
+    shape: &[usize],
+) -> Box<RuntimeError> {
+    let values: Vec<i64> = idx.iter().map(|&s| f.get(s) as i64).collect();
+    f.error(
+        loc,
+        RuntimeErrorKind::OutOfBounds,
+        format!("index {values:?} is out of bounds for {what} of shape {shape:?}"),
+    )
+}
+
+/// A field an op accesses, resolved at compile time.
+struct FieldAccess {
+    index: usize,
+    /// `field @x`, for messages.
+    what: String,
+    shape: Vec<usize>,
+}
+
+fn field(c: &Compiler<'_>, op: OpId, name: &str) -> Result<FieldAccess, Diagnostic> {
+    let Some(index) = c.memory().field_index(name) else {
+        return Err(c.error(op, format!("'{}' refers to unknown field @{name}", c.ctx().name(op))));
+    };
+    Ok(FieldAccess {
+        index,
+        what: format!("field @{name}"),
+        shape: c.memory().field(index).info.shape.clone(),
+    })
+}
+
+fn slots(c: &mut Compiler<'_>, vs: Vec<Value>) -> Vec<Slot> {
+    vs.into_iter().map(|v| c.slot(v)).collect()
+}
+
+pub(super) fn load(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
+    let ctx = c.ctx();
+    let l = LoadOp(op);
+    let fa = field(c, op, l.field_name(ctx))?;
+    let idx = slots(c, l.indices(ctx));
+    let r = c.slot(l.result(ctx));
+    let loc = ctx.loc(op);
+    Ok(Box::new(move |f| {
+        let Some(i) = flat_index(f, &idx, &fa.shape) else {
+            return Err(out_of_bounds(f, loc, &idx, &fa.what, &fa.shape));
+        };
+        let v = f.mem.field(fa.index).value.load_bits(i);
+        f.set(r, v);
+        Ok(Flow::Next)
+    }))
+}
+
+pub(super) fn store(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
+    let ctx = c.ctx();
+    let s = StoreOp(op);
+    let fa = field(c, op, s.field_name(ctx))?;
+    let idx = slots(c, s.indices(ctx));
+    let v = c.slot(s.value(ctx));
+    let loc = ctx.loc(op);
+    Ok(Box::new(move |f| {
+        let Some(i) = flat_index(f, &idx, &fa.shape) else {
+            return Err(out_of_bounds(f, loc, &idx, &fa.what, &fa.shape));
+        };
+        let bits = f.get(v);
+        f.mem.field_mut(fa.index).value.store_bits(i, bits);
+        Ok(Flow::Next)
+    }))
+}
+
+/// `qd.atomic_add/min/max`: integers wrap (add) and compare by their signedness (min/max, signed
+/// unless the field is `ui*`); floats add in their precision and take IEEE minNum/maxNum (a NaN
+/// operand loses to a number).
+pub(super) fn atomic(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
+    let ctx = c.ctx();
+    let a = AtomicOp(op);
+    let kind = c.kind(op, ctx.value_type(a.value(ctx)))?;
+    let which = a.kind(ctx);
+    match kind {
+        Kind::Int { width: w, unsigned } => {
+            // Compare by the key of the signedness; the canonical bits themselves are kept.
+            let key = move |x: u64| {
+                if unsigned {
+                    zext(x, w) as i128
+                } else {
+                    sext(x, w) as i128
+                }
+            };
+            match which {
+                AtomicKind::Add => atomic_exec(c, op, move |x, y| canon(x.wrapping_add(y), w)),
+                AtomicKind::Min => {
+                    atomic_exec(c, op, move |x, y| if key(y) < key(x) { y } else { x })
+                }
+                AtomicKind::Max => {
+                    atomic_exec(c, op, move |x, y| if key(y) > key(x) { y } else { x })
+                }
+            }
+        }
+        Kind::F32 => float_atomic::<f32>(c, op, which),
+        Kind::F64 => float_atomic::<f64>(c, op, which),
+    }
+}
+
+fn float_atomic<T: Float>(c: &mut Compiler<'_>, op: OpId, which: AtomicKind) -> Result<Exec, Diagnostic> {
+    let f = T::from_bits64;
+    match which {
+        AtomicKind::Add => atomic_exec(c, op, move |x, y| (f(x) + f(y)).to_bits64()),
+        AtomicKind::Min => atomic_exec(c, op, move |x, y| f(x).min_num(f(y)).to_bits64()),
+        AtomicKind::Max => atomic_exec(c, op, move |x, y| f(x).max_num(f(y)).to_bits64()),
+    }
+}
+
+/// Applies `combine(old, value)` to one field element; returns the old value.
+fn atomic_exec<F>(c: &mut Compiler<'_>, op: OpId, combine: F) -> Result<Exec, Diagnostic>
+where
+    F: Fn(u64, u64) -> u64 + 'static,
+{
+    let ctx = c.ctx();
+    let a = AtomicOp(op);
+    let fa = field(c, op, a.field_name(ctx))?;
+    let idx = slots(c, a.indices(ctx));
+    let v = c.slot(a.value(ctx));
+    let old = a.old_value(ctx).map(|r| c.slot(r));
+    let loc = ctx.loc(op);
+    Ok(Box::new(move |f| {
+        let Some(i) = flat_index(f, &idx, &fa.shape) else {
+            return Err(out_of_bounds(f, loc, &idx, &fa.what, &fa.shape));
+        };
+        let value = f.get(v);
+        let storage = &mut f.mem.field_mut(fa.index).value;
+        let prev = storage.load_bits(i);
+        storage.store_bits(i, combine(prev, value));
+        if let Some(r) = old {
+            f.set(r, prev);
+        }
+        Ok(Flow::Next)
+    }))
+}
+
+/// Describes the ndarray kernel argument `v` for messages: `ndarray argument 0`.
+fn ndarray_what(ctx: &Context, v: Value) -> String {
+    match ctx.value_def(v) {
+        ValueDef::BlockArg { index, .. } => format!("ndarray argument {index}"),
+        ValueDef::OpResult { .. } => "ndarray".to_string(),
+    }
+}
+
+fn missing_ndarray(f: &Frame<'_>, loc: Location, id: NdarrayId) -> Box<RuntimeError> {
+    f.error(
+        loc,
+        RuntimeErrorKind::Device,
+        format!("ndarray handle {} is not registered", id.0),
+    )
+}
+
+pub(super) fn ndarray_load(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
+    let ctx = c.ctx();
+    let l = NdarrayLoadOp(op);
+    let what = ndarray_what(ctx, l.array(ctx));
+    let arr = c.slot(l.array(ctx));
+    let idx = slots(c, l.indices(ctx));
+    let r = c.slot(l.result(ctx));
+    let loc = ctx.loc(op);
+    Ok(Box::new(move |f| {
+        let id = NdarrayId(f.get(arr) as u32);
+        let Some(nd) = f.mem.ndarray(id) else {
+            return Err(missing_ndarray(f, loc, id));
+        };
+        let Some(i) = flat_index(f, &idx, nd.shape()) else {
+            return Err(out_of_bounds(f, loc, &idx, &what, nd.shape()));
+        };
+        let v = nd.data().load_bits(i);
+        f.set(r, v);
+        Ok(Flow::Next)
+    }))
+}
+
+pub(super) fn ndarray_store(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
+    let ctx = c.ctx();
+    let s = NdarrayStoreOp(op);
+    let what = ndarray_what(ctx, s.array(ctx));
+    let arr = c.slot(s.array(ctx));
+    let idx = slots(c, s.indices(ctx));
+    let v = c.slot(s.value(ctx));
+    let loc = ctx.loc(op);
+    Ok(Box::new(move |f| {
+        let id = NdarrayId(f.get(arr) as u32);
+        let Some(nd) = f.mem.ndarray(id) else {
+            return Err(missing_ndarray(f, loc, id));
+        };
+        let Some(i) = flat_index(f, &idx, nd.shape()) else {
+            return Err(out_of_bounds(f, loc, &idx, &what, nd.shape()));
+        };
+        let bits = f.get(v);
+        if let Some(nd) = f.mem.ndarray_mut(id) {
+            nd.data_mut().store_bits(i, bits);
+        }
+        Ok(Flow::Next)
+    }))
+}
+
+pub(super) fn ndarray_shape(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
+    let ctx = c.ctx();
+    let s = NdarrayShapeOp(op);
+    let arr = c.slot(s.array(ctx));
+    let axis = s.axis(ctx);
+    let r = c.slot(s.result(ctx));
+    let loc = ctx.loc(op);
+    Ok(Box::new(move |f| {
+        let id = NdarrayId(f.get(arr) as u32);
+        let Some(nd) = f.mem.ndarray(id) else {
+            return Err(missing_ndarray(f, loc, id));
+        };
+        let Some(&d) = nd.shape().get(axis) else {
+            let rank = nd.rank();
+            return Err(f.error(
+                loc,
+                RuntimeErrorKind::OutOfBounds,
+                format!("axis {axis} is out of range for an ndarray of rank {rank}"),
+            ));
+        };
+        // Extents fit i32 (Ndarray guarantees it); the result is an i32.
+        f.set(r, d as i64 as u64);
+        Ok(Flow::Next)
+    }))
+}

@@ -1,0 +1,179 @@
+//! Errors: [`Error`] for what the API refuses at once (unknown names, bad arguments, IR that does
+//! not compile) and [`RuntimeError`] for what goes wrong while a kernel runs (an out-of-bounds
+//! access, a division by zero), which is deferred to [`crate::Program::sync`].
+
+use qd_ir::{Context, Diagnostic, Location};
+use std::fmt;
+
+/// A problem the runtime reports immediately.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Error {
+    /// Located problems in the IR (unsupported field types, kernels the device cannot compile).
+    /// Render them with the program's context (`qd_ir::text::SourceMgr::render`).
+    Diagnostics(Vec<Diagnostic>),
+    UnknownField {
+        name: String,
+        known: Vec<String>,
+    },
+    /// `x.grad` of a field that is not `needs_grad`.
+    NoAdjoint(String),
+    UnknownKernel {
+        name: String,
+        known: Vec<String>,
+    },
+    ArgCount {
+        kernel: String,
+        expected: usize,
+        got: usize,
+    },
+    ArgType {
+        kernel: String,
+        index: usize,
+        expected: String,
+        got: String,
+    },
+    /// A stale or unknown ndarray handle.
+    UnknownNdarray(u32),
+    /// Wrong element count, shape or value for a field or an ndarray.
+    Value(String),
+}
+
+impl Error {
+    /// The located diagnostics, when this error has any.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match self {
+            Error::Diagnostics(d) => d,
+            _ => &[],
+        }
+    }
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".to_string()
+    } else {
+        names.join(", ")
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Diagnostics(d) => {
+                let msgs: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
+                write!(f, "{}", msgs.join("; "))
+            }
+            Error::UnknownField { name, known } => {
+                write!(f, "unknown field '{name}' (fields: {})", list(known))
+            }
+            Error::NoAdjoint(name) => write!(
+                f,
+                "field '{name}' has no adjoint: '{name}.grad' needs a field declared with {{needs_grad}}"
+            ),
+            Error::UnknownKernel { name, known } => {
+                write!(f, "unknown kernel '{name}' (kernels: {})", list(known))
+            }
+            Error::ArgCount {
+                kernel,
+                expected,
+                got,
+            } => write!(
+                f,
+                "kernel @{kernel} takes {expected} argument{}, got {got}",
+                if *expected == 1 { "" } else { "s" }
+            ),
+            Error::ArgType {
+                kernel,
+                index,
+                expected,
+                got,
+            } => write!(
+                f,
+                "argument {index} of kernel @{kernel} must be {expected}, got {got}"
+            ),
+            Error::UnknownNdarray(id) => write!(f, "ndarray handle {id} is not registered"),
+            Error::Value(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// What kind of runtime failure happened.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum RuntimeErrorKind {
+    /// A field, ndarray or local-array index outside the shape.
+    OutOfBounds,
+    /// An integer division or remainder by zero.
+    DivisionByZero,
+    /// An operation the program made with invalid operands (e.g. a shift by the width or more).
+    InvalidOperation,
+    /// A failure of the device itself (out of memory, lost device).
+    Device,
+}
+
+/// A failure while a kernel ran: where (the op's location), in which kernel, and what.
+#[derive(Clone, PartialEq, Debug)]
+pub struct RuntimeError {
+    pub kind: RuntimeErrorKind,
+    pub kernel: String,
+    pub loc: Option<Location>,
+    /// The location as `file:line:col`, resolved when the error was made.
+    pub position: Option<(String, u32, u32)>,
+    pub message: String,
+}
+
+impl RuntimeError {
+    /// An error at `loc` in kernel `kernel` (the position is resolved through `ctx`).
+    pub fn at(
+        ctx: &Context,
+        loc: Location,
+        kind: RuntimeErrorKind,
+        kernel: &str,
+        message: impl Into<String>,
+    ) -> Self {
+        RuntimeError {
+            kind,
+            kernel: kernel.to_string(),
+            loc: Some(loc),
+            position: ctx
+                .file_line_col(loc)
+                .map(|(f, l, c)| (f.to_string(), l, c)),
+            message: message.into(),
+        }
+    }
+
+    /// An error without a source location (a device failure).
+    pub fn device(kernel: &str, message: impl Into<String>) -> Self {
+        RuntimeError {
+            kind: RuntimeErrorKind::Device,
+            kernel: kernel.to_string(),
+            loc: None,
+            position: None,
+            message: message.into(),
+        }
+    }
+
+    /// The message with the kernel named: `... (in kernel @k)`.
+    pub fn full_message(&self) -> String {
+        format!("{} (in kernel @{})", self.message, self.kernel)
+    }
+
+    /// A diagnostic for `SourceMgr::render` (with the source line and a caret), when located.
+    pub fn to_diagnostic(&self) -> Option<Diagnostic> {
+        self.loc
+            .map(|loc| Diagnostic::error(loc, self.full_message()))
+    }
+}
+
+/// `file:line:col: error: message (in kernel @k)`, or `error: ...` when not located.
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some((file, line, col)) = &self.position {
+            write!(f, "{file}:{line}:{col}: ")?;
+        }
+        write!(f, "error: {}", self.full_message())
+    }
+}
+
+impl std::error::Error for RuntimeError {}

@@ -1,0 +1,179 @@
+//! [`Memory`]: what kernels read and write: every field's values (and the adjoint of each
+//! `needs_grad` field) and the registered ndarrays. A [`crate::Program`] owns it and lends it to
+//! its device at compile time (read-only: the layout) and at launch.
+
+mod storage;
+
+pub use storage::Storage;
+
+use crate::error::Error;
+use crate::ndarray::{checked_num_elements, Ndarray, NdarrayId};
+use crate::value::DType;
+use qd_frontend::FieldOp;
+use qd_ir::{Context, Diagnostic, OpId};
+
+/// The static description of a field.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FieldInfo {
+    pub name: String,
+    /// The `qd.field` op.
+    pub op: OpId,
+    pub dtype: DType,
+    /// Empty for a scalar field.
+    pub shape: Vec<usize>,
+    pub needs_grad: bool,
+}
+
+impl FieldInfo {
+    pub fn num_elements(&self) -> usize {
+        self.shape.iter().product()
+    }
+}
+
+/// A field's storage: its values and, for a `needs_grad` field, its adjoint (same shape, zeroed
+/// at creation).
+#[derive(Clone, Debug)]
+pub struct FieldSlot {
+    pub info: FieldInfo,
+    pub value: Storage,
+    pub grad: Option<Storage>,
+}
+
+/// Which storage a field name designates: `x` is the values of field `x`, `x.grad` its adjoint.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct FieldRef {
+    pub index: usize,
+    pub grad: bool,
+}
+
+/// Fields (in module order) and ndarrays.
+#[derive(Clone, Debug, Default)]
+pub struct Memory {
+    fields: Vec<FieldSlot>,
+    ndarrays: Vec<Option<Ndarray>>,
+}
+
+impl Memory {
+    /// Allocates every `qd.field` directly in `module` (zeroed). Fields whose element type the
+    /// runtime does not support, or that cannot be allocated, are located diagnostics.
+    pub fn for_module(ctx: &Context, module: OpId) -> Result<Memory, Vec<Diagnostic>> {
+        let mut fields = Vec::new();
+        let mut diags = Vec::new();
+        let ops = ctx
+            .regions(module)
+            .iter()
+            .flat_map(|&r| ctx.region_ops(r))
+            .filter_map(|op| FieldOp::from_op(ctx, op));
+        for f in ops {
+            match allocate(ctx, f) {
+                Ok(slot) => fields.push(slot),
+                Err(msg) => diags.push(Diagnostic::error(ctx.loc(f.0), msg)),
+            }
+        }
+        if diags.is_empty() {
+            Ok(Memory {
+                fields,
+                ndarrays: Vec::new(),
+            })
+        } else {
+            Err(diags)
+        }
+    }
+
+    pub fn num_fields(&self) -> usize {
+        self.fields.len()
+    }
+    /// The fields, in module order.
+    pub fn fields(&self) -> &[FieldSlot] {
+        &self.fields
+    }
+    pub fn field(&self, index: usize) -> &FieldSlot {
+        &self.fields[index]
+    }
+    pub fn field_mut(&mut self, index: usize) -> &mut FieldSlot {
+        &mut self.fields[index]
+    }
+    /// The index of the field named `name` (without `@`).
+    pub fn field_index(&self, name: &str) -> Option<usize> {
+        self.fields.iter().position(|f| f.info.name == name)
+    }
+
+    /// Resolves `x` or `x.grad` (a field that has no adjoint has no `.grad`).
+    pub fn resolve(&self, name: &str) -> Result<FieldRef, Error> {
+        if let Some(index) = self.field_index(name) {
+            return Ok(FieldRef { index, grad: false });
+        }
+        if let Some(base) = name.strip_suffix(".grad") {
+            if let Some(index) = self.field_index(base) {
+                if self.fields[index].grad.is_none() {
+                    return Err(Error::NoAdjoint(base.to_string()));
+                }
+                return Ok(FieldRef { index, grad: true });
+            }
+        }
+        Err(Error::UnknownField {
+            name: name.to_string(),
+            known: self.fields.iter().map(|f| f.info.name.clone()).collect(),
+        })
+    }
+
+    /// The storage a [`FieldRef`] designates.
+    pub fn storage(&self, r: FieldRef) -> &Storage {
+        let f = &self.fields[r.index];
+        match (&f.grad, r.grad) {
+            (Some(g), true) => g,
+            _ => &f.value,
+        }
+    }
+    pub fn storage_mut(&mut self, r: FieldRef) -> &mut Storage {
+        let f = &mut self.fields[r.index];
+        match (&mut f.grad, r.grad) {
+            (Some(g), true) => g,
+            _ => &mut f.value,
+        }
+    }
+
+    /// Registers an ndarray and returns its handle.
+    pub fn add_ndarray(&mut self, a: Ndarray) -> NdarrayId {
+        self.ndarrays.push(Some(a));
+        NdarrayId((self.ndarrays.len() - 1) as u32)
+    }
+    /// Unregisters an ndarray, returning it (None for a stale handle).
+    pub fn remove_ndarray(&mut self, id: NdarrayId) -> Option<Ndarray> {
+        self.ndarrays.get_mut(id.0 as usize).and_then(Option::take)
+    }
+    pub fn ndarray(&self, id: NdarrayId) -> Option<&Ndarray> {
+        self.ndarrays.get(id.0 as usize).and_then(Option::as_ref)
+    }
+    pub fn ndarray_mut(&mut self, id: NdarrayId) -> Option<&mut Ndarray> {
+        self.ndarrays.get_mut(id.0 as usize).and_then(Option::as_mut)
+    }
+}
+
+fn allocate(ctx: &Context, f: FieldOp) -> Result<FieldSlot, String> {
+    let name = f.name(ctx).to_string();
+    let dtype = DType::from_type(ctx, f.elem(ctx)).map_err(|e| format!("field @{name}: {e}"))?;
+    let shape: Vec<usize> = f
+        .shape(ctx)
+        .iter()
+        .map(|&d| usize::try_from(d).map_err(|_| format!("field @{name} has extent {d}")))
+        .collect::<Result<_, _>>()?;
+    let n = checked_num_elements(&shape).map_err(|e| format!("field @{name}: {e}"))?;
+    let alloc = |what: &str| {
+        Storage::zeros(dtype, n).map_err(|e| format!("field @{name}{what}: {e}"))
+    };
+    let value = alloc("")?;
+    let needs_grad = f.needs_grad(ctx);
+    let grad = if needs_grad { Some(alloc(".grad")?) } else { None };
+    Ok(FieldSlot {
+        info: FieldInfo {
+            name,
+            op: f.0,
+            dtype,
+            shape,
+            needs_grad,
+        },
+        value,
+        grad,
+    })
+}

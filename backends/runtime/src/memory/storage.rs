@@ -1,0 +1,290 @@
+//! [`Storage`]: a typed, dense, row-major host buffer (one `Vec` per element type).
+
+use crate::value::{DType, Scalar};
+
+/// A typed buffer. i1 elements are `bool`s.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Storage {
+    I1(Vec<bool>),
+    I8(Vec<i8>),
+    I16(Vec<i16>),
+    I32(Vec<i32>),
+    I64(Vec<i64>),
+    U8(Vec<u8>),
+    U16(Vec<u16>),
+    U32(Vec<u32>),
+    U64(Vec<u64>),
+    F32(Vec<f32>),
+    F64(Vec<f64>),
+}
+
+/// Applies `$body` to the vector inside any variant, bound as `$v`.
+macro_rules! each {
+    ($s:expr, $v:ident => $body:expr) => {
+        match $s {
+            Storage::I1($v) => $body,
+            Storage::I8($v) => $body,
+            Storage::I16($v) => $body,
+            Storage::I32($v) => $body,
+            Storage::I64($v) => $body,
+            Storage::U8($v) => $body,
+            Storage::U16($v) => $body,
+            Storage::U32($v) => $body,
+            Storage::U64($v) => $body,
+            Storage::F32($v) => $body,
+            Storage::F64($v) => $body,
+        }
+    };
+}
+
+/// A zeroed vector of `len` elements, or an error when the allocation fails (no abort).
+fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>, String> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| {
+        format!(
+            "cannot allocate {len} elements of {} bytes",
+            size_of::<T>()
+        )
+    })?;
+    v.resize(len, T::default());
+    Ok(v)
+}
+
+impl Storage {
+    /// `len` zeros of `dtype`; fails cleanly when the memory cannot be allocated.
+    pub fn zeros(dtype: DType, len: usize) -> Result<Storage, String> {
+        Ok(match dtype {
+            DType::I1 => Storage::I1(zeroed(len)?),
+            DType::I8 => Storage::I8(zeroed(len)?),
+            DType::I16 => Storage::I16(zeroed(len)?),
+            DType::I32 => Storage::I32(zeroed(len)?),
+            DType::I64 => Storage::I64(zeroed(len)?),
+            DType::U8 => Storage::U8(zeroed(len)?),
+            DType::U16 => Storage::U16(zeroed(len)?),
+            DType::U32 => Storage::U32(zeroed(len)?),
+            DType::U64 => Storage::U64(zeroed(len)?),
+            DType::F32 => Storage::F32(zeroed(len)?),
+            DType::F64 => Storage::F64(zeroed(len)?),
+        })
+    }
+
+    /// A buffer of `dtype` holding `values` converted exactly (see [`Scalar::from_f64`]).
+    pub fn from_f64(dtype: DType, values: &[f64]) -> Result<Storage, String> {
+        let mut s = Storage::zeros(dtype, values.len())?;
+        for (i, &v) in values.iter().enumerate() {
+            s.set(i, Scalar::from_f64(dtype, v)?)?;
+        }
+        Ok(s)
+    }
+
+    /// A buffer of `dtype` holding `values` converted with [`Scalar::convert`].
+    pub fn from_scalars(dtype: DType, values: &[Scalar]) -> Result<Storage, String> {
+        let mut s = Storage::zeros(dtype, values.len())?;
+        for (i, &v) in values.iter().enumerate() {
+            s.set(i, v.convert(dtype)?)?;
+        }
+        Ok(s)
+    }
+
+    pub fn dtype(&self) -> DType {
+        match self {
+            Storage::I1(_) => DType::I1,
+            Storage::I8(_) => DType::I8,
+            Storage::I16(_) => DType::I16,
+            Storage::I32(_) => DType::I32,
+            Storage::I64(_) => DType::I64,
+            Storage::U8(_) => DType::U8,
+            Storage::U16(_) => DType::U16,
+            Storage::U32(_) => DType::U32,
+            Storage::U64(_) => DType::U64,
+            Storage::F32(_) => DType::F32,
+            Storage::F64(_) => DType::F64,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        each!(self, v => v.len())
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Element `i`, or None past the end.
+    pub fn get(&self, i: usize) -> Option<Scalar> {
+        (i < self.len()).then(|| Scalar::from_bits(self.dtype(), self.load_bits(i)))
+    }
+
+    /// Sets element `i`; the value must have this buffer's dtype and `i` must be in range.
+    pub fn set(&mut self, i: usize, value: Scalar) -> Result<(), String> {
+        if value.dtype() != self.dtype() {
+            return Err(format!(
+                "cannot store a {} value in a {} buffer",
+                value.dtype(),
+                self.dtype()
+            ));
+        }
+        if i >= self.len() {
+            return Err(format!(
+                "index {i} is out of bounds for a buffer of {} elements",
+                self.len()
+            ));
+        }
+        self.store_bits(i, value.to_bits());
+        Ok(())
+    }
+
+    /// Element `i` as f64 (None past the end).
+    pub fn get_f64(&self, i: usize) -> Option<f64> {
+        self.get(i).map(Scalar::to_f64)
+    }
+
+    /// Every element as f64.
+    pub fn to_f64_vec(&self) -> Vec<f64> {
+        (0..self.len()).map(|i| self.get_f64(i).unwrap_or(0.0)).collect()
+    }
+
+    /// Every element as a scalar.
+    pub fn to_scalars(&self) -> Vec<Scalar> {
+        (0..self.len())
+            .map(|i| Scalar::from_bits(self.dtype(), self.load_bits(i)))
+            .collect()
+    }
+
+    /// Sets every element to zero.
+    pub fn fill_zero(&mut self) {
+        each!(self, v => v.iter_mut().for_each(|x| *x = Default::default()))
+    }
+
+    /// Element `i` as canonical bits (see `value`). Panics when `i` is out of range: devices
+    /// check indices against the shape first.
+    #[inline]
+    pub fn load_bits(&self, i: usize) -> u64 {
+        match self {
+            Storage::I1(v) => {
+                if v[i] {
+                    u64::MAX
+                } else {
+                    0
+                }
+            }
+            Storage::I8(v) => v[i] as i64 as u64,
+            Storage::I16(v) => v[i] as i64 as u64,
+            Storage::I32(v) => v[i] as i64 as u64,
+            Storage::I64(v) => v[i] as u64,
+            Storage::U8(v) => v[i] as i8 as i64 as u64,
+            Storage::U16(v) => v[i] as i16 as i64 as u64,
+            Storage::U32(v) => v[i] as i32 as i64 as u64,
+            Storage::U64(v) => v[i],
+            Storage::F32(v) => v[i].to_bits() as u64,
+            Storage::F64(v) => v[i].to_bits(),
+        }
+    }
+
+    /// Stores the low bits of `bits` (canonical or not) as element `i`. Panics when `i` is out of
+    /// range, as [`Storage::load_bits`].
+    #[inline]
+    pub fn store_bits(&mut self, i: usize, bits: u64) {
+        match self {
+            Storage::I1(v) => v[i] = bits & 1 != 0,
+            Storage::I8(v) => v[i] = bits as i8,
+            Storage::I16(v) => v[i] = bits as i16,
+            Storage::I32(v) => v[i] = bits as i32,
+            Storage::I64(v) => v[i] = bits as i64,
+            Storage::U8(v) => v[i] = bits as u8,
+            Storage::U16(v) => v[i] = bits as u16,
+            Storage::U32(v) => v[i] = bits as u32,
+            Storage::U64(v) => v[i] = bits,
+            Storage::F32(v) => v[i] = f32::from_bits(bits as u32),
+            Storage::F64(v) => v[i] = f64::from_bits(bits),
+        }
+    }
+
+    pub fn as_f32(&self) -> Option<&[f32]> {
+        match self {
+            Storage::F32(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn as_f64(&self) -> Option<&[f64]> {
+        match self {
+            Storage::F64(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn as_i32(&self) -> Option<&[i32]> {
+        match self {
+            Storage::I32(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn as_i64(&self) -> Option<&[i64]> {
+        match self {
+            Storage::I64(v) => Some(v),
+            _ => None,
+        }
+    }
+    pub fn as_bool(&self) -> Option<&[bool]> {
+        match self {
+            Storage::I1(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zeros_get_set() {
+        for dt in DType::ALL {
+            let mut s = Storage::zeros(dt, 3).unwrap();
+            assert_eq!((s.dtype(), s.len()), (dt, 3));
+            assert_eq!(s.get(0), Some(Scalar::zero(dt)));
+            assert_eq!(s.get(3), None);
+            let one = Scalar::from_i128(dt, 1).unwrap();
+            s.set(2, one).unwrap();
+            assert_eq!(s.get(2), Some(one));
+            assert_eq!(s.get_f64(2), Some(1.0));
+            s.fill_zero();
+            assert_eq!(s.to_f64_vec(), vec![0.0; 3]);
+        }
+    }
+
+    #[test]
+    fn set_checks_type_and_range() {
+        let mut s = Storage::zeros(DType::F32, 2).unwrap();
+        assert!(s.set(0, Scalar::F64(1.0)).unwrap_err().contains("f64"));
+        assert!(s.set(2, Scalar::F32(1.0)).unwrap_err().contains("out of bounds"));
+    }
+
+    #[test]
+    fn bits_truncate_to_width() {
+        let mut s = Storage::zeros(DType::I8, 1).unwrap();
+        s.store_bits(0, 0x1ff);
+        assert_eq!(s.get(0), Some(Scalar::I8(-1)));
+        assert_eq!(s.load_bits(0), u64::MAX);
+        let mut u = Storage::zeros(DType::U16, 1).unwrap();
+        u.store_bits(0, 0xffff);
+        assert_eq!(u.get(0), Some(Scalar::U16(65535)));
+        let mut b = Storage::zeros(DType::I1, 1).unwrap();
+        b.store_bits(0, u64::MAX);
+        assert_eq!(b.as_bool(), Some(&[true][..]));
+    }
+
+    #[test]
+    fn conversions() {
+        let s = Storage::from_f64(DType::I32, &[1.0, -2.0]).unwrap();
+        assert_eq!(s.as_i32(), Some(&[1, -2][..]));
+        assert!(Storage::from_f64(DType::I32, &[0.5]).is_err());
+        let f = Storage::from_scalars(DType::F32, &[Scalar::I64(3), Scalar::F64(0.5)]).unwrap();
+        assert_eq!(f.as_f32(), Some(&[3.0, 0.5][..]));
+        assert_eq!(f.to_scalars(), vec![Scalar::F32(3.0), Scalar::F32(0.5)]);
+    }
+
+    #[test]
+    fn huge_allocation_fails_cleanly() {
+        let err = Storage::zeros(DType::F64, usize::MAX / 2).unwrap_err();
+        assert!(err.contains("cannot allocate"), "{err}");
+    }
+}

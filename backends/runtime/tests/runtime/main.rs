@@ -1,0 +1,6 @@
+//! Integration tests of the runtime API over a mock device (the interpreter's tests cover the
+//! same API on a real one).
+
+mod memory;
+mod mock;
+mod program;

@@ -1,0 +1,1 @@
+//! The ad dialect: gradient declarations and adjoint access to fields and ndarrays

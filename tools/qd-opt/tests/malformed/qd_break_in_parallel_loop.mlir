@@ -1,0 +1,9 @@
+// EXIT: 1
+module {
+  qd.field @x : !qd.field<4xf32>
+  qd.kernel @k() {
+    qd.struct_for (%i) in @x {
+      qd.break
+    }
+  }
+}

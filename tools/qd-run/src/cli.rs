@@ -1,0 +1,201 @@
+//! The command line: `qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]...
+//! [--print FIELD]... [--device interp] [--shuffle SEED] [--json]`. Options take their value as
+//! the next argument or after `=` (`--kernel=compute`); `--` ends the options.
+
+pub const USAGE: &str = "\
+Usage: qd-run FILE.mlir --kernel NAME [options]
+
+Runs one kernel of FILE.mlir on a device and prints fields.
+
+Options:
+  --kernel NAME          the kernel to run (required)
+  --set FIELD=VALUES     set a field (or its adjoint, FIELD.grad) before the launch (repeatable)
+  --arg NAME=VALUES      a kernel argument, by parameter name (repeatable)
+  --print FIELD          print a field (or FIELD.grad) after the launch (repeatable)
+  --device NAME          the device: interp (default)
+  --shuffle SEED         run parallel iterations in a random order drawn from SEED (interp)
+  --json                 print one JSON object: {\"fields\": {...}, \"timings_ms\": {...}}
+  -h, --help             print this help
+
+VALUES: a comma list (1,2,3), fill(v), linspace(a,b), arange(), or a .npy file;
+for an ndarray argument append its shape (:8, :4x3); a list without one is 1-D.
+Exit status: 0 on success, 1 on input or runtime errors, 2 on usage errors.
+";
+
+/// The devices qd-run knows.
+pub const DEVICES: &[&str] = &["interp"];
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Options {
+    pub file: String,
+    pub kernel: String,
+    /// `--set` in order: (field, VALUES).
+    pub sets: Vec<(String, String)>,
+    /// `--arg` in order: (parameter, VALUES).
+    pub args: Vec<(String, String)>,
+    pub prints: Vec<String>,
+    pub device: String,
+    pub shuffle: Option<u64>,
+    pub json: bool,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Command {
+    Run(Options),
+    Help,
+}
+
+/// Splits `NAME=VALUES`.
+fn assignment(flag: &str, v: &str) -> Result<(String, String), String> {
+    match v.split_once('=') {
+        Some((name, values)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), values.to_string()))
+        }
+        _ => Err(format!("{flag} expects NAME=VALUES, got '{v}'")),
+    }
+}
+
+/// Parses the arguments after the program name. Errors are usage errors (exit status 2).
+pub fn parse(args: &[String]) -> Result<Command, String> {
+    let mut o = Options::default();
+    let mut file: Option<String> = None;
+    let (mut kernel, mut device) = (None, None);
+    let mut i = 0;
+    let mut options_done = false;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if options_done || !a.starts_with('-') || a == "-" {
+            if let Some(f) = &file {
+                return Err(format!("more than one input file ('{f}' and '{a}')"));
+            }
+            file = Some(a.clone());
+            continue;
+        }
+        if a == "--" {
+            options_done = true;
+            continue;
+        }
+        let (flag, inline) = match a.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
+            _ => (a.as_str(), None),
+        };
+        match flag {
+            "-h" | "--help" => return Ok(Command::Help),
+            "--json" => {
+                if inline.is_some() {
+                    return Err("--json takes no value".into());
+                }
+                o.json = true;
+                continue;
+            }
+            "--kernel" | "--set" | "--arg" | "--print" | "--device" | "--shuffle" => {}
+            _ => return Err(format!("unknown option '{a}'")),
+        }
+        let value = match inline {
+            Some(v) => v,
+            None => {
+                let Some(v) = args.get(i) else {
+                    return Err(format!("{flag} needs a value"));
+                };
+                i += 1;
+                v.clone()
+            }
+        };
+        match flag {
+            "--kernel" => {
+                if kernel.replace(value).is_some() {
+                    return Err("--kernel given more than once".into());
+                }
+            }
+            "--device" => {
+                if device.replace(value).is_some() {
+                    return Err("--device given more than once".into());
+                }
+            }
+            "--set" => o.sets.push(assignment(flag, &value)?),
+            "--arg" => o.args.push(assignment(flag, &value)?),
+            "--print" => {
+                if value.trim().is_empty() {
+                    return Err("--print needs a field name".into());
+                }
+                o.prints.push(value.trim().to_string());
+            }
+            "--shuffle" => {
+                let seed = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("--shuffle expects an unsigned integer seed, got '{value}'"))?;
+                o.shuffle = Some(seed);
+            }
+            _ => unreachable!("every option with a value is listed above"),
+        }
+    }
+    o.file = file.ok_or("no input file")?;
+    o.kernel = kernel.ok_or("--kernel NAME is required")?;
+    o.device = device.unwrap_or_else(|| "interp".to_string());
+    if !DEVICES.contains(&o.device.as_str()) {
+        return Err(format!(
+            "unknown device '{}' (devices: {})",
+            o.device,
+            DEVICES.join(", ")
+        ));
+    }
+    Ok(Command::Run(o))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &[&str]) -> Vec<String> {
+        s.iter().map(|a| a.to_string()).collect()
+    }
+
+    fn run(s: &[&str]) -> Options {
+        match parse(&args(s)) {
+            Ok(Command::Run(o)) => o,
+            other => panic!("{s:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn full_command_line() {
+        let o = run(&[
+            "f.mlir", "--kernel", "compute", "--set", "n=512", "--set=x=linspace(0,1.5)",
+            "--arg", "limit=2.0", "--print", "y", "--print=x.grad", "--json", "--device=interp",
+            "--shuffle", "7",
+        ]);
+        assert_eq!(o.file, "f.mlir");
+        assert_eq!(o.kernel, "compute");
+        assert_eq!(o.sets, vec![("n".into(), "512".into()), ("x".into(), "linspace(0,1.5)".into())]);
+        assert_eq!(o.args, vec![("limit".into(), "2.0".into())]);
+        assert_eq!(o.prints, vec!["y", "x.grad"]);
+        assert!(o.json);
+        assert_eq!(o.shuffle, Some(7));
+        assert_eq!(o.device, "interp");
+        assert_eq!(run(&["--kernel=k", "--", "-odd.mlir"]).file, "-odd.mlir");
+        assert_eq!(parse(&args(&["--help"])), Ok(Command::Help));
+    }
+
+    #[test]
+    fn usage_errors() {
+        for (s, want) in [
+            (&["f.mlir"][..], "--kernel NAME is required"),
+            (&["--kernel", "k"][..], "no input file"),
+            (&["a.mlir", "b.mlir", "--kernel", "k"][..], "more than one input file"),
+            (&["f.mlir", "--kernel"][..], "--kernel needs a value"),
+            (&["f.mlir", "--kernel", "k", "--bogus"][..], "unknown option '--bogus'"),
+            (&["f.mlir", "--kernel", "k", "--set", "x"][..], "--set expects NAME=VALUES"),
+            (&["f.mlir", "--kernel", "k", "--arg", "=1"][..], "--arg expects NAME=VALUES"),
+            (&["f.mlir", "--kernel", "k", "--device", "gpu"][..], "unknown device 'gpu'"),
+            (&["f.mlir", "--kernel", "k", "--shuffle", "-1"][..], "--shuffle expects"),
+            (&["f.mlir", "--kernel", "k", "--kernel", "j"][..], "more than once"),
+            (&["f.mlir", "--kernel", "k", "--json=1"][..], "takes no value"),
+            (&["f.mlir", "--kernel", "k", "--print", " "][..], "needs a field name"),
+        ] {
+            let e = parse(&args(s)).unwrap_err();
+            assert!(e.contains(want), "{s:?}: {e}");
+        }
+    }
+}
