@@ -1,1 +1,58 @@
-//! The ad dialect: gradient declarations and adjoint access to fields and ndarrays
+//! The ad dialect: gradient declarations and adjoint access to fields and ndarrays.
+//!
+//! ```text
+//! module {
+//!   qd.field @x : !qd.field<8xf32> {needs_grad}
+//!   qd.field @y : !qd.field<f32> {needs_grad}
+//!   qd.kernel @k(%a: !qd.ndarray<?xf32>) { ... }
+//!   ad.reverse @k -> @k_grad                       // @k_grad set by reverse-mode-ad
+//!   qd.kernel @k_grad(%a: !qd.ndarray<?xf32>, %a_adj: !qd.ndarray<?xf32>) {
+//!     %dy = ad.load_field_adjoint @y[] : f32        // reads y.grad
+//!     ad.acc_field_adjoint %dy, @x[%i] : f32        // x.grad[i] += dy (atomic)
+//!     ad.store_field_adjoint %dy, @x[%i] : f32      // x.grad[i] := dy
+//!     ad.acc_ndarray_adjoint %dy, %a_adj[%i] : !qd.ndarray<?xf32>   // atomic
+//!   }
+//! }
+//! ```
+//!
+//! - [`reverse`]: `ad.reverse @k [-> @k_grad] [{active = [...]}]`, the gradient kernel convention
+//!   ([`gradient_arg_types`], [`default_activity`]) and look-ups ([`find_reverse`]).
+//! - [`access`]: the adjoint field and ndarray ops. Fields must be `needs_grad` with a float
+//!   element; indices are i32, one per dimension. `load_field_adjoint` is READ_ONLY; the writes
+//!   have side effects.
+//!
+//! Generic forms are valid for `mlir-opt --allow-unregistered-dialect`: symbols are flat
+//! symbol-reference properties (`kernel = @k`, `gradient = @k_grad`, `field = @x`), `active` an
+//! array of booleans.
+
+pub mod access;
+pub mod reverse;
+mod syntax;
+mod verify;
+
+pub use access::{
+    build_acc_field_adjoint, build_acc_ndarray_adjoint, build_load_field_adjoint,
+    build_store_field_adjoint, AccNdarrayAdjointOp, FieldAdjointWriteOp, LoadFieldAdjointOp,
+};
+pub use reverse::{
+    default_activity, find_reverse, gradient_arg_types, is_differentiable_arg, reverse_decls,
+    ReverseOp,
+};
+
+pub const DIALECT: &str = "ad";
+pub const REVERSE_OP: &str = "ad.reverse";
+pub const LOAD_FIELD_ADJOINT_OP: &str = "ad.load_field_adjoint";
+pub const ACC_FIELD_ADJOINT_OP: &str = "ad.acc_field_adjoint";
+pub const STORE_FIELD_ADJOINT_OP: &str = "ad.store_field_adjoint";
+pub const ACC_NDARRAY_ADJOINT_OP: &str = "ad.acc_ndarray_adjoint";
+
+/// The ad dialect, to register in a [`qd_ir::Context`].
+pub fn dialect() -> qd_ir::DialectDef {
+    let mut d = qd_ir::DialectDef::new(DIALECT);
+    d.ops.extend(reverse::ops());
+    d.ops.extend(access::ops());
+    d
+}
+
+#[cfg(test)]
+mod tests;

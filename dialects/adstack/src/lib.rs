@@ -1,1 +1,88 @@
-//! The adstack dialect: per-thread stacks of loop-carried values for reverse mode
+//! The adstack dialect: per-thread LIFO stacks of `(primal, adjoint)` entries that hold the
+//! loop-carried values of a kernel for its reverse pass.
+//!
+//! ```text
+//! %s = adstack.alloca : f32 {max_size = 100}   // executing it empties the stack
+//! adstack.push %s, %v : f32                    // count += 1; top := (v, 0); past capacity: no
+//!                                              // write, the overflow flag is set
+//! adstack.pop %s : f32                         // count = max(count - 1, 0)
+//! %v = adstack.load_top %s : f32               // primal of entry max(count - 1, 0)
+//! %a = adstack.load_top_adj %s : f32           // adjoint of that entry (float stacks only)
+//! adstack.acc_adjoint %s, %a : f32             // top.adjoint += a (float stacks only)
+//! ```
+//!
+//! Generic form (accepted by `mlir-opt --allow-unregistered-dialect`):
+//! `%s = "adstack.alloca"() <{max_size = 100 : i64}> : () -> !adstack.stack<f32>`,
+//! `"adstack.push"(%s, %v) : (!adstack.stack<f32>, f32) -> ()`, and so on: every other op takes
+//! the stack as operand 0 and has no properties.
+//!
+//! - The type ([`types`]) is `!adstack.stack<T>`, `T` an integer (`i1` included) or a float.
+//!   Integer and i1 stacks carry no adjoints: `load_top_adj` / `acc_adjoint` on them do not verify.
+//! - `alloca` properties: `max_size` (non-negative i64, optional: the static capacity) and
+//!   `size_expr` (optional, any attribute for now: the symbolic bound the sizing passes capture).
+//! - Reading an empty stack reads entry 0, which is zero-initialised.
+//! - Effects: `alloca`, `push`, `pop` and `acc_adjoint` have side effects (they are kept in
+//!   order); `load_top` and `load_top_adj` are READ_ONLY.
+//!
+//! Typed wrappers and builders are in [`ops`]; verifiers in `verify`, syntax in `syntax`.
+
+pub mod ops;
+mod syntax;
+pub mod types;
+mod verify;
+
+pub use ops::{
+    build_acc_adjoint, build_alloca, build_load_top, build_load_top_adj, build_pop, build_push,
+    max_size_of, stack_elem, AccAdjointOp, AllocaOp, LoadTopAdjOp, LoadTopOp, PopOp, PushOp,
+};
+pub use types::{stack_type, StackType};
+
+use qd_ir::{DialectDef, OpInfo, OpTraits};
+
+pub const ALLOCA_OP: &str = "adstack.alloca";
+pub const PUSH_OP: &str = "adstack.push";
+pub const POP_OP: &str = "adstack.pop";
+pub const LOAD_TOP_OP: &str = "adstack.load_top";
+pub const LOAD_TOP_ADJ_OP: &str = "adstack.load_top_adj";
+pub const ACC_ADJOINT_OP: &str = "adstack.acc_adjoint";
+
+/// The alloca's static capacity property.
+pub const MAX_SIZE: &str = "max_size";
+/// The alloca's symbolic bound property.
+pub const SIZE_EXPR: &str = "size_expr";
+
+/// The adstack dialect: its ops and its type syntax, to register in a [`qd_ir::Context`].
+pub fn dialect() -> DialectDef {
+    let mut d = DialectDef::new(types::DIALECT);
+    d.ops = vec![
+        OpInfo::new(
+            ALLOCA_OP,
+            "a per-thread stack of (primal, adjoint) entries; executing it empties the stack",
+        )
+        .verify(verify::verify_alloca)
+        .syntax(syntax::parse_alloca, syntax::print_alloca),
+        OpInfo::new(PUSH_OP, "pushes a value with a zero adjoint")
+            .verify(verify::verify_push)
+            .syntax(syntax::parse_stack_value, syntax::print_stack_value),
+        OpInfo::new(POP_OP, "drops the top entry (no-op on an empty stack)")
+            .verify(verify::verify_pop)
+            .syntax(syntax::parse_stack_only, syntax::print_stack_only),
+        OpInfo::new(LOAD_TOP_OP, "reads the primal of the top entry")
+            .traits(OpTraits::READ_ONLY)
+            .verify(verify::verify_load_top)
+            .syntax(syntax::parse_stack_only, syntax::print_stack_only),
+        OpInfo::new(LOAD_TOP_ADJ_OP, "reads the adjoint of the top entry")
+            .traits(OpTraits::READ_ONLY)
+            .verify(verify::verify_load_top_adj)
+            .syntax(syntax::parse_stack_only, syntax::print_stack_only),
+        OpInfo::new(ACC_ADJOINT_OP, "adds to the adjoint of the top entry")
+            .verify(verify::verify_acc_adjoint)
+            .syntax(syntax::parse_stack_value, syntax::print_stack_value),
+    ];
+    d.parse_type = Some(types::parse_type);
+    d.print_type = Some(types::print_type);
+    d
+}
+
+#[cfg(test)]
+mod tests;

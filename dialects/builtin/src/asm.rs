@@ -173,4 +173,7 @@ pub trait OpAsmPrinter: AsmPrinter {
     /// `{k = v, ...}` for the discardable attributes (and properties) not in `elided`, if any.
     fn print_optional_attr_dict(&mut self, attrs: &[(Ident, Attribute)], elided: &[&str]);
     fn print_successor(&mut self, block: BlockId);
+    /// ` loc(...)` of a block argument the custom syntax defines (a loop's induction variable, a
+    /// kernel argument), when locations are printed; nothing otherwise.
+    fn print_optional_location(&mut self, arg: Value);
 }

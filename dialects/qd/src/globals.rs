@@ -338,6 +338,7 @@ fn print_kernel(op: OpId, p: &mut dyn OpAsmPrinter) {
         p.write(": ");
         let t = p.ctx().value_type(a);
         p.print_type(t);
+        p.print_optional_location(a);
     }
     p.write(")");
     if !p.ctx().attrs(op).is_empty() {

@@ -192,6 +192,9 @@ fn print_range_for(op: OpId, p: &mut dyn OpAsmPrinter) {
     let iv = body_block(p.ctx(), op, 0).and_then(|b| p.ctx().block_args(b).first().copied());
     p.write(" ");
     print_opt_value(p, iv);
+    if let Some(iv) = iv {
+        p.print_optional_location(iv);
+    }
     p.write(" = ");
     let lo = operand(p, op, 0);
     print_opt_value(p, lo);
@@ -286,7 +289,13 @@ fn print_struct_for(op: OpId, p: &mut dyn OpAsmPrinter) {
         .map(|b| p.ctx().block_args(b).to_vec())
         .unwrap_or_default();
     p.write(" (");
-    p.print_operands(&ivs);
+    for (i, &iv) in ivs.iter().enumerate() {
+        if i > 0 {
+            p.write(", ");
+        }
+        p.print_operand(iv);
+        p.print_optional_location(iv);
+    }
     p.write(") in ");
     print_symbol_prop(p, op, "field");
     print_region_at(p, op, 0);

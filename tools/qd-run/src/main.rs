@@ -1,1 +1,48 @@
-fn main() {}
+//! qd-run: compile and run one kernel of a file on a device, and print fields.
+//!
+//! ```text
+//! qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]... [--print FIELD]...
+//!        [--device interp] [--shuffle SEED] [--json]
+//! ```
+//!
+//! See `cli` for the options, `values` for VALUES, `output` for what is printed. Exit status: 0
+//! on success, 1 on input and runtime errors (with a located diagnostic where there is a
+//! location), 2 on usage errors.
+
+mod cli;
+mod npy;
+mod output;
+mod params;
+mod runner;
+mod values;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let opts = match cli::parse(&args) {
+        Ok(cli::Command::Run(o)) => o,
+        Ok(cli::Command::Help) => {
+            print!("{}", cli::USAGE);
+            return ExitCode::SUCCESS;
+        }
+        Err(msg) => {
+            eprintln!("qd-run: error: {msg}\n(run 'qd-run --help' for usage)");
+            return ExitCode::from(2);
+        }
+    };
+    match runner::run(&opts) {
+        Ok(out) => {
+            // A closed stdout (`qd-run ... | head`) is not an error worth a panic.
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(out.as_bytes());
+            let _ = stdout.flush();
+            ExitCode::SUCCESS
+        }
+        Err(runner::Failure(text)) => {
+            eprint!("{text}");
+            ExitCode::from(1)
+        }
+    }
+}

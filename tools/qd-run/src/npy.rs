@@ -16,7 +16,7 @@ pub fn parse(bytes: &[u8]) -> Result<Ndarray, String> {
         return Err("missing the \\x93NUMPY magic".into());
     }
     let (major, minor) = (bytes[6], bytes[7]);
-    let (header_len, start) = match major {
+    let (header_len, start): (usize, usize) = match major {
         1 => (u16::from_le_bytes([bytes[8], bytes[9]]) as usize, 10),
         2 | 3 => {
             if bytes.len() < 12 {

@@ -54,10 +54,10 @@ pub struct Memory {
 }
 
 impl Memory {
-    /// Allocates every `qd.field` directly in `module` (zeroed). Fields whose element type the
-    /// runtime does not support, or that cannot be allocated, are located diagnostics.
-    pub fn for_module(ctx: &Context, module: OpId) -> Result<Memory, Vec<Diagnostic>> {
-        let mut fields = Vec::new();
+    /// The fields of `module` (every `qd.field` directly in it), without allocating them: element
+    /// types the runtime does not support and shapes too large to index are located diagnostics.
+    pub fn layout(ctx: &Context, module: OpId) -> Result<Vec<FieldInfo>, Vec<Diagnostic>> {
+        let mut infos = Vec::new();
         let mut diags = Vec::new();
         let ops = ctx
             .regions(module)
@@ -65,9 +65,33 @@ impl Memory {
             .flat_map(|&r| ctx.region_ops(r))
             .filter_map(|op| FieldOp::from_op(ctx, op));
         for f in ops {
-            match allocate(ctx, f) {
-                Ok(slot) => fields.push(slot),
+            match field_info(ctx, f) {
+                Ok(info) => infos.push(info),
                 Err(msg) => diags.push(Diagnostic::error(ctx.loc(f.0), msg)),
+            }
+        }
+        if diags.is_empty() {
+            Ok(infos)
+        } else {
+            Err(diags)
+        }
+    }
+
+    /// Allocates every field of `module` (see [`Memory::layout`]), zeroed, with a zeroed adjoint
+    /// for each `needs_grad` field. A field that cannot be allocated is a located diagnostic.
+    pub fn for_module(ctx: &Context, module: OpId) -> Result<Memory, Vec<Diagnostic>> {
+        let mut fields = Vec::new();
+        let mut diags = Vec::new();
+        for info in Memory::layout(ctx, module)? {
+            let alloc = |what: &str| {
+                Storage::zeros(info.dtype, info.num_elements())
+                    .map_err(|e| Diagnostic::error(ctx.loc(info.op), format!("field @{}{what}: {e}", info.name)))
+            };
+            let value = alloc("");
+            let grad = if info.needs_grad { Some(alloc(".grad")) } else { None };
+            match (value, grad.transpose()) {
+                (Ok(value), Ok(grad)) => fields.push(FieldSlot { info, value, grad }),
+                (Err(d), _) | (_, Err(d)) => diags.push(d),
             }
         }
         if diags.is_empty() {
@@ -150,7 +174,7 @@ impl Memory {
     }
 }
 
-fn allocate(ctx: &Context, f: FieldOp) -> Result<FieldSlot, String> {
+fn field_info(ctx: &Context, f: FieldOp) -> Result<FieldInfo, String> {
     let name = f.name(ctx).to_string();
     let dtype = DType::from_type(ctx, f.elem(ctx)).map_err(|e| format!("field @{name}: {e}"))?;
     let shape: Vec<usize> = f
@@ -158,22 +182,12 @@ fn allocate(ctx: &Context, f: FieldOp) -> Result<FieldSlot, String> {
         .iter()
         .map(|&d| usize::try_from(d).map_err(|_| format!("field @{name} has extent {d}")))
         .collect::<Result<_, _>>()?;
-    let n = checked_num_elements(&shape).map_err(|e| format!("field @{name}: {e}"))?;
-    let alloc = |what: &str| {
-        Storage::zeros(dtype, n).map_err(|e| format!("field @{name}{what}: {e}"))
-    };
-    let value = alloc("")?;
-    let needs_grad = f.needs_grad(ctx);
-    let grad = if needs_grad { Some(alloc(".grad")?) } else { None };
-    Ok(FieldSlot {
-        info: FieldInfo {
-            name,
-            op: f.0,
-            dtype,
-            shape,
-            needs_grad,
-        },
-        value,
-        grad,
+    checked_num_elements(&shape).map_err(|e| format!("field @{name}: {e}"))?;
+    Ok(FieldInfo {
+        name,
+        op: f.0,
+        dtype,
+        shape,
+        needs_grad: f.needs_grad(ctx),
     })
 }

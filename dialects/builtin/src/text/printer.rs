@@ -56,9 +56,9 @@ impl<'c> Printer<'c> {
         }
         match self.custom_printer(op) {
             Some(print) => {
+                // MLIR elides the dialect prefix of `builtin.module` only.
                 let name = ctx.name(op);
-                self.out
-                    .push_str(name.strip_prefix("builtin.").unwrap_or(name));
+                self.out.push_str(if name == crate::builtin::MODULE { "module" } else { name });
                 print(op, self);
             }
             None => self.print_generic(op),
@@ -265,5 +265,11 @@ impl OpAsmPrinter for Printer<'_> {
     }
     fn print_successor(&mut self, block: BlockId) {
         self.names.write_block(block, &mut self.out);
+    }
+    fn print_optional_location(&mut self, arg: Value) {
+        if self.opts.debug_info {
+            self.out.push(' ');
+            self.write_loc(self.ctx.value_loc(arg));
+        }
     }
 }

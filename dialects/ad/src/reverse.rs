@@ -1,0 +1,283 @@
+//! `ad.reverse`: the module-level declaration that a gradient kernel of `@k` is wanted.
+//!
+//! ```text
+//! ad.reverse @k                                  // wanted; activity by default
+//! ad.reverse @k {active = [true, false]}         // one bool per argument of @k
+//! ad.reverse @k -> @k_grad                       // after reverse-mode-ad: the gradient kernel
+//! "ad.reverse"() <{active = [true, false], gradient = @k_grad, kernel = @k}> : () -> ()
+//! ```
+//!
+//! Gradient kernel convention: `@k_grad(args..., adj_1, ..., adj_m)` takes the arguments of `@k`
+//! followed by one adjoint ndarray per ACTIVE ndarray argument of `@k` (in argument order, each of
+//! its primal's type). Active, by default, means a float-element ndarray; `active` overrides it
+//! (only float ndarray arguments may be active). [`gradient_arg_types`] computes the signature.
+
+use crate::syntax::*;
+use crate::verify::*;
+use crate::REVERSE_OP;
+use qd_frontend::{KernelOp, NdarrayType, KERNEL_OP};
+use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::{
+    AttrData, Attribute, Builder, Context, DiagResult, Ident, Location, OpId, OpInfo, OpTraits,
+    OperationState, Type,
+};
+
+pub(crate) fn ops() -> Vec<OpInfo> {
+    vec![OpInfo::new(REVERSE_OP, "declares that a gradient kernel of a kernel is wanted")
+        .verify(verify_reverse)
+        .syntax(parse_reverse, print_reverse)]
+}
+
+/// An `ad.reverse` op.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ReverseOp(pub OpId);
+
+fn sym_of(ctx: &Context, op: OpId, name: &str) -> Option<String> {
+    match ctx.attr_data(ctx.prop(op, name)?) {
+        AttrData::SymbolRef { root, .. } => Some(ctx.ident_str(*root).to_string()),
+        _ => None,
+    }
+}
+
+impl ReverseOp {
+    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
+        (ctx.name(op) == REVERSE_OP).then_some(ReverseOp(op))
+    }
+    /// Creates `ad.reverse @kernel`.
+    pub fn build(b: &mut Builder, kernel: &str, loc: Location) -> Self {
+        let sym = b.ctx.symbol_ref_attr(kernel);
+        let st = OperationState::new(REVERSE_OP, loc).prop(b.ctx, "kernel", sym);
+        ReverseOp(b.insert(st))
+    }
+    /// The primal kernel's name ("" when missing).
+    pub fn kernel_name(self, ctx: &Context) -> String {
+        sym_of(ctx, self.0, "kernel").unwrap_or_default()
+    }
+    /// The gradient kernel's name, once reverse-mode-ad has set it.
+    pub fn gradient_name(self, ctx: &Context) -> Option<String> {
+        sym_of(ctx, self.0, "gradient")
+    }
+    pub fn set_gradient(self, ctx: &mut Context, name: &str) {
+        let sym = ctx.symbol_ref_attr(name);
+        ctx.set_prop(self.0, "gradient", sym);
+    }
+    /// The explicit activity (one bool per argument), when given.
+    pub fn active(self, ctx: &Context) -> Option<Vec<bool>> {
+        match ctx.attr_data(ctx.prop(self.0, "active")?) {
+            AttrData::Array(elems) => elems
+                .iter()
+                .map(|&a| match ctx.attr_data(a) {
+                    AttrData::Bool(b) => Some(*b),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    }
+    pub fn set_active(self, ctx: &mut Context, active: &[bool]) {
+        let elems: Vec<Attribute> = active.iter().map(|&b| ctx.bool_attr(b)).collect();
+        let a = ctx.array_attr(elems);
+        ctx.set_prop(self.0, "active", a);
+    }
+    /// The primal kernel, when the symbol resolves to one.
+    pub fn kernel(self, ctx: &Context) -> Option<KernelOp> {
+        let name = sym_of(ctx, self.0, "kernel")?;
+        qd_frontend::verify::lookup_symbol(ctx, self.0, &name)
+            .and_then(|k| KernelOp::from_op(ctx, k))
+    }
+    /// The gradient kernel, when set and resolving to one.
+    pub fn gradient(self, ctx: &Context) -> Option<KernelOp> {
+        let name = sym_of(ctx, self.0, "gradient")?;
+        qd_frontend::verify::lookup_symbol(ctx, self.0, &name)
+            .and_then(|k| KernelOp::from_op(ctx, k))
+    }
+    /// The effective activity of each argument of `arg_types` (the primal kernel's): the explicit
+    /// `active` when given, else [`default_activity`].
+    pub fn activity(self, ctx: &Context, arg_types: &[Type]) -> Vec<bool> {
+        self.active(ctx)
+            .unwrap_or_else(|| default_activity(ctx, arg_types))
+    }
+}
+
+/// Whether `ty` is an ndarray whose elements are floats (the only arguments that carry adjoints).
+pub fn is_differentiable_arg(ctx: &Context, ty: Type) -> bool {
+    NdarrayType::from_type(ctx, ty).is_some_and(|a| ctx.type_data(a.elem(ctx)).is_float())
+}
+
+/// Default activity: float-element ndarray arguments are active.
+pub fn default_activity(ctx: &Context, arg_types: &[Type]) -> Vec<bool> {
+    arg_types
+        .iter()
+        .map(|&t| is_differentiable_arg(ctx, t))
+        .collect()
+}
+
+/// The argument types of the gradient kernel: the primal's, then one adjoint ndarray (of the
+/// primal's type) per active argument.
+pub fn gradient_arg_types(arg_types: &[Type], activity: &[bool]) -> Vec<Type> {
+    let mut out = arg_types.to_vec();
+    out.extend(
+        arg_types
+            .iter()
+            .zip(activity)
+            .filter(|(_, &a)| a)
+            .map(|(&t, _)| t),
+    );
+    out
+}
+
+/// Every `ad.reverse` directly in `block` (a module body), in order.
+pub fn reverse_decls(ctx: &Context, block: qd_ir::BlockId) -> Vec<ReverseOp> {
+    ctx.block_ops(block)
+        .filter_map(|op| ReverseOp::from_op(ctx, op))
+        .collect()
+}
+
+/// The `ad.reverse` of `kernel` directly in the body of `module` (a `builtin.module`), if any.
+pub fn find_reverse(ctx: &Context, module: OpId, kernel: &str) -> Option<ReverseOp> {
+    let region = *ctx.regions(module).first()?;
+    let block = ctx.entry_block(region)?;
+    reverse_decls(ctx, block)
+        .into_iter()
+        .find(|r| r.kernel_name(ctx) == kernel)
+}
+
+fn type_list(ctx: &Context, tys: &[Type]) -> String {
+    let parts: Vec<String> = tys.iter().map(|&t| type_str(ctx, t)).collect();
+    format!("({})", parts.join(", "))
+}
+
+fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
+    expect_shape(ctx, op, 0, true, 0, &["active", "gradient", "kernel"])?;
+    let kernel = symbol_prop(ctx, op, "kernel")?;
+    let gradient = opt_symbol_prop(ctx, op, "gradient")?;
+    let active = match ctx.prop(op, "active") {
+        None => None,
+        Some(a) => match ReverseOp(op).active(ctx) {
+            Some(v) => Some(v),
+            None => {
+                let _ = a;
+                return Err(err(
+                    ctx,
+                    op,
+                    "property 'active' must be an array of booleans",
+                ));
+            }
+        },
+    };
+    if let Some(p) = ctx.parent_op(op) {
+        if !ctx.has_trait(p, OpTraits::SYMBOL_TABLE) {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "expects its parent to be a symbol table (such as 'builtin.module'), got '{}'",
+                    ctx.name(p)
+                ),
+            ));
+        }
+    }
+    // One declaration per kernel: a second one would be ambiguous about activity and gradient.
+    let mut prev = ctx.prev_op(op);
+    while let Some(o) = prev {
+        if ReverseOp::from_op(ctx, o).is_some_and(|r| r.kernel_name(ctx) == kernel) {
+            return Err(err(
+                ctx,
+                op,
+                format!("declares the gradient of @{kernel} a second time"),
+            ));
+        }
+        prev = ctx.prev_op(o);
+    }
+    let Some(k) = resolve_symbol(ctx, op, &kernel, KERNEL_OP, "kernel")? else {
+        return Ok(());
+    };
+    let arg_types = KernelOp(k).arg_types(ctx);
+    if let Some(active) = &active {
+        if active.len() != arg_types.len() {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "expects one 'active' entry per argument of @{kernel} ({}), got {}",
+                    arg_types.len(),
+                    active.len()
+                ),
+            ));
+        }
+        for (i, (&a, &t)) in active.iter().zip(&arg_types).enumerate() {
+            if a && !is_differentiable_arg(ctx, t) {
+                return Err(err(
+                    ctx,
+                    op,
+                    format!(
+                        "marks argument {i} of @{kernel} active, but only float ndarray arguments carry adjoints, got {}",
+                        type_str(ctx, t)
+                    ),
+                ));
+            }
+        }
+    }
+    let Some(gradient) = gradient else {
+        return Ok(());
+    };
+    let Some(g) = resolve_symbol(ctx, op, &gradient, KERNEL_OP, "gradient kernel")? else {
+        return Ok(());
+    };
+    let activity = active.unwrap_or_else(|| default_activity(ctx, &arg_types));
+    let want = gradient_arg_types(&arg_types, &activity);
+    let got = KernelOp(g).arg_types(ctx);
+    if want != got {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects gradient kernel @{gradient} to take {} (the arguments of @{kernel}, then the adjoints of its active ndarrays), got {}",
+                type_list(ctx, &want),
+                type_list(ctx, &got)
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `@k [-> @g] [{active = [...], attrs...}]`.
+fn parse_reverse(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
+    let kernel = p.parse_symbol_name()?;
+    let sym = p.ctx().symbol_ref_attr(&kernel);
+    st.add_prop(p.ctx(), "kernel", sym);
+    if p.parse_optional_punct("->") {
+        let g = p.parse_symbol_name()?;
+        let sym = p.ctx().symbol_ref_attr(&g);
+        st.add_prop(p.ctx(), "gradient", sym);
+    }
+    let mut entries = Vec::new();
+    p.parse_optional_attr_dict(&mut entries)?;
+    for (k, v) in entries {
+        if p.ctx_ref().ident_str(k) == "active" {
+            st.properties.push((k, v));
+        } else {
+            st.attributes.push((k, v));
+        }
+    }
+    Ok(())
+}
+
+fn print_reverse(op: OpId, p: &mut dyn OpAsmPrinter) {
+    p.write(" ");
+    print_symbol_prop(p, op, "kernel");
+    if p.ctx().prop(op, "gradient").is_some() {
+        p.write(" -> ");
+        print_symbol_prop(p, op, "gradient");
+    }
+    // `active` (and any property the verifier rejects) prints in the dictionary with the
+    // discardable attributes.
+    let ctx = p.ctx();
+    let entries: Vec<(Ident, Attribute)> = ctx
+        .properties(op)
+        .iter()
+        .chain(ctx.attrs(op))
+        .copied()
+        .collect();
+    p.print_optional_attr_dict(&entries, &["kernel", "gradient"]);
+}

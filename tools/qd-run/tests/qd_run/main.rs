@@ -1,0 +1,5 @@
+//! End-to-end tests of the qd-run binary (one test binary, one module per concern).
+
+mod common;
+mod errors;
+mod outputs;
