@@ -15,8 +15,9 @@ config.test_exec_root = os.path.join(project_root, "target", "lit")
 
 llvm_bin = "/usr/lib/llvm-22/bin"
 qd_bin = os.environ.get("QD_BIN_DIR", os.path.join(project_root, "target", "debug"))
-if not os.path.exists(os.path.join(qd_bin, "qd-opt")):
-    lit_config.fatal("qd-opt not found in %s (build it, or set QD_BIN_DIR)" % qd_bin)
+for tool in ["qd-opt", "qd-run"]:
+    if not os.path.exists(os.path.join(qd_bin, tool)):
+        lit_config.fatal("%s not found in %s (run `cargo build --workspace`, or set QD_BIN_DIR)" % (tool, qd_bin))
 
 # Our tools first, then LLVM 22's FileCheck, not and mlir-opt.
 config.environment["PATH"] = os.pathsep.join([qd_bin, llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The main job: parse, verify and run a pass pipeline on an example kernel file, then print it.
+# The main job: compile and run examples/dynamic_loop.mlir (a kernel whose loop trip count is read
+# from a field at launch) on the reference interpreter, after showing it through a qd-opt pipeline.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tools/setup.sh
-cargo build --release --quiet -p qd-opt
-target/release/qd-opt examples/arith_pipeline.mlir --allow-unregistered-dialect \
-  --pass-pipeline='builtin.module(canonicalize{max-iterations=4},cse,symbol-dce)' --pass-timing
+cargo build --release --quiet -p qd-opt -p qd-run
+echo "== qd-opt: parse, verify, canonicalize + cse, print =="
+target/release/qd-opt examples/dynamic_loop.mlir --pass-pipeline='builtin.module(canonicalize,cse)'
+echo "== qd-run: n = 512, x = linspace(0, 1.5) on the interpreter =="
+target/release/qd-run examples/dynamic_loop.mlir --kernel compute --set n=512 --set 'x=linspace(0,1.5)' --print y

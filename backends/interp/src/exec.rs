@@ -126,7 +126,11 @@ impl<'a> Frame<'a> {
 
     /// The order in which a parallel loop of `n` iterations runs them: None for ascending order,
     /// or a seeded permutation when shuffling is on.
-    pub fn parallel_order(&mut self, n: u64, loc: Location) -> Result<Option<Vec<u64>>, Box<RuntimeError>> {
+    pub fn parallel_order(
+        &mut self,
+        n: u64,
+        loc: Location,
+    ) -> Result<Option<Vec<u64>>, Box<RuntimeError>> {
         let Some(rng) = self.rng.as_deref_mut() else {
             return Ok(None);
         };

@@ -9,7 +9,10 @@ use qd_ir::{Context, FloatKind, Signedness, Type, TypeData};
 pub enum Kind {
     /// Integers of 1 to 64 bits and `index` (64). `unsigned` only for `ui*` types (it matters to
     /// atomic min/max; arith's ops carry their own signedness).
-    Int { width: u32, unsigned: bool },
+    Int {
+        width: u32,
+        unsigned: bool,
+    },
     F32,
     F64,
 }
@@ -18,10 +21,12 @@ impl Kind {
     /// The kind of a scalar type, or None (f16, bf16, wider integers, non-scalars).
     pub fn of(ctx: &Context, ty: Type) -> Option<Kind> {
         match ctx.type_data(ty) {
-            TypeData::Integer { width, signedness } if (1..=64).contains(width) => Some(Kind::Int {
-                width: *width,
-                unsigned: *signedness == Signedness::Unsigned,
-            }),
+            TypeData::Integer { width, signedness } if (1..=64).contains(width) => {
+                Some(Kind::Int {
+                    width: *width,
+                    unsigned: *signedness == Signedness::Unsigned,
+                })
+            }
             TypeData::Index => Some(Kind::Int {
                 width: 64,
                 unsigned: false,
@@ -106,11 +111,7 @@ pub trait Float:
     fn ieee_minimum(self, b: Self) -> Self {
         if self.is_nan() || b.is_nan() {
             Self::nan()
-        } else if self < b {
-            self
-        } else if b < self {
-            b
-        } else if self.is_sign_negative() {
+        } else if self < b || (self == b && self.is_sign_negative()) {
             self
         } else {
             b
@@ -121,14 +122,10 @@ pub trait Float:
     fn ieee_maximum(self, b: Self) -> Self {
         if self.is_nan() || b.is_nan() {
             Self::nan()
-        } else if self > b {
+        } else if self > b || (self == b && !self.is_sign_negative()) {
             self
-        } else if b > self {
-            b
-        } else if self.is_sign_negative() {
-            b
         } else {
-            self
+            b
         }
     }
 }

@@ -59,7 +59,10 @@ mod tests {
         let mut sorted = a.clone();
         sorted.sort();
         assert_eq!(sorted, (0..100).collect::<Vec<_>>());
-        assert_ne!(a, sorted, "a permutation of 100 elements is almost surely not the identity");
+        assert_ne!(
+            a, sorted,
+            "a permutation of 100 elements is almost surely not the identity"
+        );
     }
 
     #[test]

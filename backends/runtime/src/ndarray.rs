@@ -103,7 +103,10 @@ mod tests {
     #[test]
     fn construction_checks_length_and_extents() {
         let a = Ndarray::from_f64(DType::F32, &[2, 3], &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]).unwrap();
-        assert_eq!((a.dtype(), a.shape(), a.rank(), a.len()), (DType::F32, &[2, 3][..], 2, 6));
+        assert_eq!(
+            (a.dtype(), a.shape(), a.rank(), a.len()),
+            (DType::F32, &[2, 3][..], 2, 6)
+        );
         assert_eq!(a.get(4), Some(Scalar::F32(4.0)));
         assert!(Ndarray::from_f64(DType::F32, &[4], &[1.0]).is_err());
         assert!(Ndarray::zeros(DType::I32, &[1usize << 33]).is_err());

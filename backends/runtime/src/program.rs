@@ -159,8 +159,8 @@ impl Program {
     /// Writes `values` (converted exactly to the field's dtype) into `name`.
     pub fn write_f64(&mut self, name: &str, values: &[f64]) -> Result<(), Error> {
         let dtype = self.field(name)?.dtype();
-        let data =
-            Storage::from_f64(dtype, values).map_err(|e| Error::Value(format!("field '{name}': {e}")))?;
+        let data = Storage::from_f64(dtype, values)
+            .map_err(|e| Error::Value(format!("field '{name}': {e}")))?;
         self.write(name, data)
     }
 
@@ -190,7 +190,9 @@ impl Program {
         self.memory.ndarray(id).ok_or(Error::UnknownNdarray(id.0))
     }
     pub fn ndarray_mut(&mut self, id: NdarrayId) -> Result<&mut Ndarray, Error> {
-        self.memory.ndarray_mut(id).ok_or(Error::UnknownNdarray(id.0))
+        self.memory
+            .ndarray_mut(id)
+            .ok_or(Error::UnknownNdarray(id.0))
     }
     pub fn remove_ndarray(&mut self, id: NdarrayId) -> Result<Ndarray, Error> {
         self.memory

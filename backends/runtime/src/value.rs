@@ -392,7 +392,10 @@ mod tests {
             Scalar::I64(i64::MAX).convert(DType::U64),
             Ok(Scalar::U64(i64::MAX as u64))
         );
-        assert_eq!(Scalar::F64(2.0).convert(DType::I1), Err("value 2 does not fit in i1".into()));
+        assert_eq!(
+            Scalar::F64(2.0).convert(DType::I1),
+            Err("value 2 does not fit in i1".into())
+        );
     }
 
     #[test]

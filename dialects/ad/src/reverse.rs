@@ -153,17 +153,9 @@ fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
     let gradient = opt_symbol_prop(ctx, op, "gradient")?;
     let active = match ctx.prop(op, "active") {
         None => None,
-        Some(a) => match ReverseOp(op).active(ctx) {
-            Some(v) => Some(v),
-            None => {
-                let _ = a;
-                return Err(err(
-                    ctx,
-                    op,
-                    "property 'active' must be an array of booleans",
-                ));
-            }
-        },
+        Some(_) => Some(ReverseOp(op).active(ctx).ok_or_else(|| {
+            err(ctx, op, "property 'active' must be an array of booleans")
+        })?),
     };
     if let Some(p) = ctx.parent_op(op) {
         if !ctx.has_trait(p, OpTraits::SYMBOL_TABLE) {

@@ -8,6 +8,8 @@ pub fn register_all_dialects(ctx: &mut Context) {
     ctx.register_dialect(qd_arith::dialect());
     ctx.register_dialect(qd_math::dialect());
     ctx.register_dialect(qd_frontend::dialect());
+    ctx.register_dialect(qd_ad::dialect());
+    ctx.register_dialect(qd_adstack::dialect());
 }
 
 /// A context with every dialect registered.
@@ -26,7 +28,7 @@ mod tests {
         let mut ctx = context();
         register_all_dialects(&mut ctx);
         let names: Vec<_> = ctx.dialect_names().collect();
-        for d in ["builtin", "arith", "math", "qd"] {
+        for d in ["builtin", "arith", "math", "qd", "ad", "adstack"] {
             assert_eq!(names.iter().filter(|n| **n == d).count(), 1, "{d}");
         }
         for op in [
@@ -37,9 +39,14 @@ mod tests {
             "math.fma",
             "qd.kernel",
             "qd.range_for",
+            "ad.reverse",
+            "ad.acc_ndarray_adjoint",
+            "adstack.alloca",
+            "adstack.acc_adjoint",
         ] {
             assert!(ctx.lookup_op_info(op).is_some(), "{op} is not registered");
         }
         assert!(ctx.dialect("math").unwrap().materialize_constant.is_some());
+        assert!(ctx.dialect("adstack").unwrap().parse_type.is_some());
     }
 }

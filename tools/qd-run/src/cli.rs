@@ -122,10 +122,9 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 o.prints.push(value.trim().to_string());
             }
             "--shuffle" => {
-                let seed = value
-                    .trim()
-                    .parse()
-                    .map_err(|_| format!("--shuffle expects an unsigned integer seed, got '{value}'"))?;
+                let seed = value.trim().parse().map_err(|_| {
+                    format!("--shuffle expects an unsigned integer seed, got '{value}'")
+                })?;
                 o.shuffle = Some(seed);
             }
             _ => unreachable!("every option with a value is listed above"),
@@ -162,13 +161,31 @@ mod tests {
     #[test]
     fn full_command_line() {
         let o = run(&[
-            "f.mlir", "--kernel", "compute", "--set", "n=512", "--set=x=linspace(0,1.5)",
-            "--arg", "limit=2.0", "--print", "y", "--print=x.grad", "--json", "--device=interp",
-            "--shuffle", "7",
+            "f.mlir",
+            "--kernel",
+            "compute",
+            "--set",
+            "n=512",
+            "--set=x=linspace(0,1.5)",
+            "--arg",
+            "limit=2.0",
+            "--print",
+            "y",
+            "--print=x.grad",
+            "--json",
+            "--device=interp",
+            "--shuffle",
+            "7",
         ]);
         assert_eq!(o.file, "f.mlir");
         assert_eq!(o.kernel, "compute");
-        assert_eq!(o.sets, vec![("n".into(), "512".into()), ("x".into(), "linspace(0,1.5)".into())]);
+        assert_eq!(
+            o.sets,
+            vec![
+                ("n".into(), "512".into()),
+                ("x".into(), "linspace(0,1.5)".into())
+            ]
+        );
         assert_eq!(o.args, vec![("limit".into(), "2.0".into())]);
         assert_eq!(o.prints, vec!["y", "x.grad"]);
         assert!(o.json);
@@ -183,19 +200,78 @@ mod tests {
         for (s, want) in [
             (&["f.mlir"][..], "--kernel NAME is required"),
             (&["--kernel", "k"][..], "no input file"),
-            (&["a.mlir", "b.mlir", "--kernel", "k"][..], "more than one input file"),
+            (
+                &["a.mlir", "b.mlir", "--kernel", "k"][..],
+                "more than one input file",
+            ),
             (&["f.mlir", "--kernel"][..], "--kernel needs a value"),
-            (&["f.mlir", "--kernel", "k", "--bogus"][..], "unknown option '--bogus'"),
-            (&["f.mlir", "--kernel", "k", "--set", "x"][..], "--set expects NAME=VALUES"),
-            (&["f.mlir", "--kernel", "k", "--arg", "=1"][..], "--arg expects NAME=VALUES"),
-            (&["f.mlir", "--kernel", "k", "--device", "gpu"][..], "unknown device 'gpu'"),
-            (&["f.mlir", "--kernel", "k", "--shuffle", "-1"][..], "--shuffle expects"),
-            (&["f.mlir", "--kernel", "k", "--kernel", "j"][..], "more than once"),
-            (&["f.mlir", "--kernel", "k", "--json=1"][..], "takes no value"),
-            (&["f.mlir", "--kernel", "k", "--print", " "][..], "needs a field name"),
+            (
+                &["f.mlir", "--kernel", "k", "--bogus"][..],
+                "unknown option '--bogus'",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--set", "x"][..],
+                "--set expects NAME=VALUES",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--arg", "=1"][..],
+                "--arg expects NAME=VALUES",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--device", "gpu"][..],
+                "unknown device 'gpu'",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--shuffle", "-1"][..],
+                "--shuffle expects",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--kernel", "j"][..],
+                "more than once",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--json=1"][..],
+                "takes no value",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--print", " "][..],
+                "needs a field name",
+            ),
         ] {
             let e = parse(&args(s)).unwrap_err();
             assert!(e.contains(want), "{s:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn arbitrary_arguments_never_panic() {
+        let tokens = [
+            "f.mlir",
+            "--kernel",
+            "--set",
+            "--arg",
+            "--print",
+            "--device",
+            "--json",
+            "--shuffle",
+            "--",
+            "-",
+            "x=1",
+            "=",
+            "--kernel=k",
+            "--set=",
+            "interp",
+            "7",
+            "-h",
+        ];
+        for a in tokens {
+            for b in tokens {
+                for c in tokens {
+                    for d in tokens {
+                        let _ = parse(&args(&[a, b, c, d]));
+                    }
+                }
+            }
         }
     }
 }

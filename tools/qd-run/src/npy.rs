@@ -155,7 +155,10 @@ impl Cursor<'_> {
         if self.eat(c) {
             Ok(())
         } else {
-            Err(format!("expected '{c}' in the header at offset {}", self.pos))
+            Err(format!(
+                "expected '{c}' in the header at offset {}",
+                self.pos
+            ))
         }
     }
     fn string(&mut self) -> Result<String, String> {
@@ -163,7 +166,10 @@ impl Cursor<'_> {
         let rest = &self.s[self.pos..];
         let q = rest.chars().next().filter(|c| *c == '\'' || *c == '"');
         let Some(q) = q else {
-            return Err(format!("expected a string in the header at offset {}", self.pos));
+            return Err(format!(
+                "expected a string in the header at offset {}",
+                self.pos
+            ));
         };
         let Some(len) = rest[1..].find(q) else {
             return Err("unterminated string in the header".into());
@@ -195,10 +201,17 @@ impl Cursor<'_> {
                 .take_while(|c| c.is_ascii_digit())
                 .collect();
             if digits.is_empty() {
-                return Err(format!("expected a dimension in the header at offset {}", self.pos));
+                return Err(format!(
+                    "expected a dimension in the header at offset {}",
+                    self.pos
+                ));
             }
             self.pos += digits.len();
-            dims.push(digits.parse().map_err(|_| format!("dimension {digits} is too large"))?);
+            dims.push(
+                digits
+                    .parse()
+                    .map_err(|_| format!("dimension {digits} is too large"))?,
+            );
             if !self.eat(',') {
                 self.expect(')')?;
                 return Ok(PyValue::Tuple(dims));
@@ -242,8 +255,7 @@ pub fn encode(descr: &str, shape: &[usize], data: &[u8]) -> Vec<u8> {
         1 => format!("({},)", dims[0]),
         _ => format!("({})", dims.join(", ")),
     };
-    let mut header =
-        format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
+    let mut header = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}, }}");
     while (10 + header.len() + 1) % 64 != 0 {
         header.push(' ');
     }
@@ -292,7 +304,12 @@ mod tests {
         let h = Header::parse("{\"shape\": (4, 10), \"descr\": \"<f4\", \"fortran_order\": False}")
             .unwrap();
         assert_eq!(h.shape, vec![4, 10]);
-        assert_eq!(Header::parse("{'descr':'|u1','fortran_order':True,'shape':()}").unwrap().shape, Vec::<usize>::new());
+        assert_eq!(
+            Header::parse("{'descr':'|u1','fortran_order':True,'shape':()}")
+                .unwrap()
+                .shape,
+            Vec::<usize>::new()
+        );
     }
 
     #[test]
@@ -332,5 +349,21 @@ mod tests {
         let pos = fortran.windows(5).position(|w| w == b"False").unwrap();
         fortran.splice(pos..pos + 5, b"True ".iter().copied());
         assert!(parse(&fortran).unwrap_err().contains("Fortran"));
+    }
+
+    #[test]
+    fn truncated_and_mutated_files_never_panic() {
+        let good = encode("<i4", &[2, 3], &[7u8; 24]);
+        for len in 0..good.len() {
+            let _ = parse(&good[..len]);
+        }
+        // Every byte of the header replaced by a few troublesome values.
+        for i in 0..good.len() - 24 {
+            for b in [0u8, b'(', b')', b',', b'\'', b'9', 0xff] {
+                let mut v = good.clone();
+                v[i] = b;
+                let _ = parse(&v);
+            }
+        }
     }
 }

@@ -79,7 +79,12 @@ fn json_value(v: Scalar) -> String {
     if f.is_nan() {
         "\"NaN\"".into()
     } else if f.is_infinite() {
-        if f > 0.0 { "\"Infinity\"" } else { "\"-Infinity\"" }.into()
+        if f > 0.0 {
+            "\"Infinity\""
+        } else {
+            "\"-Infinity\""
+        }
+        .into()
     } else {
         // Rust's shortest round-trip forms (`3.2`, `1.0`, `1e-7`) are valid JSON numbers.
         v.to_string()
@@ -133,7 +138,16 @@ mod tests {
         let fields = [
             field("y", &[], f32s(&[3.2])),
             field("x", &[3], f32s(&[0.0, 0.1, 1e-7])),
-            field("g", &[2, 2], vec![Scalar::I32(1), Scalar::I32(-2), Scalar::I32(3), Scalar::I32(4)]),
+            field(
+                "g",
+                &[2, 2],
+                vec![
+                    Scalar::I32(1),
+                    Scalar::I32(-2),
+                    Scalar::I32(3),
+                    Scalar::I32(4),
+                ],
+            ),
             field("b", &[2], vec![Scalar::I1(true), Scalar::I1(false)]),
             field("e", &[0], vec![]),
         ];
@@ -152,7 +166,11 @@ mod tests {
     fn json_form() {
         let fields = [
             field("y", &[], f32s(&[3.2])),
-            field("w\"q", &[4], f32s(&[f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0])),
+            field(
+                "w\"q",
+                &[4],
+                f32s(&[f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0]),
+            ),
             field("n", &[1], vec![Scalar::U64(u64::MAX)]),
         ];
         assert_eq!(

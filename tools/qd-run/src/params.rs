@@ -53,7 +53,10 @@ mod tests {
         assert_eq!(names(&ctx, kernels[0], src, "p.mlir"), vec!["w", "lim_2"]);
         assert_eq!(names(&ctx, kernels[1], src, "p.mlir"), vec!["arg0"]);
         // Another file's locations are not read from this source.
-        assert_eq!(names(&ctx, kernels[0], src, "other.mlir"), vec!["arg0", "arg1"]);
+        assert_eq!(
+            names(&ctx, kernels[0], src, "other.mlir"),
+            vec!["arg0", "arg1"]
+        );
     }
 
     #[test]

@@ -62,12 +62,19 @@ pub fn run(o: &Options) -> Result<String, Failure> {
         .filter_map(|op| KernelOp::from_op(&ctx, op))
         .collect();
     let Some(&kernel) = kernels.iter().find(|k| k.name(&ctx) == o.kernel) else {
-        let names: Vec<String> = kernels.iter().map(|k| format!("@{}", k.name(&ctx))).collect();
+        let names: Vec<String> = kernels
+            .iter()
+            .map(|k| format!("@{}", k.name(&ctx)))
+            .collect();
         return Err(fail(format!(
             "no kernel @{} in '{}' (kernels: {})",
             o.kernel,
             o.file,
-            if names.is_empty() { "none".to_string() } else { names.join(", ") }
+            if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            }
         )));
     };
     let param_names = params::names(&ctx, kernel, &source, &o.file);
@@ -88,19 +95,23 @@ pub fn run(o: &Options) -> Result<String, Failure> {
     // Check every name before running anything.
     let mut prints: Vec<String> = Vec::new();
     for name in &o.prints {
-        p.field_info(name).map_err(|e| fail(format!("--print {name}: {e}")))?;
+        p.field_info(name)
+            .map_err(|e| fail(format!("--print {name}: {e}")))?;
         if !prints.contains(name) {
             prints.push(name.clone());
         }
     }
     for (name, text) in &o.sets {
         let ctx_msg = format!("--set {name}: ");
-        let info = p.field_info(name).map_err(|e| fail(format!("{ctx_msg}{e}")))?;
+        let info = p
+            .field_info(name)
+            .map_err(|e| fail(format!("{ctx_msg}{e}")))?;
         let (dtype, shape) = (info.dtype, info.shape.clone());
         let data = values::ValueSpec::parse(text)
             .and_then(|spec| values::for_field(&spec, dtype, &shape))
             .map_err(|e| fail(format!("{ctx_msg}{e}")))?;
-        p.write(name, data).map_err(|e| fail(format!("{ctx_msg}{e}")))?;
+        p.write(name, data)
+            .map_err(|e| fail(format!("{ctx_msg}{e}")))?;
     }
 
     let t = Instant::now();
@@ -128,7 +139,10 @@ pub fn run(o: &Options) -> Result<String, Failure> {
     let fields: Vec<FieldOut> = prints
         .iter()
         .map(|name| {
-            let info = p.field_info(name).map(|i| i.shape.clone()).unwrap_or_default();
+            let info = p
+                .field_info(name)
+                .map(|i| i.shape.clone())
+                .unwrap_or_default();
             let data = p.field(name).map(|s| s.to_scalars()).unwrap_or_default();
             FieldOut {
                 name: name.clone(),
@@ -193,8 +207,9 @@ fn build_args(
         let spec = values::ValueSpec::parse(text).map_err(|e| fail(format!("{ctx_msg}{e}")))?;
         let arg = match *ty {
             ParamType::Scalar(dtype) => values::for_scalar(&spec, dtype).map(Arg::Scalar),
-            ParamType::Ndarray { dtype, rank } => values::for_ndarray(&spec, dtype, rank)
-                .map(|nd| Arg::Ndarray(p.add_ndarray(nd))),
+            ParamType::Ndarray { dtype, rank } => {
+                values::for_ndarray(&spec, dtype, rank).map(|nd| Arg::Ndarray(p.add_ndarray(nd)))
+            }
         }
         .map_err(|e| fail(format!("{ctx_msg}{e}")))?;
         args.push(arg);

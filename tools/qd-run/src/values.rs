@@ -78,17 +78,25 @@ impl ValueSpec {
         }
         let source = if let Some(v) = call(head, "fill") {
             if v.is_empty() || v.contains(',') {
-                return Err(format!("bad '{head}': fill takes one value, as in fill(0.5)"));
+                return Err(format!(
+                    "bad '{head}': fill takes one value, as in fill(0.5)"
+                ));
             }
             Source::Fill(v.to_string())
         } else if let Some(args) = call(head, "linspace") {
             match args.split(',').collect::<Vec<_>>()[..] {
                 [a, b] => Source::Linspace(number(a, "start")?, number(b, "end")?),
-                _ => return Err(format!("bad '{head}': linspace takes two numbers, as in linspace(0,1.5)")),
+                _ => {
+                    return Err(format!(
+                        "bad '{head}': linspace takes two numbers, as in linspace(0,1.5)"
+                    ))
+                }
             }
         } else if let Some(args) = call(head, "arange") {
             if !args.is_empty() {
-                return Err(format!("bad '{head}': arange takes no arguments (it counts 0, 1, ...)"));
+                return Err(format!(
+                    "bad '{head}': arange takes no arguments (it counts 0, 1, ...)"
+                ));
             }
             Source::Arange
         } else if is_npy(head) {
@@ -147,13 +155,23 @@ fn generate(source: &Source, dtype: DType, count: usize) -> Result<Storage, Stri
         }
         Source::Linspace(a, b) => {
             if !dtype.is_float() {
-                return Err(format!("linspace(a,b) needs a float element type, not {dtype}"));
+                return Err(format!(
+                    "linspace(a,b) needs a float element type, not {dtype}"
+                ));
             }
             let (a, b) = (*a, *b);
-            let step = if count > 1 { (b - a) / (count - 1) as f64 } else { 0.0 };
+            let step = if count > 1 {
+                (b - a) / (count - 1) as f64
+            } else {
+                0.0
+            };
             // numpy.linspace: a + i * step, with the end point exactly b.
             Box::new(move |i| {
-                let v = if count > 1 && i == count - 1 { b } else { a + i as f64 * step };
+                let v = if count > 1 && i == count - 1 {
+                    b
+                } else {
+                    a + i as f64 * step
+                };
                 Scalar::from_f64(dtype, v)
             })
         }
@@ -236,7 +254,9 @@ pub fn for_ndarray(spec: &ValueSpec, dtype: DType, rank: usize) -> Result<Ndarra
 /// A scalar argument of `dtype`.
 pub fn for_scalar(spec: &ValueSpec, dtype: DType) -> Result<Scalar, String> {
     if spec.shape.is_some() {
-        return Err(format!("the parameter is a scalar {dtype}: it takes no shape"));
+        return Err(format!(
+            "the parameter is a scalar {dtype}: it takes no shape"
+        ));
     }
     let storage = match &spec.source {
         Source::List(items) if items.len() != 1 => {
@@ -249,7 +269,10 @@ pub fn for_scalar(spec: &ValueSpec, dtype: DType) -> Result<Scalar, String> {
         Source::Npy(path) => {
             let nd = npy::read(path)?;
             if nd.len() != 1 {
-                return Err(format!("'{path}' has {} elements; a scalar needs one", nd.len()));
+                return Err(format!(
+                    "'{path}' has {} elements; a scalar needs one",
+                    nd.len()
+                ));
             }
             convert(&nd, dtype)?
         }
@@ -273,7 +296,10 @@ mod tests {
 
     #[test]
     fn grammar() {
-        assert_eq!(spec("1, 2,3").source, Source::List(vec!["1".into(), "2".into(), "3".into()]));
+        assert_eq!(
+            spec("1, 2,3").source,
+            Source::List(vec!["1".into(), "2".into(), "3".into()])
+        );
         assert_eq!(spec("fill( 0.5 )").source, Source::Fill("0.5".into()));
         assert_eq!(spec("linspace(0, 1.5)").source, Source::Linspace(0.0, 1.5));
         assert_eq!(spec("arange()").source, Source::Arange);
@@ -311,24 +337,54 @@ mod tests {
     #[test]
     fn fields() {
         let f = |s: &str, dt, shape: &[usize]| for_field(&spec(s), dt, shape);
-        assert_eq!(f("1,2,3", DType::I32, &[3]).unwrap(), Storage::I32(vec![1, 2, 3]));
-        assert_eq!(f("fill(7)", DType::I64, &[2]).unwrap(), Storage::I64(vec![7, 7]));
-        assert_eq!(f("arange()", DType::F32, &[2, 2]).unwrap(), Storage::F32(vec![0.0, 1.0, 2.0, 3.0]));
+        assert_eq!(
+            f("1,2,3", DType::I32, &[3]).unwrap(),
+            Storage::I32(vec![1, 2, 3])
+        );
+        assert_eq!(
+            f("fill(7)", DType::I64, &[2]).unwrap(),
+            Storage::I64(vec![7, 7])
+        );
+        assert_eq!(
+            f("arange()", DType::F32, &[2, 2]).unwrap(),
+            Storage::F32(vec![0.0, 1.0, 2.0, 3.0])
+        );
         assert_eq!(f("512", DType::I32, &[]).unwrap(), Storage::I32(vec![512]));
         let l = f("linspace(0,1.5)", DType::F32, &[16]).unwrap();
         let l = l.as_f32().unwrap();
         assert_eq!((l[0], l[1], l[15]), (0.0, 0.1, 1.5));
-        assert_eq!(f("linspace(2,3)", DType::F64, &[1]).unwrap(), Storage::F64(vec![2.0]));
-        assert_eq!(f("1,2:2", DType::F32, &[2]).unwrap(), Storage::F32(vec![1.0, 2.0]));
+        assert_eq!(
+            f("linspace(2,3)", DType::F64, &[1]).unwrap(),
+            Storage::F64(vec![2.0])
+        );
+        assert_eq!(
+            f("1,2:2", DType::F32, &[2]).unwrap(),
+            Storage::F32(vec![1.0, 2.0])
+        );
         for (s, dt, shape, want) in [
             ("1,2", DType::I32, &[3][..], "expected 3 values, got 2"),
             ("1.5", DType::I32, &[1][..], "'1.5' is not an integer"),
             ("300", DType::I8, &[1][..], "does not fit in i8"),
             ("abc", DType::F32, &[1][..], "'abc' is not a number"),
-            ("linspace(0,1)", DType::I32, &[4][..], "needs a float element type"),
+            (
+                "linspace(0,1)",
+                DType::I32,
+                &[4][..],
+                "needs a float element type",
+            ),
             ("arange()", DType::I1, &[3][..], "does not fit in i1"),
-            ("1,2:2", DType::F32, &[1, 2][..], "has shape [1, 2], not [2]"),
-            ("missing.npy", DType::F32, &[2][..], "cannot read 'missing.npy'"),
+            (
+                "1,2:2",
+                DType::F32,
+                &[1, 2][..],
+                "has shape [1, 2], not [2]",
+            ),
+            (
+                "missing.npy",
+                DType::F32,
+                &[2][..],
+                "cannot read 'missing.npy'",
+            ),
         ] {
             let e = f(s, dt, shape).unwrap_err();
             assert!(e.contains(want), "{s}: {e}");
@@ -338,19 +394,34 @@ mod tests {
     #[test]
     fn ndarrays_and_scalars() {
         let nd = for_ndarray(&spec("0,3,7"), DType::I32, 1).unwrap();
-        assert_eq!((nd.shape(), nd.data()), (&[3][..], &Storage::I32(vec![0, 3, 7])));
+        assert_eq!(
+            (nd.shape(), nd.data()),
+            (&[3][..], &Storage::I32(vec![0, 3, 7]))
+        );
         let nd = for_ndarray(&spec("fill(0):4x3"), DType::F32, 2).unwrap();
         assert_eq!(nd.shape(), &[4, 3]);
         let nd = for_ndarray(&spec("arange():5"), DType::I64, 1).unwrap();
         assert_eq!(nd.data(), &Storage::I64(vec![0, 1, 2, 3, 4]));
-        assert!(for_ndarray(&spec("fill(0)"), DType::F32, 1).unwrap_err().contains("explicit shape"));
-        assert!(for_ndarray(&spec("1,2,3"), DType::F32, 2).unwrap_err().contains("rank 2"));
-        assert!(for_ndarray(&spec("1,2:3"), DType::F32, 1).unwrap_err().contains("expected 3 values"));
+        assert!(for_ndarray(&spec("fill(0)"), DType::F32, 1)
+            .unwrap_err()
+            .contains("explicit shape"));
+        assert!(for_ndarray(&spec("1,2,3"), DType::F32, 2)
+            .unwrap_err()
+            .contains("rank 2"));
+        assert!(for_ndarray(&spec("1,2:3"), DType::F32, 1)
+            .unwrap_err()
+            .contains("expected 3 values"));
         assert_eq!(for_scalar(&spec("2.0"), DType::F32), Ok(Scalar::F32(2.0)));
         assert_eq!(for_scalar(&spec("fill(3)"), DType::I32), Ok(Scalar::I32(3)));
-        assert!(for_scalar(&spec("1,2"), DType::F32).unwrap_err().contains("expected one value, got 2"));
-        assert!(for_scalar(&spec("1:1"), DType::F32).unwrap_err().contains("no shape"));
-        assert!(for_scalar(&spec("arange()"), DType::F32).unwrap_err().contains("give one value"));
+        assert!(for_scalar(&spec("1,2"), DType::F32)
+            .unwrap_err()
+            .contains("expected one value, got 2"));
+        assert!(for_scalar(&spec("1:1"), DType::F32)
+            .unwrap_err()
+            .contains("no shape"));
+        assert!(for_scalar(&spec("arange()"), DType::F32)
+            .unwrap_err()
+            .contains("give one value"));
     }
 
     #[test]
@@ -358,7 +429,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("qd-run-values-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.npy");
-        let data: Vec<u8> = [1.0f64, 2.0, 3.0, 4.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+        let data: Vec<u8> = [1.0f64, 2.0, 3.0, 4.0]
+            .iter()
+            .flat_map(|x| x.to_le_bytes())
+            .collect();
         std::fs::write(&path, npy::encode("<f8", &[2, 2], &data)).unwrap();
         let p = path.to_str().unwrap();
         // f8 data converts to an f32 field of the same shape (a 1-D file may fill any shape).
@@ -366,14 +440,69 @@ mod tests {
             for_field(&spec(p), DType::F32, &[2, 2]).unwrap(),
             Storage::F32(vec![1.0, 2.0, 3.0, 4.0])
         );
-        assert!(for_field(&spec(p), DType::F32, &[4]).unwrap_err().contains("has shape [2, 2]"));
+        assert!(for_field(&spec(p), DType::F32, &[4])
+            .unwrap_err()
+            .contains("has shape [2, 2]"));
         assert!(for_field(&spec(p), DType::F32, &[1, 4]).is_err());
-        assert_eq!(for_field(&spec(p), DType::I32, &[2, 2]).unwrap(), Storage::I32(vec![1, 2, 3, 4]));
+        assert_eq!(
+            for_field(&spec(p), DType::I32, &[2, 2]).unwrap(),
+            Storage::I32(vec![1, 2, 3, 4])
+        );
         let nd = for_ndarray(&spec(p), DType::F32, 2).unwrap();
         assert_eq!(nd.shape(), &[2, 2]);
-        assert!(for_ndarray(&spec(&format!("{p}:4")), DType::F32, 1).unwrap_err().contains("not [4]"));
-        assert!(for_ndarray(&spec(p), DType::F32, 1).unwrap_err().contains("rank 1"));
-        assert!(for_scalar(&spec(p), DType::F32).unwrap_err().contains("4 elements"));
+        assert!(for_ndarray(&spec(&format!("{p}:4")), DType::F32, 1)
+            .unwrap_err()
+            .contains("not [4]"));
+        assert!(for_ndarray(&spec(p), DType::F32, 1)
+            .unwrap_err()
+            .contains("rank 1"));
+        assert!(for_scalar(&spec(p), DType::F32)
+            .unwrap_err()
+            .contains("4 elements"));
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics() {
+        // Every string of up to three tokens of the grammar's alphabet parses or fails cleanly,
+        // and so does materializing it for a field, an ndarray and a scalar.
+        let tokens = [
+            "",
+            "1",
+            "-2.5",
+            ",",
+            ":",
+            "x",
+            "3",
+            "fill(",
+            "linspace(",
+            "arange(",
+            ")",
+            "(",
+            "nan",
+            "inf",
+            "1e999",
+            ".npy",
+            "a:b",
+            "0",
+            " ",
+        ];
+        for a in tokens {
+            for b in tokens {
+                for c in tokens {
+                    let text = format!("{a}{b}{c}");
+                    if let Ok(spec) = ValueSpec::parse(&text) {
+                        if matches!(spec.source, Source::Npy(_)) {
+                            continue;
+                        }
+                        for dt in [DType::I8, DType::F32, DType::I1] {
+                            let _ = for_field(&spec, dt, &[3]);
+                            let _ = for_ndarray(&spec, dt, 1);
+                            let _ = for_scalar(&spec, dt);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

@@ -33,7 +33,11 @@ fn from_f64(v: f64, k: Kind) -> u64 {
 }
 
 /// The cast `name`, or None when `name` is not one.
-pub(super) fn compile(c: &mut Compiler<'_>, op: OpId, name: &str) -> Result<Option<Exec>, Diagnostic> {
+pub(super) fn compile(
+    c: &mut Compiler<'_>,
+    op: OpId,
+    name: &str,
+) -> Result<Option<Exec>, Diagnostic> {
     let is_cast = matches!(
         name,
         names::SITOFP
@@ -53,7 +57,10 @@ pub(super) fn compile(c: &mut Compiler<'_>, op: OpId, name: &str) -> Result<Opti
     }
     let (from, to) = (operand_kind(c, op, 0)?, result_kind(c, op, 0)?);
     if name == names::TRUNCF && rounding_mode(c.ctx(), op).is_some_and(|m| m != 0) {
-        return Err(c.error(op, "the interpreter supports only arith.truncf's default rounding (to_nearest_even)"));
+        return Err(c.error(
+            op,
+            "the interpreter supports only arith.truncf's default rounding (to_nearest_even)",
+        ));
     }
     let (x, d) = unary_slots(c, op);
     let (fw, tw) = (width(from), width(to));

@@ -7,7 +7,11 @@ use qd_arith::names;
 use qd_ir::{Diagnostic, OpId};
 
 /// The float op `name`, or None when `name` is not one.
-pub(super) fn compile(c: &mut Compiler<'_>, op: OpId, name: &str) -> Result<Option<Exec>, Diagnostic> {
+pub(super) fn compile(
+    c: &mut Compiler<'_>,
+    op: OpId,
+    name: &str,
+) -> Result<Option<Exec>, Diagnostic> {
     Ok(Some(match name {
         names::ADDF => float_bin!(c, op, |a, b| a + b),
         names::SUBF => float_bin!(c, op, |a, b| a - b),

@@ -29,7 +29,11 @@ fn shift_amount(b: u64, w: u32) -> Result<u32, Failure> {
 }
 
 /// The integer op `name`, or None when `name` is not one.
-pub(super) fn compile(c: &mut Compiler<'_>, op: OpId, name: &str) -> Result<Option<Exec>, Diagnostic> {
+pub(super) fn compile(
+    c: &mut Compiler<'_>,
+    op: OpId,
+    name: &str,
+) -> Result<Option<Exec>, Diagnostic> {
     let is_int_op = matches!(
         name,
         names::ADDI

@@ -55,11 +55,20 @@ fn constant(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
     let kind = result_kind(c, op, 0)?;
     let value = ConstantOp(op).value(ctx).map(|a| ctx.attr_data(a));
     let bits = match (value, kind) {
-        (Some(AttrData::Integer { value, .. }), Kind::Int { width, .. }) => canon(*value as u64, width),
+        (Some(AttrData::Integer { value, .. }), Kind::Int { width, .. }) => {
+            canon(*value as u64, width)
+        }
         (Some(AttrData::Bool(b)), Kind::Int { .. }) => bool_bits(*b),
-        (Some(AttrData::Float { bits, .. }), Kind::F32) => (f64::from_bits(*bits) as f32).to_bits() as u64,
+        (Some(AttrData::Float { bits, .. }), Kind::F32) => {
+            (f64::from_bits(*bits) as f32).to_bits() as u64
+        }
         (Some(AttrData::Float { bits, .. }), Kind::F64) => *bits,
-        _ => return Err(c.error(op, "the interpreter supports only scalar integer and float constants")),
+        _ => {
+            return Err(c.error(
+                op,
+                "the interpreter supports only scalar integer and float constants",
+            ))
+        }
     };
     let d = c.slot(ctx.result(op, 0));
     Ok(Box::new(move |f| {
@@ -89,7 +98,10 @@ fn cmpf(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
     // Widening to f64 is exact, so comparing there gives the f32 comparison.
     let exec = match operand_kind(c, op, 0)? {
         Kind::F32 => crate::helpers::int_binary(x, y, d, move |a, b| {
-            let (a, b) = (f32::from_bits(a as u32) as f64, f32::from_bits(b as u32) as f64);
+            let (a, b) = (
+                f32::from_bits(a as u32) as f64,
+                f32::from_bits(b as u32) as f64,
+            );
             bool_bits(pred.eval(a, b))
         }),
         Kind::F64 => crate::helpers::int_binary(x, y, d, move |a, b| {
@@ -109,7 +121,11 @@ fn select(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
     );
     let d = c.slot(ctx.result(op, 0));
     Ok(Box::new(move |f| {
-        let v = if f.get(cond) & 1 != 0 { f.get(t) } else { f.get(e) };
+        let v = if f.get(cond) & 1 != 0 {
+            f.get(t)
+        } else {
+            f.get(e)
+        };
         f.set(d, v);
         Ok(Flow::Next)
     }))

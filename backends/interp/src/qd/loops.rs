@@ -66,7 +66,11 @@ pub(super) fn struct_for(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnos
         return Err(c.error(op, format!("qd.struct_for over unknown field @{name}")));
     };
     let shape = c.memory().field(index).info.shape.clone();
-    let ivs: Vec<Slot> = s.induction_vars(ctx).into_iter().map(|v| c.slot(v)).collect();
+    let ivs: Vec<Slot> = s
+        .induction_vars(ctx)
+        .into_iter()
+        .map(|v| c.slot(v))
+        .collect();
     let body = c.compile_region(op, 0)?;
     let parallel = is_parallel_loop(ctx, op);
     let loc = ctx.loc(op);
@@ -122,12 +126,10 @@ pub(super) fn while_loop(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnos
     let cond = c.slot(w.condition(ctx));
     let before = c.compile_region(op, 0)?;
     let after = c.compile_region(op, 1)?;
-    Ok(Box::new(move |f| {
-        loop {
-            before.run(f)?;
-            if f.get(cond) & 1 == 0 || !iterate(&after, f)? {
-                return Ok(Flow::Next);
-            }
+    Ok(Box::new(move |f| loop {
+        before.run(f)?;
+        if f.get(cond) & 1 == 0 || !iterate(&after, f)? {
+            return Ok(Flow::Next);
         }
     }))
 }

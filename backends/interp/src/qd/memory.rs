@@ -49,7 +49,10 @@ struct FieldAccess {
 
 fn field(c: &Compiler<'_>, op: OpId, name: &str) -> Result<FieldAccess, Diagnostic> {
     let Some(index) = c.memory().field_index(name) else {
-        return Err(c.error(op, format!("'{}' refers to unknown field @{name}", c.ctx().name(op))));
+        return Err(c.error(
+            op,
+            format!("'{}' refers to unknown field @{name}", c.ctx().name(op)),
+        ));
     };
     Ok(FieldAccess {
         index,
@@ -129,7 +132,11 @@ pub(super) fn atomic(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic>
     }
 }
 
-fn float_atomic<T: Float>(c: &mut Compiler<'_>, op: OpId, which: AtomicKind) -> Result<Exec, Diagnostic> {
+fn float_atomic<T: Float>(
+    c: &mut Compiler<'_>,
+    op: OpId,
+    which: AtomicKind,
+) -> Result<Exec, Diagnostic> {
     let f = T::from_bits64;
     match which {
         AtomicKind::Add => atomic_exec(c, op, move |x, y| (f(x) + f(y)).to_bits64()),

@@ -19,7 +19,11 @@ pub fn parse(mut ctx: Context, src: &str, name: &str) -> (Context, qd_ir::OpId) 
     let mut sm = SourceMgr::new();
     sm.add_buffer(name, src);
     let Some(module) = module else {
-        let d: Vec<String> = ctx.diagnostics().iter().map(|d| sm.render(&ctx, d)).collect();
+        let d: Vec<String> = ctx
+            .diagnostics()
+            .iter()
+            .map(|d| sm.render(&ctx, d))
+            .collect();
         panic!("parse failed:\n{}", d.join(""));
     };
     (ctx, module)
@@ -47,8 +51,11 @@ pub fn example(name: &str) -> String {
 
 /// Compiles and launches `kernel` with `args`, then syncs.
 pub fn run(p: &mut Program, kernel: &str, args: &[Arg]) -> Result<(), Vec<RuntimeError>> {
-    let k = p.kernel(kernel).unwrap_or_else(|e| panic!("compile {kernel}: {e}"));
-    p.launch(k, args).unwrap_or_else(|e| panic!("launch {kernel}: {e}"));
+    let k = p
+        .kernel(kernel)
+        .unwrap_or_else(|e| panic!("compile {kernel}: {e}"));
+    p.launch(k, args)
+        .unwrap_or_else(|e| panic!("launch {kernel}: {e}"));
     p.sync()
 }
 

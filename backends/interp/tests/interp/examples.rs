@@ -207,6 +207,7 @@ fn every_example_compiles() {
         "triangular.mlir",
     ] {
         let mut p = program(&example(name));
-        p.kernel("compute").unwrap_or_else(|e| panic!("{name}: {e}"));
+        p.kernel("compute")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
     }
 }

@@ -84,7 +84,16 @@ fn without_the_extension_the_op_is_refused() {
     let mut ctx = context();
     ctx.allow_unregistered = true;
     let (ctx, module) = parse(ctx, SRC, "ext.mlir");
-    let mut p = Program::new(ctx, module, Box::new(Interpreter::new()), ProgramConfig::default()).unwrap();
+    let mut p = Program::new(
+        ctx,
+        module,
+        Box::new(Interpreter::new()),
+        ProgramConfig::default(),
+    )
+    .unwrap();
     let e = p.kernel("k").unwrap_err();
-    assert!(e.to_string().contains("no interpreter for dialect 'test'"), "{e}");
+    assert!(
+        e.to_string().contains("no interpreter for dialect 'test'"),
+        "{e}"
+    );
 }

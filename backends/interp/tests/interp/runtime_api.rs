@@ -67,7 +67,10 @@ fn argument_count_and_types_are_checked_at_launch() {
     assert_eq!(p.read_f64("x").unwrap(), vec![2.0, 4.0, 6.0, 8.0]);
     // A removed ndarray is no longer valid.
     p.remove_ndarray(a).unwrap();
-    assert!(matches!(p.launch(k, &[Arg::Ndarray(a), s]), Err(Error::UnknownNdarray(_))));
+    assert!(matches!(
+        p.launch(k, &[Arg::Ndarray(a), s]),
+        Err(Error::UnknownNdarray(_))
+    ));
 }
 
 #[test]
@@ -100,7 +103,10 @@ fn fields_and_adjoints() {
     let mut p = program(SRC);
     assert_eq!(p.field_names(), vec!["x", "n"]);
     let info = p.field_info("x").unwrap();
-    assert_eq!((info.dtype, info.shape.clone(), info.needs_grad), (DType::F32, vec![4], true));
+    assert_eq!(
+        (info.dtype, info.shape.clone(), info.needs_grad),
+        (DType::F32, vec![4], true)
+    );
     assert_eq!(p.field_info("n").unwrap().shape, Vec::<usize>::new());
     p.write_f64("x.grad", &[1.0, 2.0, 3.0, 4.0]).unwrap();
     assert_eq!(p.read_f64("x.grad").unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
@@ -119,7 +125,11 @@ fn fields_and_adjoints() {
         p.write_f64("x", &[1.0]).unwrap_err().to_string(),
         "field 'x' has 4 elements, got 1 value"
     );
-    assert!(p.write_f64("n", &[1.5]).unwrap_err().to_string().contains("not an integer"));
+    assert!(p
+        .write_f64("n", &[1.5])
+        .unwrap_err()
+        .to_string()
+        .contains("not an integer"));
     assert!(p.write("n", Storage::F32(vec![1.0])).is_err());
     p.write_scalars("n", &[Scalar::I64(7)]).unwrap();
     assert_eq!(p.field("n").unwrap().get(0), Some(Scalar::I32(7)));
@@ -137,7 +147,11 @@ fn kernels_compile_once_and_unknown_ones_are_errors() {
     p.launch(e, &[]).unwrap();
     assert!(p.sync().is_ok());
     assert_eq!(
-        p.kernel_params(k).unwrap().iter().map(|t| t.to_string()).collect::<Vec<_>>(),
+        p.kernel_params(k)
+            .unwrap()
+            .iter()
+            .map(|t| t.to_string())
+            .collect::<Vec<_>>(),
         vec!["ndarray<?xf32>", "f32"]
     );
     assert_eq!(
@@ -155,20 +169,35 @@ fn kernels_compile_once_and_unknown_ones_are_errors() {
 fn unsupported_field_types_are_located_diagnostics() {
     let src = "module {\n  qd.field @h : !qd.field<4xf16>\n}\n";
     let (ctx, module) = parse(context(), src, "f16.mlir");
-    let e = Program::new(ctx, module, Box::new(Interpreter::new()), ProgramConfig::default())
-        .err()
-        .expect("f16 fields are refused");
+    let e = Program::new(
+        ctx,
+        module,
+        Box::new(Interpreter::new()),
+        ProgramConfig::default(),
+    )
+    .err()
+    .expect("f16 fields are refused");
     let d = &e.diagnostics()[0];
-    assert!(d.message.contains("field @h: element type 'f16' is not supported"), "{}", d.message);
+    assert!(
+        d.message
+            .contains("field @h: element type 'f16' is not supported"),
+        "{}",
+        d.message
+    );
 }
 
 #[test]
 fn invalid_modules_are_refused_at_creation() {
     let src = "module {\n  qd.kernel @k() {\n    %c = arith.constant 1 : i32\n    qd.store %c, @missing[] : i32\n  }\n}\n";
     let (ctx, module) = parse(context(), src, "bad.mlir");
-    let e = Program::new(ctx, module, Box::new(Interpreter::new()), ProgramConfig::default())
-        .err()
-        .expect("verification fails");
+    let e = Program::new(
+        ctx,
+        module,
+        Box::new(Interpreter::new()),
+        ProgramConfig::default(),
+    )
+    .err()
+    .expect("verification fails");
     assert!(!e.diagnostics().is_empty());
 }
 
@@ -178,7 +207,13 @@ fn ops_the_interpreter_cannot_run_are_compile_errors() {
     let mut ctx = context();
     ctx.allow_unregistered = true;
     let (ctx, module) = parse(ctx, src, "u.mlir");
-    let mut p = Program::new(ctx, module, Box::new(Interpreter::new()), ProgramConfig::default()).unwrap();
+    let mut p = Program::new(
+        ctx,
+        module,
+        Box::new(Interpreter::new()),
+        ProgramConfig::default(),
+    )
+    .unwrap();
     let e = p.kernel("k").unwrap_err();
     let d = &e.diagnostics()[0];
     assert_eq!(
@@ -186,4 +221,29 @@ fn ops_the_interpreter_cannot_run_are_compile_errors() {
         "the interpreter cannot run 'test.magic': no interpreter for dialect 'test'"
     );
     assert_eq!(p.context().file_line_col(d.loc), Some(("u.mlir", 3, 5)));
+}
+
+#[test]
+fn unsupported_features_are_located_compile_errors() {
+    let cases = [
+        (
+            "module {\n  qd.kernel @k() {\n    %a = qd.alloca : !qd.ptr<!qd.array<20000000xf32>>\n  }\n}\n",
+            "kernel @k needs more than 16777216 local scalars per thread",
+        ),
+        (
+            "module {\n  qd.kernel @k(%x: f64) {\n    %a = arith.truncf %x upward : f64 to f32\n  }\n}\n",
+            "the interpreter supports only arith.truncf's default rounding (to_nearest_even)",
+        ),
+        (
+            "module {\n  qd.kernel @k(%x: i32) {\n    %h = arith.sitofp %x : i32 to f16\n  }\n}\n",
+            "the interpreter does not support type 'f16' in 'arith.sitofp'",
+        ),
+    ];
+    for (src, want) in cases {
+        let mut p = program(src);
+        let e = p.kernel("k").unwrap_err();
+        let d = &e.diagnostics()[0];
+        assert_eq!(d.message, want);
+        assert_eq!(p.context().file_line_col(d.loc), Some(("test.mlir", 3, 5)));
+    }
 }

@@ -102,7 +102,11 @@ fn integer_ops() {
     qd.store %7, @i[%c7] : i32",
     );
     let mut p = program(&src);
-    run_ok(&mut p, "k", &[Arg::Scalar(Scalar::I32(-7)), Arg::Scalar(Scalar::I32(2))]);
+    run_ok(
+        &mut p,
+        "k",
+        &[Arg::Scalar(Scalar::I32(-7)), Arg::Scalar(Scalar::I32(2))],
+    );
     assert_eq!(
         ints(&p),
         vec![
@@ -183,7 +187,11 @@ fn math_matches_rust_f32_functions() {
     );
     let mut p = program(&src);
     let (x, y) = (0.7f32, 2.5f32);
-    run_ok(&mut p, "k", &[Arg::Scalar(Scalar::F32(x)), Arg::Scalar(Scalar::F32(y))]);
+    run_ok(
+        &mut p,
+        "k",
+        &[Arg::Scalar(Scalar::F32(x)), Arg::Scalar(Scalar::F32(y))],
+    );
     let f = f32s(&p);
     let want = [
         x.sin(),
@@ -243,14 +251,23 @@ fn float_min_max_casts_and_compares() {
     run_ok(
         &mut p,
         "k",
-        &[Arg::Scalar(Scalar::F32(1.5)), Arg::Scalar(Scalar::F32(f32::NAN))],
+        &[
+            Arg::Scalar(Scalar::F32(1.5)),
+            Arg::Scalar(Scalar::F32(f32::NAN)),
+        ],
     );
     let f = f32s(&p);
-    assert!(f[0] == 0.0 && f[0].is_sign_negative(), "minimumf(0, -0) = -0");
+    assert!(
+        f[0] == 0.0 && f[0].is_sign_negative(),
+        "minimumf(0, -0) = -0"
+    );
     assert!(f[1].is_nan(), "maximumf propagates NaN");
     assert_eq!(f[2], -3.0);
     assert_eq!(f[3], 4294967293.0f32);
-    assert_eq!(ints(&p), vec![i32::MAX, 0, -2, 0, 1.5f32.to_bits() as i32, 1, 0, -3]);
+    assert_eq!(
+        ints(&p),
+        vec![i32::MAX, 0, -2, 0, 1.5f32.to_bits() as i32, 1, 0, -3]
+    );
 }
 
 #[test]
@@ -261,17 +278,29 @@ fn division_by_zero_is_a_located_error() {
     qd.store %q, @i[%c0] : i32",
     );
     let mut p = program(&src);
-    let e = run_err(&mut p, "k", &[Arg::Scalar(Scalar::I32(1)), Arg::Scalar(Scalar::I32(0))]);
+    let e = run_err(
+        &mut p,
+        "k",
+        &[Arg::Scalar(Scalar::I32(1)), Arg::Scalar(Scalar::I32(0))],
+    );
     assert_eq!(e.kind, RuntimeErrorKind::DivisionByZero);
     assert_eq!(line_of(&e), 10);
     assert_eq!(e.kernel, "k");
-    assert!(e.to_string().starts_with("test.mlir:10:5: error: integer division by zero (in kernel @k)"), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("test.mlir:10:5: error: integer division by zero (in kernel @k)"),
+        "{e}"
+    );
     // The launch stopped before the store.
     assert_eq!(ints(&p)[0], 0);
     // Unsigned remainder too.
     let src = module("%a: i32, %b: i32", "    %r = arith.remui %a, %b : i32");
     let mut p = program(&src);
-    let e = run_err(&mut p, "k", &[Arg::Scalar(Scalar::I32(1)), Arg::Scalar(Scalar::I32(0))]);
+    let e = run_err(
+        &mut p,
+        "k",
+        &[Arg::Scalar(Scalar::I32(1)), Arg::Scalar(Scalar::I32(0))],
+    );
     assert_eq!(e.kind, RuntimeErrorKind::DivisionByZero);
 }
 
@@ -279,8 +308,16 @@ fn division_by_zero_is_a_located_error() {
 fn oversized_shift_is_an_error() {
     let src = module("%a: i32, %s: i32", "    %r = arith.shli %a, %s : i32");
     let mut p = program(&src);
-    run_ok(&mut p, "k", &[Arg::Scalar(Scalar::I32(1)), Arg::Scalar(Scalar::I32(31))]);
-    let e = run_err(&mut p, "k", &[Arg::Scalar(Scalar::I32(1)), Arg::Scalar(Scalar::I32(32))]);
+    run_ok(
+        &mut p,
+        "k",
+        &[Arg::Scalar(Scalar::I32(1)), Arg::Scalar(Scalar::I32(31))],
+    );
+    let e = run_err(
+        &mut p,
+        "k",
+        &[Arg::Scalar(Scalar::I32(1)), Arg::Scalar(Scalar::I32(32))],
+    );
     assert_eq!(e.kind, RuntimeErrorKind::InvalidOperation);
     assert!(e.message.contains("shift amount 32"), "{e}");
 }
@@ -304,13 +341,19 @@ fn field_out_of_bounds_is_located_and_stops_the_launch() {
     run_ok(&mut p, "k", &[Arg::Scalar(Scalar::I32(3))]);
     let e = run_err(&mut p, "k", &[Arg::Scalar(Scalar::I32(4))]);
     assert_eq!(e.kind, RuntimeErrorKind::OutOfBounds);
-    assert_eq!(e.message, "index [4, 2] is out of bounds for field @x of shape [4, 3]");
+    assert_eq!(
+        e.message,
+        "index [4, 2] is out of bounds for field @x of shape [4, 3]"
+    );
     assert_eq!(e.position, Some(("test.mlir".to_string(), 9, 7)));
     // Thread 0 stored its flag, then failed: no later thread ran.
     let mut p = program(src);
     let e = run_err(&mut p, "k", &[Arg::Scalar(Scalar::I32(-1))]);
     assert!(e.message.starts_with("index [-1, 2]"), "{e}");
-    assert_eq!(p.field("done").unwrap().as_i32().unwrap(), &[1, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(
+        p.field("done").unwrap().as_i32().unwrap(),
+        &[1, 0, 0, 0, 0, 0, 0, 0]
+    );
 }
 
 #[test]
@@ -331,15 +374,24 @@ fn ndarray_out_of_bounds_is_located() {
     let vals: Vec<f64> = (0..16).map(|v| v as f64).collect();
     let a = p.add_ndarray(Ndarray::from_f64(DType::F32, &[2, 8], &vals).unwrap());
     let e = run_err(&mut p, "k", &[Arg::Ndarray(a)]);
-    assert_eq!(e.message, "index [2, 0] is out of bounds for ndarray argument 0 of shape [2, 8]");
+    assert_eq!(
+        e.message,
+        "index [2, 0] is out of bounds for ndarray argument 0 of shape [2, 8]"
+    );
     assert_eq!(line_of(&e), 8);
     // Threads 0 and 1 completed (loads and stores), thread 2 failed at its store.
-    assert_eq!(&p.field("x").unwrap().as_f32().unwrap()[..3], &[0.0, 1.0, 2.0]);
+    assert_eq!(
+        &p.field("x").unwrap().as_f32().unwrap()[..3],
+        &[0.0, 1.0, 2.0]
+    );
     let data = p.ndarray(a).unwrap().data().as_f32().unwrap().to_vec();
     assert_eq!(data[8], 1.0, "a[1, 0] = x[1]");
     let b = p.add_ndarray(Ndarray::zeros(DType::F32, &[8, 4]).unwrap());
     let e = run_err(&mut p, "k", &[Arg::Ndarray(b)]);
-    assert_eq!(e.message, "index [0, 4] is out of bounds for ndarray argument 0 of shape [8, 4]");
+    assert_eq!(
+        e.message,
+        "index [0, 4] is out of bounds for ndarray argument 0 of shape [8, 4]"
+    );
     assert_eq!(line_of(&e), 6);
 }
 
@@ -371,7 +423,11 @@ fn local_array_out_of_bounds_is_located() {
         "index 3 is out of bounds for local array '!qd.array<3x2xf32>' of length 3"
     );
     assert_eq!(e.position, Some(("test.mlir".to_string(), 7, 7)));
-    assert_eq!(p.read_f64("y").unwrap(), vec![6.0], "three iterations ran before the error");
+    assert_eq!(
+        p.read_f64("y").unwrap(),
+        vec![6.0],
+        "three iterations ran before the error"
+    );
 }
 
 #[test]
@@ -402,8 +458,13 @@ fn atomics_return_the_old_value() {
     p.write_f64("lo", &[100.0]).unwrap();
     p.write_f64("hi", &[-100.0]).unwrap();
     p.write_scalars("u", &[Scalar::U32(7)]).unwrap();
-    let x = p.add_ndarray(Ndarray::from_f64(DType::F32, &[4], &[3.0, -2.0, 8.0, f64::NAN]).unwrap());
-    run_ok(&mut p, "k", &[Arg::Ndarray(x), Arg::Scalar(Scalar::U32(u32::MAX))]);
+    let x =
+        p.add_ndarray(Ndarray::from_f64(DType::F32, &[4], &[3.0, -2.0, 8.0, f64::NAN]).unwrap());
+    run_ok(
+        &mut p,
+        "k",
+        &[Arg::Ndarray(x), Arg::Scalar(Scalar::U32(u32::MAX))],
+    );
     assert_eq!(p.field("acc").unwrap().as_i32().unwrap(), &[40]);
     assert_eq!(p.field("olds").unwrap().as_i32().unwrap(), &[0, 10, 20, 30]);
     // A NaN operand loses to the number (minNum / maxNum).
@@ -535,7 +596,11 @@ fn range_for_bounds_of_every_integer_type() {
 }
 ";
     let mut p = program(src);
-    run_ok(&mut p, "k", &[Arg::Scalar(Scalar::I64(-1)), Arg::Scalar(Scalar::I64(2))]);
+    run_ok(
+        &mut p,
+        "k",
+        &[Arg::Scalar(Scalar::I64(-1)), Arg::Scalar(Scalar::I64(2))],
+    );
     assert_eq!(p.field("n").unwrap().as_i64().unwrap(), &[5 + 300]);
 }
 
@@ -561,7 +626,10 @@ fn struct_for_over_scalar_and_2d_fields() {
     let mut p = program(src);
     run_ok(&mut p, "k", &[]);
     assert_eq!(p.read_f64("s").unwrap(), vec![1.5]);
-    assert_eq!(p.field("g").unwrap().as_i32().unwrap(), &[0, 1, 2, 10, 11, 12]);
+    assert_eq!(
+        p.field("g").unwrap().as_i32().unwrap(),
+        &[0, 1, 2, 10, 11, 12]
+    );
 }
 
 #[test]

@@ -46,8 +46,14 @@ fn is_permutation(v: &[i32]) -> bool {
 
 #[test]
 fn ascending_order_without_shuffle() {
-    assert_eq!(order(None, "by_struct_for", "order"), (0..64).collect::<Vec<_>>());
-    assert_eq!(order(None, "by_range_for", "rorder"), (0..20).collect::<Vec<_>>());
+    assert_eq!(
+        order(None, "by_struct_for", "order"),
+        (0..64).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        order(None, "by_range_for", "rorder"),
+        (0..20).collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -55,7 +61,12 @@ fn same_seed_same_order() {
     for (kernel, field) in [("by_struct_for", "order"), ("by_range_for", "rorder")] {
         let a = order(Some(42), kernel, field);
         assert!(is_permutation(&a), "{a:?}");
-        assert_ne!(a, order(None, kernel, field), "a shuffled order of {} threads", a.len());
+        assert_ne!(
+            a,
+            order(None, kernel, field),
+            "a shuffled order of {} threads",
+            a.len()
+        );
         assert_eq!(a, order(Some(42), kernel, field));
         assert_ne!(a, order(Some(43), kernel, field));
     }
@@ -100,15 +111,23 @@ fn order_independent_results_do_not_change() {
         assert_eq!(p.field("total").unwrap(), base.field("total").unwrap());
         assert_eq!(p.field("hist").unwrap(), base.field("hist").unwrap());
         // Float sums are order-independent only up to rounding.
-        let (a, b) = (p.read_f64("fsum").unwrap()[0], base.read_f64("fsum").unwrap()[0]);
+        let (a, b) = (
+            p.read_f64("fsum").unwrap()[0],
+            base.read_f64("fsum").unwrap()[0],
+        );
         assert!((a - b).abs() <= 1e-5 * b.abs(), "{a} vs {b}");
     }
-    assert_eq!(base.read_f64("total").unwrap(), vec![(0..100).map(|i| (i * i) as f64).sum()]);
+    assert_eq!(
+        base.read_f64("total").unwrap(),
+        vec![(0..100).map(|i| (i * i) as f64).sum()]
+    );
 }
 
 #[test]
 fn shuffling_exposes_order_dependence() {
     assert_eq!(sums(None).read_f64("last").unwrap(), vec![99.0]);
-    let lasts: Vec<f64> = (1..6).map(|s| sums(Some(s)).read_f64("last").unwrap()[0]).collect();
+    let lasts: Vec<f64> = (1..6)
+        .map(|s| sums(Some(s)).read_f64("last").unwrap()[0])
+        .collect();
     assert!(lasts.iter().any(|&l| l != 99.0), "{lasts:?}");
 }

@@ -84,11 +84,16 @@ impl Memory {
         let mut diags = Vec::new();
         for info in Memory::layout(ctx, module)? {
             let alloc = |what: &str| {
-                Storage::zeros(info.dtype, info.num_elements())
-                    .map_err(|e| Diagnostic::error(ctx.loc(info.op), format!("field @{}{what}: {e}", info.name)))
+                Storage::zeros(info.dtype, info.num_elements()).map_err(|e| {
+                    Diagnostic::error(ctx.loc(info.op), format!("field @{}{what}: {e}", info.name))
+                })
             };
             let value = alloc("");
-            let grad = if info.needs_grad { Some(alloc(".grad")) } else { None };
+            let grad = if info.needs_grad {
+                Some(alloc(".grad"))
+            } else {
+                None
+            };
             match (value, grad.transpose()) {
                 (Ok(value), Ok(grad)) => fields.push(FieldSlot { info, value, grad }),
                 (Err(d), _) | (_, Err(d)) => diags.push(d),
@@ -170,7 +175,9 @@ impl Memory {
         self.ndarrays.get(id.0 as usize).and_then(Option::as_ref)
     }
     pub fn ndarray_mut(&mut self, id: NdarrayId) -> Option<&mut Ndarray> {
-        self.ndarrays.get_mut(id.0 as usize).and_then(Option::as_mut)
+        self.ndarrays
+            .get_mut(id.0 as usize)
+            .and_then(Option::as_mut)
     }
 }
 

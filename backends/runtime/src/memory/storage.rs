@@ -40,12 +40,8 @@ macro_rules! each {
 /// A zeroed vector of `len` elements, or an error when the allocation fails (no abort).
 fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>, String> {
     let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| {
-        format!(
-            "cannot allocate {len} elements of {} bytes",
-            size_of::<T>()
-        )
-    })?;
+    v.try_reserve_exact(len)
+        .map_err(|_| format!("cannot allocate {len} elements of {} bytes", size_of::<T>()))?;
     v.resize(len, T::default());
     Ok(v)
 }
@@ -140,7 +136,9 @@ impl Storage {
 
     /// Every element as f64.
     pub fn to_f64_vec(&self) -> Vec<f64> {
-        (0..self.len()).map(|i| self.get_f64(i).unwrap_or(0.0)).collect()
+        (0..self.len())
+            .map(|i| self.get_f64(i).unwrap_or(0.0))
+            .collect()
     }
 
     /// Every element as a scalar.
@@ -255,7 +253,10 @@ mod tests {
     fn set_checks_type_and_range() {
         let mut s = Storage::zeros(DType::F32, 2).unwrap();
         assert!(s.set(0, Scalar::F64(1.0)).unwrap_err().contains("f64"));
-        assert!(s.set(2, Scalar::F32(1.0)).unwrap_err().contains("out of bounds"));
+        assert!(s
+            .set(2, Scalar::F32(1.0))
+            .unwrap_err()
+            .contains("out of bounds"));
     }
 
     #[test]

@@ -2,7 +2,9 @@
 
 use qd_ir::text::parse_source;
 use qd_ir::{Context, Diagnostic, OpId};
-use qd_runtime::{Arg, CompiledKernel, Device, Memory, Program, ProgramConfig, RuntimeError, RuntimeErrorKind};
+use qd_runtime::{
+    Arg, CompiledKernel, Device, Memory, Program, ProgramConfig, RuntimeError, RuntimeErrorKind,
+};
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -37,17 +39,34 @@ impl Device for Mock {
     fn name(&self) -> &str {
         "mock"
     }
-    fn compile(&mut self, ctx: &Context, kernel: OpId, _memory: &Memory) -> Result<CompiledKernel, Vec<Diagnostic>> {
+    fn compile(
+        &mut self,
+        ctx: &Context,
+        kernel: OpId,
+        _memory: &Memory,
+    ) -> Result<CompiledKernel, Vec<Diagnostic>> {
         let name = qd_frontend::KernelOp(kernel).name(ctx).to_string();
         if name.starts_with("bad") {
-            return Err(vec![Diagnostic::error(ctx.loc(kernel), "mock cannot compile this")]);
+            return Err(vec![Diagnostic::error(
+                ctx.loc(kernel),
+                "mock cannot compile this",
+            )]);
         }
         self.log.borrow_mut().compiled.push(name.clone());
         self.kernels.push((name, kernel));
         Ok(CompiledKernel(self.kernels.len() as u32 - 1))
     }
-    fn launch(&mut self, ctx: &Context, kernel: CompiledKernel, args: &[Arg], memory: &mut Memory) -> Result<(), RuntimeError> {
-        self.log.borrow_mut().launched.push((kernel.0, args.to_vec()));
+    fn launch(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        args: &[Arg],
+        memory: &mut Memory,
+    ) -> Result<(), RuntimeError> {
+        self.log
+            .borrow_mut()
+            .launched
+            .push((kernel.0, args.to_vec()));
         // Mark the launch in the first field, so tests see that memory was lent mutably.
         if memory.num_fields() > 0 {
             let s = &mut memory.field_mut(0).value;
@@ -56,7 +75,13 @@ impl Device for Mock {
         }
         if self.fail_launch {
             let (name, op) = &self.kernels[kernel.0 as usize];
-            return Err(RuntimeError::at(ctx, ctx.loc(*op), RuntimeErrorKind::OutOfBounds, name, "mock failure"));
+            return Err(RuntimeError::at(
+                ctx,
+                ctx.loc(*op),
+                RuntimeErrorKind::OutOfBounds,
+                name,
+                "mock failure",
+            ));
         }
         Ok(())
     }
@@ -78,7 +103,8 @@ pub fn context() -> Context {
 
 pub fn parse(src: &str) -> (Context, OpId) {
     let mut ctx = context();
-    let m = parse_source(&mut ctx, src, "m.mlir").unwrap_or_else(|| panic!("{:?}", ctx.diagnostics()));
+    let m =
+        parse_source(&mut ctx, src, "m.mlir").unwrap_or_else(|| panic!("{:?}", ctx.diagnostics()));
     (ctx, m)
 }
 
@@ -89,6 +115,7 @@ pub fn program(src: &str, fail_launch: bool, fail_sync: bool) -> (Program, Rc<Re
     let mut dev = Mock::new(log.clone());
     dev.fail_launch = fail_launch;
     dev.fail_sync = fail_sync;
-    let p = Program::new(ctx, m, Box::new(dev), ProgramConfig::default()).unwrap_or_else(|e| panic!("{e}"));
+    let p = Program::new(ctx, m, Box::new(dev), ProgramConfig::default())
+        .unwrap_or_else(|e| panic!("{e}"));
     (p, log)
 }

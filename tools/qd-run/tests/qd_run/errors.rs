@@ -6,23 +6,82 @@ use super::common::*;
 /// Runs qd-run and checks the exit status and that stderr contains every one of `want`.
 fn fails(args: &[&str], code: i32, want: &[&str]) {
     let o = qd_run(args);
-    assert_eq!(o.code, code, "qd-run {args:?}: expected exit {code}, got {}\n{}", o.code, o.stderr);
+    assert_eq!(
+        o.code, code,
+        "qd-run {args:?}: expected exit {code}, got {}\n{}",
+        o.code, o.stderr
+    );
     assert!(o.stdout.is_empty(), "qd-run {args:?} printed: {}", o.stdout);
-    assert!(!o.stderr.contains("panicked"), "qd-run {args:?} panicked:\n{}", o.stderr);
+    assert!(
+        !o.stderr.contains("panicked"),
+        "qd-run {args:?} panicked:\n{}",
+        o.stderr
+    );
     for w in want {
-        assert!(o.stderr.contains(w), "qd-run {args:?}: stderr lacks '{w}':\n{}", o.stderr);
+        assert!(
+            o.stderr.contains(w),
+            "qd-run {args:?}: stderr lacks '{w}':\n{}",
+            o.stderr
+        );
     }
 }
 
 #[test]
 fn usage_errors_exit_2() {
     fails(&[], 2, &["qd-run: error: no input file", "--help"]);
-    fails(&["examples/dynamic_loop.mlir"], 2, &["--kernel NAME is required"]);
-    fails(&["examples/dynamic_loop.mlir", "--kernel", "compute", "--frobnicate"], 2, &["unknown option"]);
-    fails(&["examples/dynamic_loop.mlir", "--kernel", "compute", "--device", "vulkan"], 2, &["unknown device 'vulkan' (devices: interp)"]);
-    fails(&["examples/dynamic_loop.mlir", "--kernel", "compute", "--set"], 2, &["--set needs a value"]);
-    fails(&["examples/dynamic_loop.mlir", "--kernel", "compute", "--set", "n"], 2, &["--set expects NAME=VALUES"]);
-    fails(&["examples/dynamic_loop.mlir", "--kernel", "compute", "--shuffle", "x"], 2, &["--shuffle expects"]);
+    fails(
+        &["examples/dynamic_loop.mlir"],
+        2,
+        &["--kernel NAME is required"],
+    );
+    fails(
+        &[
+            "examples/dynamic_loop.mlir",
+            "--kernel",
+            "compute",
+            "--frobnicate",
+        ],
+        2,
+        &["unknown option"],
+    );
+    fails(
+        &[
+            "examples/dynamic_loop.mlir",
+            "--kernel",
+            "compute",
+            "--device",
+            "vulkan",
+        ],
+        2,
+        &["unknown device 'vulkan' (devices: interp)"],
+    );
+    fails(
+        &["examples/dynamic_loop.mlir", "--kernel", "compute", "--set"],
+        2,
+        &["--set needs a value"],
+    );
+    fails(
+        &[
+            "examples/dynamic_loop.mlir",
+            "--kernel",
+            "compute",
+            "--set",
+            "n",
+        ],
+        2,
+        &["--set expects NAME=VALUES"],
+    );
+    fails(
+        &[
+            "examples/dynamic_loop.mlir",
+            "--kernel",
+            "compute",
+            "--shuffle",
+            "x",
+        ],
+        2,
+        &["--shuffle expects"],
+    );
 }
 
 #[test]
@@ -34,20 +93,72 @@ fn argument_problems_exit_1() {
         v.extend_from_slice(extra);
         v
     };
-    fails(&with(&["--set", "nope=1"]), 1, &["qd-run: error: --set nope: unknown field 'nope' (fields: n, x, y)"]);
-    fails(&with(&["--print", "z"]), 1, &["--print z: unknown field 'z'"]);
-    fails(&with(&["--print", "n.grad"]), 1, &["'n.grad' needs a field declared with {needs_grad}"]);
-    fails(&with(&["--set", "x=1,2,3"]), 1, &["--set x: expected 16 values, got 3"]);
-    fails(&with(&["--set", "n=1.5"]), 1, &["--set n: '1.5' is not an integer (expected i32)"]);
-    fails(&with(&["--set", "n=99999999999"]), 1, &["does not fit in i32"]);
-    fails(&with(&["--set", "x=fill(abc)"]), 1, &["'abc' is not a number"]);
-    fails(&with(&["--set", "x=linspace(0)"]), 1, &["linspace takes two numbers"]);
-    fails(&with(&["--set", "n=linspace(0,1)"]), 1, &["needs a float element type"]);
-    fails(&with(&["--set", "x=fill(1):4x4"]), 1, &["the field has shape [16], not [4, 4]"]);
+    fails(
+        &with(&["--set", "nope=1"]),
+        1,
+        &["qd-run: error: --set nope: unknown field 'nope' (fields: n, x, y)"],
+    );
+    fails(
+        &with(&["--print", "z"]),
+        1,
+        &["--print z: unknown field 'z'"],
+    );
+    fails(
+        &with(&["--print", "n.grad"]),
+        1,
+        &["'n.grad' needs a field declared with {needs_grad}"],
+    );
+    fails(
+        &with(&["--set", "x=1,2,3"]),
+        1,
+        &["--set x: expected 16 values, got 3"],
+    );
+    fails(
+        &with(&["--set", "n=1.5"]),
+        1,
+        &["--set n: '1.5' is not an integer (expected i32)"],
+    );
+    fails(
+        &with(&["--set", "n=99999999999"]),
+        1,
+        &["does not fit in i32"],
+    );
+    fails(
+        &with(&["--set", "x=fill(abc)"]),
+        1,
+        &["'abc' is not a number"],
+    );
+    fails(
+        &with(&["--set", "x=linspace(0)"]),
+        1,
+        &["linspace takes two numbers"],
+    );
+    fails(
+        &with(&["--set", "n=linspace(0,1)"]),
+        1,
+        &["needs a float element type"],
+    );
+    fails(
+        &with(&["--set", "x=fill(1):4x4"]),
+        1,
+        &["the field has shape [16], not [4, 4]"],
+    );
     fails(&with(&["--set", "x=fill(1):4y"]), 1, &["bad shape '4y'"]);
-    fails(&with(&["--set", "x=ones()"]), 1, &["expected a comma list, fill(v), linspace(a,b), arange() or a .npy file"]);
-    fails(&with(&["--set", "x=missing.npy"]), 1, &["cannot read 'missing.npy'"]);
-    fails(&with(&["--arg", "q=1"]), 1, &["--arg q: kernel @compute has no parameter 'q' (it takes none)"]);
+    fails(
+        &with(&["--set", "x=ones()"]),
+        1,
+        &["expected a comma list, fill(v), linspace(a,b), arange() or a .npy file"],
+    );
+    fails(
+        &with(&["--set", "x=missing.npy"]),
+        1,
+        &["cannot read 'missing.npy'"],
+    );
+    fails(
+        &with(&["--arg", "q=1"]),
+        1,
+        &["--arg q: kernel @compute has no parameter 'q' (it takes none)"],
+    );
 }
 
 #[test]
@@ -59,31 +170,103 @@ fn kernel_argument_problems_exit_1() {
         v.extend_from_slice(extra);
         v
     };
-    fails(&with(&["--arg", "w=1,2"]), 1, &["missing --arg limit=VALUES for parameter %limit (f32) of kernel @compute"]);
-    fails(&with(&["--arg", "w=1", "--arg", "limit=1,2"]), 1, &["--arg limit: the parameter is a scalar f32: expected one value, got 2"]);
-    fails(&with(&["--arg", "w=fill(1)", "--arg", "limit=1"]), 1, &["--arg w: fill(...) needs an explicit shape"]);
-    fails(&with(&["--arg", "w=1,2:2x1", "--arg", "limit=1"]), 1, &["rank 1, got shape [2, 1]"]);
-    fails(&with(&["--arg", "w=1,2:3", "--arg", "limit=1"]), 1, &["expected 3 values, got 2"]);
-    fails(&with(&["--arg", "x=1", "--arg", "limit=1"]), 1, &["has no parameter 'x' (parameters: %w: ndarray<?xf32>, %limit: f32)"]);
+    fails(
+        &with(&["--arg", "w=1,2"]),
+        1,
+        &["missing --arg limit=VALUES for parameter %limit (f32) of kernel @compute"],
+    );
+    fails(
+        &with(&["--arg", "w=1", "--arg", "limit=1,2"]),
+        1,
+        &["--arg limit: the parameter is a scalar f32: expected one value, got 2"],
+    );
+    fails(
+        &with(&["--arg", "w=fill(1)", "--arg", "limit=1"]),
+        1,
+        &["--arg w: fill(...) needs an explicit shape"],
+    );
+    fails(
+        &with(&["--arg", "w=1,2:2x1", "--arg", "limit=1"]),
+        1,
+        &["rank 1, got shape [2, 1]"],
+    );
+    fails(
+        &with(&["--arg", "w=1,2:3", "--arg", "limit=1"]),
+        1,
+        &["expected 3 values, got 2"],
+    );
+    fails(
+        &with(&["--arg", "x=1", "--arg", "limit=1"]),
+        1,
+        &["has no parameter 'x' (parameters: %w: ndarray<?xf32>, %limit: f32)"],
+    );
 }
 
 #[test]
 fn bad_files_and_kernels_exit_1() {
     let dir = scratch("bad-files");
-    fails(&["no/such/file.mlir", "--kernel", "k"], 1, &["qd-run: error: cannot read 'no/such/file.mlir'"]);
-    fails(&[dir.to_str().unwrap(), "--kernel", "k"], 1, &["cannot read"]);
-    fails(&["examples/dynamic_loop.mlir", "--kernel", "nope"], 1, &["no kernel @nope in 'examples/dynamic_loop.mlir' (kernels: @compute)"]);
-    fails(&["examples/dynamic_loop.mlir", "--kernel", "x"], 1, &["no kernel @x"]);
-    let parse_err = write(&dir, "p.mlir", b"module {\n  qd.field @x : !qd.field<4xf32\n}\n");
-    fails(&[&parse_err, "--kernel", "k"], 1, &["p.mlir:3:1: error: expected '>'"]);
+    fails(
+        &["no/such/file.mlir", "--kernel", "k"],
+        1,
+        &["qd-run: error: cannot read 'no/such/file.mlir'"],
+    );
+    fails(
+        &[dir.to_str().unwrap(), "--kernel", "k"],
+        1,
+        &["cannot read"],
+    );
+    fails(
+        &["examples/dynamic_loop.mlir", "--kernel", "nope"],
+        1,
+        &["no kernel @nope in 'examples/dynamic_loop.mlir' (kernels: @compute)"],
+    );
+    fails(
+        &["examples/dynamic_loop.mlir", "--kernel", "x"],
+        1,
+        &["no kernel @x"],
+    );
+    let parse_err = write(
+        &dir,
+        "p.mlir",
+        b"module {\n  qd.field @x : !qd.field<4xf32\n}\n",
+    );
+    fails(
+        &[&parse_err, "--kernel", "k"],
+        1,
+        &["p.mlir:3:1: error: expected '>'"],
+    );
     let verify_err = write(&dir, "v.mlir", b"module {\n  qd.kernel @k() {\n    %c = arith.constant 1 : i32\n    qd.store %c, @nope[] : i32\n  }\n}\n");
-    fails(&[&verify_err, "--kernel", "k"], 1, &["v.mlir:4:5: error:", "qd.store %c, @nope[] : i32"]);
-    let f16 = write(&dir, "h.mlir", b"module {\n  qd.field @h : !qd.field<2xf16>\n  qd.kernel @k() {\n  }\n}\n");
-    fails(&[&f16, "--kernel", "k"], 1, &["h.mlir:2:3: error: field @h: element type 'f16' is not supported"]);
+    fails(
+        &[&verify_err, "--kernel", "k"],
+        1,
+        &["v.mlir:4:5: error:", "qd.store %c, @nope[] : i32"],
+    );
+    let f16 = write(
+        &dir,
+        "h.mlir",
+        b"module {\n  qd.field @h : !qd.field<2xf16>\n  qd.kernel @k() {\n  }\n}\n",
+    );
+    fails(
+        &[&f16, "--kernel", "k"],
+        1,
+        &["h.mlir:2:3: error: field @h: element type 'f16' is not supported"],
+    );
     let huge = write(&dir, "big.mlir", b"module {\n  qd.field @b : !qd.field<2000000000x2000000000xf64>\n  qd.kernel @k() {\n  }\n}\n");
-    fails(&[&huge, "--kernel", "k"], 1, &["qd-run: error: field @b: cannot allocate"]);
-    let unregistered = write(&dir, "u.mlir", b"module {\n  qd.kernel @k() {\n    \"foo.bar\"() : () -> ()\n  }\n}\n");
-    fails(&[&unregistered, "--kernel", "k"], 1, &["u.mlir:3:5: error:"]);
+    fails(
+        &[&huge, "--kernel", "k"],
+        1,
+        &["qd-run: error: field @b: cannot allocate"],
+    );
+    let unregistered = write(
+        &dir,
+        "u.mlir",
+        b"module {\n  qd.kernel @k() {\n    \"foo.bar\"() : () -> ()\n  }\n}\n",
+    );
+    fails(
+        &[&unregistered, "--kernel", "k"],
+        1,
+        &["u.mlir:3:5: error:"],
+    );
 }
 
 #[test]
@@ -94,10 +277,18 @@ fn bad_npy_files_exit_1() {
     let short = write(&dir, "s.npy", &npy("<f4", &[16], &[0; 60]));
     let wrong = write(&dir, "w.npy", &npy("<f4", &[4], &[0; 16]));
     let cplx = write(&dir, "c.npy", &npy("<c8", &[16], &[0; 128]));
-    let ints = write(&dir, "i.npy", &npy("<f4", &[16], &1.5f32.to_le_bytes().repeat(16)));
+    let ints = write(
+        &dir,
+        "i.npy",
+        &npy("<f4", &[16], &1.5f32.to_le_bytes().repeat(16)),
+    );
     let base = ["examples/dynamic_loop.mlir", "--kernel", "compute"];
     for (path, field, want) in [
-        (&garbage, "x", "is not a valid .npy file: missing the \\x93NUMPY magic"),
+        (
+            &garbage,
+            "x",
+            "is not a valid .npy file: missing the \\x93NUMPY magic",
+        ),
         (&be, "x", "big-endian"),
         (&short, "x", "expected 64 bytes of data"),
         (&wrong, "x", "has shape [4], the field [16]"),
@@ -123,6 +314,13 @@ fn runtime_errors_are_located() {
     );
     let dir = scratch("div");
     let f = write(&dir, "d.mlir", b"module {\n  qd.field @r : !qd.field<i32>\n  qd.kernel @k(%a: i32, %b: i32) {\n    %q = arith.divsi %a, %b : i32\n    qd.store %q, @r[] : i32\n  }\n}\n");
-    fails(&[&f, "--kernel", "k", "--arg", "a=1", "--arg", "b=0"], 1, &["d.mlir:4:5: error: integer division by zero (in kernel @k)"]);
-    assert_eq!(ok(&[&f, "--kernel", "k", "--arg", "a=7", "--arg", "b=2", "--print", "r"]), "r = 3\n");
+    fails(
+        &[&f, "--kernel", "k", "--arg", "a=1", "--arg", "b=0"],
+        1,
+        &["d.mlir:4:5: error: integer division by zero (in kernel @k)"],
+    );
+    assert_eq!(
+        ok(&[&f, "--kernel", "k", "--arg", "a=7", "--arg", "b=2", "--print", "r"]),
+        "r = 3\n"
+    );
 }

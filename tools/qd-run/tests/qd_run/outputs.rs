@@ -25,7 +25,9 @@ fn main_job_prints_y() {
 #[test]
 fn json_output() {
     let mut args = MAIN_JOB.to_vec();
-    args.extend(["--print", "x", "--print", "y", "--print", "x.grad", "--json"]);
+    args.extend([
+        "--print", "x", "--print", "y", "--print", "x.grad", "--json",
+    ]);
     let out = ok(&args);
     assert!(out.ends_with("}}\n") && out.lines().count() == 1, "{out}");
     let fields = out
@@ -53,27 +55,98 @@ fn every_values_form() {
     let file = write(&dir, "k.mlir", KERNELS.as_bytes());
     // A 2-D ndarray from a list with a shape, a scalar argument, fields from lists and fill().
     let out = ok(&[
-        &file, "--kernel", "scale", "--arg", "m=1,2,3,4,5,6:3x2", "--arg", "k=0.5", "--set",
-        "n=fill(7)", "--set", "b=true,0", "--print", "s", "--print", "n", "--print", "b",
+        &file,
+        "--kernel",
+        "scale",
+        "--arg",
+        "m=1,2,3,4,5,6:3x2",
+        "--arg",
+        "k=0.5",
+        "--set",
+        "n=fill(7)",
+        "--set",
+        "b=true,0",
+        "--print",
+        "s",
+        "--print",
+        "n",
+        "--print",
+        "b",
     ]);
     assert_eq!(
         out,
         "s: shape [3, 2]\ns = [[0.5, 1.0],\n     [1.5, 2.0],\n     [2.5, 3.0]]\nn = [7, 7, 7, 7]\nb = [true, false]\n"
     );
     // fill, arange and linspace need a shape for ndarrays; fields take their own.
-    let out = ok(&[&file, "--kernel", "scale", "--arg", "m=fill(2):3x2", "--arg", "k=fill(1.5)", "--print", "s"]);
-    assert!(out.ends_with("s = [[3.0, 3.0],\n     [3.0, 3.0],\n     [3.0, 3.0]]\n"), "{out}");
-    let out = ok(&[&file, "--kernel", "scale", "--arg", "m=arange():3x2", "--arg", "k=1", "--print", "s"]);
-    assert!(out.ends_with("[[0.0, 1.0],\n     [2.0, 3.0],\n     [4.0, 5.0]]\n"), "{out}");
-    let out = ok(&[&file, "--kernel", "scale", "--arg", "m=linspace(0,1):3x2", "--arg", "k=1", "--print", "s"]);
-    assert!(out.contains("[0.0, 0.2]") && out.contains("[0.8, 1.0]"), "{out}");
+    let out = ok(&[
+        &file,
+        "--kernel",
+        "scale",
+        "--arg",
+        "m=fill(2):3x2",
+        "--arg",
+        "k=fill(1.5)",
+        "--print",
+        "s",
+    ]);
+    assert!(
+        out.ends_with("s = [[3.0, 3.0],\n     [3.0, 3.0],\n     [3.0, 3.0]]\n"),
+        "{out}"
+    );
+    let out = ok(&[
+        &file,
+        "--kernel",
+        "scale",
+        "--arg",
+        "m=arange():3x2",
+        "--arg",
+        "k=1",
+        "--print",
+        "s",
+    ]);
+    assert!(
+        out.ends_with("[[0.0, 1.0],\n     [2.0, 3.0],\n     [4.0, 5.0]]\n"),
+        "{out}"
+    );
+    let out = ok(&[
+        &file,
+        "--kernel",
+        "scale",
+        "--arg",
+        "m=linspace(0,1):3x2",
+        "--arg",
+        "k=1",
+        "--print",
+        "s",
+    ]);
+    assert!(
+        out.contains("[0.0, 0.2]") && out.contains("[0.8, 1.0]"),
+        "{out}"
+    );
     // A 1-D ndarray from a plain list, fields set with arange() and linspace().
     let out = ok(&[
-        &file, "--kernel", "count", "--arg", "a=10,20,30,40", "--set", "n=arange()", "--set",
-        "g=linspace(-1,1)", "--set", "g.grad=0.25,0.5", "--print", "n", "--print", "g", "--print",
+        &file,
+        "--kernel",
+        "count",
+        "--arg",
+        "a=10,20,30,40",
+        "--set",
+        "n=arange()",
+        "--set",
+        "g=linspace(-1,1)",
+        "--set",
+        "g.grad=0.25,0.5",
+        "--print",
+        "n",
+        "--print",
+        "g",
+        "--print",
         "g.grad",
     ]);
-    assert_eq!(out, "n = [10, 21, 32, 43]\ng = [-1.0, 1.0]\ng.grad = [0.25, 0.5]\n");
+    assert_eq!(
+        out,
+        "n = [10, 21, 32, 43]\ng = [-1.0, 1.0]\ng.grad = [0.25, 0.5]\n"
+    );
 }
 
 #[test]
@@ -81,37 +154,91 @@ fn npy_inputs() {
     let dir = scratch("npy");
     let file = write(&dir, "k.mlir", KERNELS.as_bytes());
     // f64 data converts to the f32 ndarray; its shape comes from the file.
-    let m: Vec<u8> = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let m: Vec<u8> = [1.0f64, 2.0, 3.0, 4.0, 5.0, 6.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
     let m = write(&dir, "m.npy", &npy("<f8", &[3, 2], &m));
-    let a: Vec<u8> = [5i32, 6, 7, 8].iter().flat_map(|x| x.to_le_bytes()).collect();
+    let a: Vec<u8> = [5i32, 6, 7, 8]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
     let a = write(&dir, "a.npy", &npy("<i4", &[4], &a));
     let k: Vec<u8> = 2.0f32.to_le_bytes().to_vec();
     let k = write(&dir, "k.npy", &npy("<f4", &[], &k));
-    let out = ok(&[&file, "--kernel", "scale", "--arg", &format!("m={m}"), "--arg", &format!("k={k}"), "--print", "s"]);
-    assert!(out.ends_with("[[2.0, 4.0],\n     [6.0, 8.0],\n     [10.0, 12.0]]\n"), "{out}");
+    let out = ok(&[
+        &file,
+        "--kernel",
+        "scale",
+        "--arg",
+        &format!("m={m}"),
+        "--arg",
+        &format!("k={k}"),
+        "--print",
+        "s",
+    ]);
+    assert!(
+        out.ends_with("[[2.0, 4.0],\n     [6.0, 8.0],\n     [10.0, 12.0]]\n"),
+        "{out}"
+    );
     // A field from a .npy (1-D for a 1-D field), and an ndarray with its shape restated.
     let out = ok(&[
-        &file, "--kernel", "count", "--arg", &format!("a={a}:4"), "--set", &format!("n={a}"),
-        "--print", "n",
+        &file,
+        "--kernel",
+        "count",
+        "--arg",
+        &format!("a={a}:4"),
+        "--set",
+        &format!("n={a}"),
+        "--print",
+        "n",
     ]);
     assert_eq!(out, "n = [10, 12, 14, 16]\n");
     // A 2-D field from a flat file of the same size.
     let flat: Vec<u8> = (0..6).flat_map(|x| (x as f32).to_le_bytes()).collect();
     let flat = write(&dir, "flat.npy", &npy("<f4", &[6], &flat));
-    let out = ok(&[&file, "--kernel", "noop", "--set", &format!("s={flat}"), "--print", "s"]);
+    let out = ok(&[
+        &file,
+        "--kernel",
+        "noop",
+        "--set",
+        &format!("s={flat}"),
+        "--print",
+        "s",
+    ]);
     assert!(out.contains("[[0.0, 1.0],"), "{out}");
 }
 
 #[test]
 fn examples_run_on_the_command_line() {
     let out = ok(&[
-        "examples/control_flow.mlir", "--kernel", "compute", "--set", "x=0,0.5,1,2.5,12,-0.1",
-        "--arg", "w=0.5,-1.0,2.0,0.3,-0.2,1.5", "--arg", "limit=2.0", "--print", "steps",
+        "examples/control_flow.mlir",
+        "--kernel",
+        "compute",
+        "--set",
+        "x=0,0.5,1,2.5,12,-0.1",
+        "--arg",
+        "w=0.5,-1.0,2.0,0.3,-0.2,1.5",
+        "--arg",
+        "limit=2.0",
+        "--print",
+        "steps",
     ]);
     assert_eq!(out, "steps = [10, 5, 3, 0, 0, 14]\n");
     let out = ok(&[
-        "examples/ndarray_bound.mlir", "--kernel", "compute", "--arg", "a=0,3,7,1,12,5,0,9",
-        "--set", "x=linspace(0.1,0.8)", "--print", "y", "--device", "interp", "--shuffle", "3",
+        "examples/ndarray_bound.mlir",
+        "--kernel",
+        "compute",
+        "--arg",
+        "a=0,3,7,1,12,5,0,9",
+        "--set",
+        "x=linspace(0.1,0.8)",
+        "--print",
+        "y",
+        "--device",
+        "interp",
+        "--shuffle",
+        "3",
     ]);
     let y: f64 = out.trim().strip_prefix("y = ").unwrap().parse().unwrap();
     assert!((y - 4.125743).abs() < 1e-5, "{out}");
@@ -121,9 +248,16 @@ fn examples_run_on_the_command_line() {
 fn help_and_nothing_to_print() {
     let o = qd_run(&["--help"]);
     assert_eq!(o.code, 0);
-    assert!(o.stdout.starts_with("Usage: qd-run FILE.mlir --kernel NAME"));
+    assert!(o
+        .stdout
+        .starts_with("Usage: qd-run FILE.mlir --kernel NAME"));
     let dir = scratch("noop");
     let file = write(&dir, "k.mlir", KERNELS.as_bytes());
     assert_eq!(ok(&[&file, "--kernel", "noop"]), "");
-    assert_eq!(ok(&[&file, "--kernel", "noop", "--json"]).split(", \"timings_ms\"").next(), Some("{\"fields\": {}"));
+    assert_eq!(
+        ok(&[&file, "--kernel", "noop", "--json"])
+            .split(", \"timings_ms\"")
+            .next(),
+        Some("{\"fields\": {}")
+    );
 }

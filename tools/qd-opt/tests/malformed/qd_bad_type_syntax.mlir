@@ -1,0 +1,4 @@
+// EXIT: 1
+module {
+  qd.field @x : !qd.field<4xf32
+}
