@@ -1,5 +1,7 @@
 //! [`Interpreter`]: the reference interpreter as a [`Device`].
 
+use crate::ad::AdInterpreter;
+use crate::adstack::AdstackInterpreter;
 use crate::arith::ArithInterpreter;
 use crate::exec::{Code, Compiler, DialectInterpreter, Frame};
 use crate::math::MathInterpreter;
@@ -28,7 +30,7 @@ struct CompiledData {
     states: Vec<fn() -> Box<dyn Any>>,
 }
 
-/// The reference interpreter of qd + arith + math; more dialects plug in through
+/// The reference interpreter of qd + arith + math + ad + adstack; more dialects plug in through
 /// [`Interpreter::register`].
 pub struct Interpreter {
     dialects: Vec<Box<dyn DialectInterpreter>>,
@@ -44,12 +46,12 @@ impl Default for Interpreter {
 }
 
 impl Interpreter {
-    /// An interpreter of arith, math and qd with default options.
+    /// An interpreter of arith, math, qd, ad and adstack with default options.
     pub fn new() -> Self {
         Self::with_options(InterpOptions::default())
     }
 
-    /// An interpreter of arith, math and qd.
+    /// An interpreter of arith, math, qd, ad and adstack.
     pub fn with_options(options: InterpOptions) -> Self {
         let mut i = Interpreter {
             dialects: Vec::new(),
@@ -60,6 +62,8 @@ impl Interpreter {
         i.register(Box::new(ArithInterpreter));
         i.register(Box::new(MathInterpreter));
         i.register(Box::new(QdInterpreter));
+        i.register(Box::new(AdInterpreter));
+        i.register(Box::new(AdstackInterpreter));
         i
     }
 

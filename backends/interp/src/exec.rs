@@ -175,6 +175,8 @@ pub struct Compiler<'a> {
     num_slots: u32,
     local_cells: usize,
     states: Vec<fn() -> Box<dyn Any>>,
+    /// The states made by [`Compiler::shared_state`], by the type they hold.
+    shared: Vec<(std::any::TypeId, StateId)>,
 }
 
 /// Local memory a kernel may use per thread, in cells (one per scalar): 16 Mi cells = 128 MiB.
@@ -198,6 +200,7 @@ impl<'a> Compiler<'a> {
             num_slots: 0,
             local_cells: 0,
             states: Vec::new(),
+            shared: Vec::new(),
         }
     }
 
@@ -305,6 +308,21 @@ impl<'a> Compiler<'a> {
     pub fn add_state(&mut self, init: fn() -> Box<dyn Any>) -> StateId {
         self.states.push(init);
         StateId(self.states.len() - 1)
+    }
+
+    /// The per-launch state of type `T` shared by every op of this kernel that asks for it
+    /// (made once per launch by `T::default()`): e.g. the stacks all of a dialect's ops reach.
+    pub fn shared_state<T: Any + Default>(&mut self) -> StateId {
+        fn init<T: Any + Default>() -> Box<dyn Any> {
+            Box::new(T::default())
+        }
+        let key = std::any::TypeId::of::<T>();
+        if let Some(&(_, id)) = self.shared.iter().find(|(k, _)| *k == key) {
+            return id;
+        }
+        let id = self.add_state(init::<T>);
+        self.shared.push((key, id));
+        id
     }
 
     /// The interpreter's kind of a scalar type, or a located error.

@@ -1,10 +1,10 @@
 //! Building blocks for dialect interpreters: operand/result registers and closures for
 //! elementwise integer and float ops (monomorphized per operation, so the arithmetic inlines).
 
-use crate::exec::{Compiler, Exec, Flow, Slot};
+use crate::exec::{Compiler, Exec, Flow, Frame, Slot};
 use crate::num::{Float, Kind};
 use qd_ir::{Diagnostic, Location, OpId};
-use qd_runtime::RuntimeErrorKind;
+use qd_runtime::{RuntimeError, RuntimeErrorKind};
 
 /// Registers of operand 0 and result 0.
 pub fn unary_slots(c: &mut Compiler<'_>, op: OpId) -> (Slot, Slot) {
@@ -49,6 +49,36 @@ pub fn is_f32(c: &Compiler<'_>, op: OpId) -> Result<bool, Diagnostic> {
         Kind::F64 => Ok(false),
         _ => Err(c.error(op, format!("'{}' expects floats", c.ctx().name(op)))),
     }
+}
+
+/// The row-major position of the indices held in `idx` within `shape`, or None when one is out
+/// of bounds. Indices are read as signed integers (canonical registers are sign-extended).
+#[inline]
+pub fn flat_index(f: &Frame<'_>, idx: &[Slot], shape: &[usize]) -> Option<usize> {
+    let mut lin = 0usize;
+    for (&s, &d) in idx.iter().zip(shape) {
+        let i = f.get(s) as i64;
+        if i < 0 || i as u64 >= d as u64 {
+            return None;
+        }
+        lin = lin * d + i as usize;
+    }
+    Some(lin)
+}
+
+pub fn out_of_bounds(
+    f: &Frame<'_>,
+    loc: Location,
+    idx: &[Slot],
+    what: &str,
+    shape: &[usize],
+) -> Box<RuntimeError> {
+    let values: Vec<i64> = idx.iter().map(|&s| f.get(s) as i64).collect();
+    f.error(
+        loc,
+        RuntimeErrorKind::OutOfBounds,
+        format!("index {values:?} is out of bounds for {what} of shape {shape:?}"),
+    )
 }
 
 pub fn int_unary(x: Slot, d: Slot, op: impl Fn(u64) -> u64 + 'static) -> Exec {

@@ -34,6 +34,8 @@ pub enum Error {
     },
     /// A stale or unknown ndarray handle.
     UnknownNdarray(u32),
+    /// A kernel without a gradient kernel (no `ad.reverse @k -> @k_grad` declaration).
+    NoGradient(String),
     /// Wrong element count, shape or value for a field or an ndarray.
     Value(String),
 }
@@ -92,6 +94,10 @@ impl fmt::Display for Error {
                 "argument {index} of kernel @{kernel} must be {expected}, got {got}"
             ),
             Error::UnknownNdarray(id) => write!(f, "ndarray handle {id} is not registered"),
+            Error::NoGradient(k) => write!(
+                f,
+                "kernel @{k} has no gradient kernel: declare 'ad.reverse @{k}' and run reverse-mode-ad"
+            ),
             Error::Value(msg) => f.write_str(msg),
         }
     }
@@ -110,6 +116,8 @@ pub enum RuntimeErrorKind {
     InvalidOperation,
     /// A failure of the device itself (out of memory, lost device).
     Device,
+    /// A push past an adstack's capacity (reported at sync; the launch itself went on).
+    AdstackOverflow,
 }
 
 /// A failure while a kernel ran: where (the op's location), in which kernel, and what.

@@ -10,14 +10,19 @@
 //! - `device`: the [`Device`] trait a backend implements.
 //! - `error`: immediate errors ([`Error`]) and deferred ones ([`RuntimeError`]).
 //! - `program`: [`Program`], [`ProgramConfig`], [`KernelId`], [`ParamType`].
+//! - `grad`: gradient kernels ([`Program::gradient`], [`Program::launch_grad`]).
 //!
 //! Semantics every device keeps: launching checks the argument count and types against the
 //! kernel's signature before anything runs; an error while a kernel runs stops that launch, is
 //! recorded with the kernel's name and the op's location, and is returned once by the next
-//! `sync` (a later sync is clean).
+//! `sync` (a later sync is clean). An adstack push past its capacity (the stack's `max_size`, or
+//! [`ProgramConfig::ad_stack_size`] when forced) writes nothing and sets the overflow flag in the
+//! memory ([`Memory::record_adstack_overflow`]); the launch goes on, and the next `sync` reports
+//! `adstack overflow` naming the kernel, the stack's location and its capacity, and resets it.
 
 pub mod device;
 pub mod error;
+pub mod grad;
 pub mod memory;
 pub mod ndarray;
 pub mod program;
@@ -25,7 +30,8 @@ pub mod value;
 
 pub use device::{Arg, CompiledKernel, Device};
 pub use error::{Error, RuntimeError, RuntimeErrorKind};
-pub use memory::{FieldInfo, FieldRef, FieldSlot, Memory, Storage};
+pub use grad::{Adjoints, GradientKernel};
+pub use memory::{AdstackOverflow, FieldInfo, FieldRef, FieldSlot, Memory, Storage};
 pub use ndarray::{Ndarray, NdarrayId};
-pub use program::{signature, KernelId, ParamType, Program, ProgramConfig};
+pub use program::{adstack_overflow_error, signature, KernelId, ParamType, Program, ProgramConfig};
 pub use value::{DType, Scalar};

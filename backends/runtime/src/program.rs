@@ -11,25 +11,31 @@
 //! ```
 
 use crate::device::{Arg, CompiledKernel, Device};
-use crate::error::{Error, RuntimeError};
-use crate::memory::{FieldInfo, Memory, Storage};
+use crate::error::{Error, RuntimeError, RuntimeErrorKind};
+use crate::memory::{AdstackOverflow, FieldInfo, Memory, Storage};
 use crate::ndarray::{Ndarray, NdarrayId};
 use crate::value::{DType, Scalar};
 use qd_frontend::{KernelOp, NdarrayType};
 use qd_ir::{Context, Diagnostic, OpId};
 use std::fmt;
 
-/// Program-wide options. Later issues add theirs here (e.g. a forced adstack size).
+/// Program-wide options.
 #[derive(Clone, Debug)]
 pub struct ProgramConfig {
     /// Verify the module when the program is created (default: true). Turn it off only for a
     /// module the caller has just verified.
     pub verify: bool,
+    /// Give every adstack exactly this capacity, whatever its own bound (default: None, each
+    /// stack's `max_size`).
+    pub ad_stack_size: Option<usize>,
 }
 
 impl Default for ProgramConfig {
     fn default() -> Self {
-        ProgramConfig { verify: true }
+        ProgramConfig {
+            verify: true,
+            ad_stack_size: None,
+        }
     }
 }
 
@@ -85,7 +91,8 @@ impl Program {
         if config.verify {
             qd_ir::verifier::verify(&ctx, module).map_err(Error::Diagnostics)?;
         }
-        let memory = Memory::for_module(&ctx, module).map_err(Error::Diagnostics)?;
+        let mut memory = Memory::for_module(&ctx, module).map_err(Error::Diagnostics)?;
+        memory.set_ad_stack_size(config.ad_stack_size);
         Ok(Program {
             ctx,
             module,
@@ -286,11 +293,15 @@ impl Program {
     }
 
     /// Waits for the device and returns every runtime error since the last sync (then clears
-    /// them: a later sync is clean unless new errors happen).
+    /// them: a later sync is clean unless new errors happen). An adstack overflow is reported
+    /// here, and the overflow flag reset.
     pub fn sync(&mut self) -> Result<(), Vec<RuntimeError>> {
         let mut errors = std::mem::take(&mut self.pending);
         if let Err(mut e) = self.device.sync(&mut self.memory) {
             errors.append(&mut e);
+        }
+        if let Some(o) = self.memory.take_adstack_overflow() {
+            errors.push(adstack_overflow_error(&self.ctx, &o));
         }
         if errors.is_empty() {
             Ok(())
@@ -303,6 +314,25 @@ impl Program {
     pub fn pending_errors(&self) -> usize {
         self.pending.len()
     }
+}
+
+/// `adstack overflow in kernel 'k': stack at FILE:LINE:COL exceeded its capacity of N`, located
+/// at the stack's alloca.
+pub fn adstack_overflow_error(ctx: &Context, o: &AdstackOverflow) -> RuntimeError {
+    let at = match ctx.file_line_col(o.loc) {
+        Some((f, l, c)) => format!("{f}:{l}:{c}"),
+        None => qd_ir::text::loc_to_string(ctx, o.loc),
+    };
+    RuntimeError::at(
+        ctx,
+        o.loc,
+        RuntimeErrorKind::AdstackOverflow,
+        &o.kernel,
+        format!(
+            "adstack overflow in kernel '{}': stack at {at} exceeded its capacity of {}",
+            o.kernel, o.capacity
+        ),
+    )
 }
 
 fn check_len(name: &str, expected: usize, got: usize) -> Result<(), Error> {

@@ -15,7 +15,9 @@
 
 use crate::syntax::*;
 use crate::verify::*;
-use crate::{ACC_FIELD_ADJOINT_OP, ACC_NDARRAY_ADJOINT_OP, LOAD_FIELD_ADJOINT_OP, STORE_FIELD_ADJOINT_OP};
+use crate::{
+    ACC_FIELD_ADJOINT_OP, ACC_NDARRAY_ADJOINT_OP, LOAD_FIELD_ADJOINT_OP, STORE_FIELD_ADJOINT_OP,
+};
 use qd_frontend::NdarrayType;
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
 use qd_ir::{
@@ -25,19 +27,25 @@ use qd_ir::{
 
 pub(crate) fn ops() -> Vec<OpInfo> {
     vec![
-        OpInfo::new(LOAD_FIELD_ADJOINT_OP, "reads one element of a field's adjoint")
-            .traits(OpTraits::READ_ONLY)
-            .verify(verify_load)
-            .syntax(parse_load, print_load),
+        OpInfo::new(
+            LOAD_FIELD_ADJOINT_OP,
+            "reads one element of a field's adjoint",
+        )
+        .traits(OpTraits::READ_ONLY)
+        .verify(verify_load)
+        .syntax(parse_load, print_load),
         OpInfo::new(
             ACC_FIELD_ADJOINT_OP,
             "atomically adds to one element of a field's adjoint",
         )
         .verify(verify_field_write)
         .syntax(parse_field_write, print_field_write),
-        OpInfo::new(STORE_FIELD_ADJOINT_OP, "writes one element of a field's adjoint")
-            .verify(verify_field_write)
-            .syntax(parse_field_write, print_field_write),
+        OpInfo::new(
+            STORE_FIELD_ADJOINT_OP,
+            "writes one element of a field's adjoint",
+        )
+        .verify(verify_field_write)
+        .syntax(parse_field_write, print_field_write),
         OpInfo::new(
             ACC_NDARRAY_ADJOINT_OP,
             "atomically adds to one element of an adjoint ndarray",
@@ -223,7 +231,14 @@ fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
     let Some(elem) = check_field_access(ctx, op, &ctx.operand_vec(op))? else {
         return Ok(());
     };
-    check_elem(ctx, op, elem, ctx.value_type(ctx.result(op, 0)), "result", "field")
+    check_elem(
+        ctx,
+        op,
+        elem,
+        ctx.value_type(ctx.result(op, 0)),
+        "result",
+        "field",
+    )
 }
 
 fn verify_field_write(ctx: &Context, op: OpId) -> DiagResult<()> {

@@ -23,9 +23,12 @@ use qd_ir::{
 };
 
 pub(crate) fn ops() -> Vec<OpInfo> {
-    vec![OpInfo::new(REVERSE_OP, "declares that a gradient kernel of a kernel is wanted")
-        .verify(verify_reverse)
-        .syntax(parse_reverse, print_reverse)]
+    vec![OpInfo::new(
+        REVERSE_OP,
+        "declares that a gradient kernel of a kernel is wanted",
+    )
+    .verify(verify_reverse)
+    .syntax(parse_reverse, print_reverse)]
 }
 
 /// An `ad.reverse` op.
@@ -153,9 +156,11 @@ fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
     let gradient = opt_symbol_prop(ctx, op, "gradient")?;
     let active = match ctx.prop(op, "active") {
         None => None,
-        Some(_) => Some(ReverseOp(op).active(ctx).ok_or_else(|| {
-            err(ctx, op, "property 'active' must be an array of booleans")
-        })?),
+        Some(_) => Some(
+            ReverseOp(op)
+                .active(ctx)
+                .ok_or_else(|| err(ctx, op, "property 'active' must be an array of booleans"))?,
+        ),
     };
     if let Some(p) = ctx.parent_op(op) {
         if !ctx.has_trait(p, OpTraits::SYMBOL_TABLE) {

@@ -27,6 +27,7 @@
 //! Typed wrappers and builders are in [`ops`]; verifiers in `verify`, syntax in `syntax`.
 
 pub mod ops;
+pub mod size_expr;
 mod syntax;
 pub mod types;
 mod verify;
@@ -81,6 +82,7 @@ pub fn dialect() -> DialectDef {
     ];
     d.parse_type = Some(types::parse_type);
     d.print_type = Some(types::print_type);
+    d.validate_attr = Some(size_expr::validate_attr);
     d
 }
 

@@ -17,7 +17,9 @@
 use crate::types::{is_valid_elem, stack_type, StackType};
 use crate::{MAX_SIZE, SIZE_EXPR};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter, UnresolvedOperand};
-use qd_ir::{AttrData, Attribute, DiagResult, Diagnostic, Ident, OpId, OperationState, Type, Value};
+use qd_ir::{
+    AttrData, Attribute, DiagResult, Diagnostic, Ident, OpId, OperationState, Type, Value,
+};
 
 /// `: T` where T must be a valid stack element; returns (T, !adstack.stack<T>).
 fn parse_elem(p: &mut dyn OpAsmParser) -> DiagResult<(Type, Type)> {
@@ -184,10 +186,7 @@ pub(crate) fn print_stack_value(op: OpId, p: &mut dyn OpAsmPrinter) {
 
 // ----- pop / load_top / load_top_adj: `%s : T` ----------------------------------------------
 
-pub(crate) fn parse_stack_only(
-    p: &mut dyn OpAsmParser,
-    st: &mut OperationState,
-) -> DiagResult<()> {
+pub(crate) fn parse_stack_only(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
     let s: UnresolvedOperand = p.parse_operand()?;
     parse_attrs(p, st)?;
     let (elem, stack) = parse_elem(p)?;

@@ -171,7 +171,8 @@ fn traits_follow_the_effects() {
 
 #[test]
 fn verifiers_report_each_mistake() {
-    let cases: Vec<(&str, Box<dyn Fn(&mut Fx)>)> = vec![
+    type Case = (&'static str, Box<dyn Fn(&mut Fx)>);
+    let cases: Vec<Case> = vec![
         (
             "'adstack.alloca' op expects its result to be an !adstack.stack, got !adstack.stack<index>",
             Box::new(|fx| {
@@ -301,8 +302,14 @@ fn custom_and_generic_forms_round_trip() {
          adstack.acc_adjoint %s, %a : f32\n\
          adstack.pop %s : f32\n",
     );
-    assert!(custom.contains("adstack.alloca : f32 {max_size = 4}"), "{custom}");
-    assert!(custom.contains("adstack.alloca : i64 {max_size = 0, tag}"), "{custom}");
+    assert!(
+        custom.contains("adstack.alloca : f32 {max_size = 4}"),
+        "{custom}"
+    );
+    assert!(
+        custom.contains("adstack.alloca : i64 {max_size = 0, tag}"),
+        "{custom}"
+    );
     let generic = round_trip(
         "%s = \"adstack.alloca\"() <{max_size = 4 : i64}> : () -> !adstack.stack<f32>\n\
          %v = \"adstack.load_top\"(%s) : (!adstack.stack<f32>) -> f32\n\

@@ -82,7 +82,9 @@ pub fn parse_type(p: &mut dyn AsmParser, mnemonic: &str) -> DiagResult<Vec<TypeP
         let t = qd_ir::text::type_to_string(p.ctx_ref(), elem);
         return Err(Diagnostic::error(
             elem_loc,
-            format!("invalid !adstack.stack type: the element must be an integer or float, got {t}"),
+            format!(
+                "invalid !adstack.stack type: the element must be an integer or float, got {t}"
+            ),
         ));
     }
     Ok(vec![TypeParam::Type(elem)])

@@ -9,6 +9,7 @@ use crate::syntax::{
 };
 use crate::verify::{type_str, Check, TypeClass};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::interfaces::ReverseRule;
 use qd_ir::registry::{FoldFn, PatternsFn};
 use qd_ir::{
     AttrData, Attribute, Context, DiagResult, Ident, OpId, OpInfo, OpTraits, OperationState, Type,
@@ -80,6 +81,10 @@ pub struct ElementwiseDef {
     pub commutative: bool,
     pub fold: Option<FoldFn>,
     pub patterns: Option<PatternsFn>,
+    /// The reverse-mode derivative rule (attached as the op's `dyn ReverseRule` interface); `None`
+    /// for ops that are not differentiable (integer ops, integer casts), which reverse mode treats
+    /// as constants.
+    pub reverse: Option<&'static &'static dyn ReverseRule>,
 }
 
 impl ElementwiseDef {
@@ -112,6 +117,7 @@ impl ElementwiseDef {
             commutative: false,
             fold: None,
             patterns: None,
+            reverse: None,
         }
     }
     /// A `fastmath` property that is always present.
@@ -145,6 +151,11 @@ impl ElementwiseDef {
         self.patterns = Some(f);
         self
     }
+    /// The op's derivative rule: a `static` holding `&'static dyn ReverseRule`.
+    pub const fn reverse(mut self, r: &'static &'static dyn ReverseRule) -> Self {
+        self.reverse = Some(r);
+        self
+    }
 
     /// The registered op. `def` is a `static` holding a reference to the definition, so that the
     /// OpInfo can carry it as an interface.
@@ -164,6 +175,9 @@ impl ElementwiseDef {
         }
         if let Some(p) = d.patterns {
             info = info.canonicalization(p);
+        }
+        if let Some(r) = d.reverse {
+            info = info.interface::<dyn ReverseRule>(r);
         }
         info
     }

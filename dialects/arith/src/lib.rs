@@ -4,7 +4,8 @@
 //! Layout: `flags` (`#arith.fastmath`/`#arith.overflow`), `predicates` (cmpi/cmpf), `consts`
 //! (constant values for folding), `verify` and `syntax` (shared checks and syntax pieces),
 //! `elementwise` (the one-place definition of binary/unary/cast ops, also used by math), `ops`
-//! (one file per family), `patterns` (canonicalizations), `build` (builders).
+//! (one file per family), `patterns` (canonicalizations), `build` (builders), `reverse` (the
+//! derivative rules' building blocks; each op's rule sits next to the op).
 
 pub mod build;
 pub mod consts;
@@ -15,6 +16,7 @@ pub mod names;
 pub mod ops;
 pub mod patterns;
 pub mod predicates;
+pub mod reverse;
 pub mod syntax;
 pub mod testing;
 pub mod verify;

@@ -128,4 +128,123 @@ impl Harness {
             None => Ok(()),
         }
     }
+
+    /// Evaluates a derivative rule numerically: builds `name` over the f64 constants `args`, asks
+    /// the op's `ReverseRule` for the contributions of the operands marked `active` (giving it
+    /// only the primals its `primal_needs` asked for, so a rule that reads more panics), seeds the
+    /// result's adjoint with `seed`, and folds the emitted expressions. Returns one entry per
+    /// operand: the contribution divided by `seed`, or None where the rule gave none.
+    pub fn rule_gradient(
+        &mut self,
+        name: &str,
+        args: &[f64],
+        active: &[bool],
+        seed: f64,
+    ) -> Vec<Option<f64>> {
+        use qd_ir::interfaces::ReverseRule;
+        let vals: Vec<Value> = args.iter().map(|&a| self.float(a, "f64")).collect();
+        let op = self.op(name, &vals, "f64");
+        let rule = self
+            .ctx
+            .info(op)
+            .and_then(|i| i.get_interface::<dyn ReverseRule>())
+            .unwrap_or_else(|| panic!("{name} has no derivative rule"));
+        let needs = rule.primal_needs(&self.ctx, op, active);
+        let operands: Vec<Option<Value>> = vals
+            .iter()
+            .zip(&needs.operands)
+            .map(|(&v, &n)| n.then_some(v))
+            .collect();
+        let r = self.fold_attr(op).expect("the primal op folds");
+        let r = self.float(self.ctx.attr_data(r).as_float().unwrap(), "f64");
+        let results = vec![needs.results.first().copied().unwrap_or(false).then_some(r)];
+        let g = self.float(seed, "f64");
+        let before = self.ctx.last_op(self.block);
+        let out = {
+            let mut b = self.builder();
+            rule.emit_adjoints(&mut b, op, &operands, &results, &[g], active)
+        };
+        // Fold every emitted op in order, feeding each its operands' folded constants.
+        let mut known: std::collections::HashMap<Value, Attribute> = Default::default();
+        let mut cur = before.and_then(|o| self.ctx.next_op(o));
+        while let Some(o) = cur {
+            let consts: Vec<Option<Attribute>> = self
+                .ctx
+                .operands(o)
+                .map(|v| known.get(&v).copied().or_else(|| constant_value(&self.ctx, v)))
+                .collect();
+            let fold = self.ctx.info(o).and_then(|i| i.fold);
+            let folded = fold.and_then(|f| f(&mut self.ctx, o, &consts));
+            let results = self.ctx.results(o).to_vec();
+            match folded.as_deref() {
+                Some([FoldResult::Attr(a)]) => {
+                    known.insert(results[0], *a);
+                }
+                Some([FoldResult::Value(v)]) => {
+                    let a = known
+                        .get(v)
+                        .copied()
+                        .or_else(|| constant_value(&self.ctx, *v))
+                        .expect("folded to a constant");
+                    known.insert(results[0], a);
+                }
+                _ => {
+                    if let Some(a) = constant_value(&self.ctx, results[0]) {
+                        known.insert(results[0], a);
+                    } else {
+                        panic!("{name}: emitted op {} does not fold", self.ctx.name(o));
+                    }
+                }
+            }
+            cur = self.ctx.next_op(o);
+        }
+        out.iter()
+            .map(|c| {
+                c.map(|v| {
+                    let a = known
+                        .get(&v)
+                        .copied()
+                        .or_else(|| constant_value(&self.ctx, v))
+                        .expect("contribution folds");
+                    self.ctx.attr_data(a).as_float().expect("float contribution") / seed
+                })
+            })
+            .collect()
+    }
+
+    /// The central difference of `name` in operand `i` at the f64 constants `args`, step `h`.
+    pub fn central_difference(&mut self, name: &str, args: &[f64], i: usize, h: f64) -> f64 {
+        let mut hi = args.to_vec();
+        let mut lo = args.to_vec();
+        hi[i] += h;
+        lo[i] -= h;
+        let f_hi = self.fold_floats(name, &hi, "f64").expect("folds");
+        let f_lo = self.fold_floats(name, &lo, "f64").expect("folds");
+        (f_hi - f_lo) / (2.0 * h)
+    }
+
+    /// Checks `name`'s derivative rule against central differences at `args`, for every operand
+    /// alone and all operands together, with a relative tolerance `tol`.
+    pub fn check_rule(&mut self, name: &str, args: &[f64], tol: f64) {
+        let n = args.len();
+        let mut subsets: Vec<Vec<bool>> = (0..n).map(|i| (0..n).map(|j| j == i).collect()).collect();
+        subsets.push(vec![true; n]);
+        for active in subsets {
+            let got = self.rule_gradient(name, args, &active, 0.75);
+            for i in 0..n {
+                if !active[i] {
+                    assert_eq!(got[i], None, "{name}: inactive operand {i} got a contribution");
+                    continue;
+                }
+                let h = 1e-6 * args[i].abs().max(1.0);
+                let want = self.central_difference(name, args, i, h);
+                let g = got[i].unwrap_or(0.0);
+                let err = (g - want).abs() / want.abs().max(1.0);
+                assert!(
+                    err <= tol,
+                    "{name}{args:?} operand {i} (active {active:?}): rule {g}, central difference {want}"
+                );
+            }
+        }
+    }
 }

@@ -38,3 +38,9 @@ pub trait ReverseRule: Sync {
         active: &[bool],
     ) -> Vec<Option<Value>>;
 }
+
+impl std::fmt::Debug for dyn ReverseRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ReverseRule")
+    }
+}

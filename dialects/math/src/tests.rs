@@ -205,3 +205,61 @@ fn syntax_round_trips() {
         r#"%15 = "math.fma"(%arg0, %arg1, %arg2) <{fastmath = #arith.fastmath<none>}> {note} : (f32, f32, f32) -> f32"#
     ));
 }
+
+/// Derivative rules against central differences in f64 (emitted adjoint expressions folded with
+/// constant operands; see qd_arith::testing::Harness::check_rule). Tolerance 1e-6 relative: the
+/// central difference's truncation (h^2 |f'''|, h = 1e-6 |x|) and rounding (1e-16 / h) errors are
+/// far below it.
+#[test]
+fn derivative_rules_match_central_differences() {
+    let mut h = h();
+    for x in [0.3, 1.7, 2.9] {
+        for name in [SIN, COS, TAN, EXP, EXP2, LOG, LOG2, SQRT, RSQRT, TANH] {
+            h.check_rule(name, &[x], 1e-6);
+        }
+    }
+    for x in [-1.3, 0.6, 2.2] {
+        for name in [SIN, COS, EXP, EXP2, TANH, ABSF] {
+            h.check_rule(name, &[x], 1e-6);
+        }
+        h.check_rule(FMA, &[x, 0.7, -1.1], 1e-6);
+        h.check_rule(ATAN2, &[x, 0.8], 1e-6);
+        h.check_rule(ATAN2, &[0.8, x], 1e-6);
+    }
+    h.check_rule(POWF, &[1.7, 2.3], 1e-6);
+    h.check_rule(POWF, &[0.4, -1.5], 1e-6);
+    // floor and ceil: zero derivative (away from integers), and no contribution at all.
+    for name in [FLOOR, CEIL] {
+        assert_eq!(h.rule_gradient(name, &[1.4], &[true], 1.0), [None]);
+        assert_eq!(h.central_difference(name, &[1.4], 0, 1e-6), 0.0);
+    }
+    // |x| at 0: the symmetric difference quotient, 0.
+    assert_eq!(h.rule_gradient(ABSF, &[0.0], &[true], 1.0), [Some(0.0)]);
+}
+
+#[test]
+fn rules_read_the_result_where_it_is_cheaper() {
+    use qd_ir::interfaces::ReverseRule;
+    let mut h = h();
+    let x = h.arg("f32");
+    let y = h.arg("f32");
+    let needs = |h: &mut Harness, name: &str, args: &[Value], active: &[bool]| {
+        let op = h.op(name, args, "f32");
+        let rule = h.ctx.info(op).unwrap().get_interface::<dyn ReverseRule>().unwrap();
+        let n = rule.primal_needs(&h.ctx, op, active);
+        (n.operands, n.results)
+    };
+    assert_eq!(needs(&mut h, EXP, &[x], &[true]), (vec![false], vec![true]));
+    assert_eq!(needs(&mut h, TANH, &[x], &[true]), (vec![false], vec![true]));
+    assert_eq!(needs(&mut h, SIN, &[x], &[true]), (vec![true], vec![false]));
+    assert_eq!(needs(&mut h, FLOOR, &[x], &[true]), (vec![false], vec![false]));
+    // powf with a constant exponent: d/dbase only, no log of the base.
+    assert_eq!(
+        needs(&mut h, POWF, &[x, y], &[true, false]),
+        (vec![true, true], vec![false])
+    );
+    assert_eq!(
+        needs(&mut h, FMA, &[x, y, y], &[false, false, true]),
+        (vec![false, false, false], vec![false])
+    );
+}

@@ -1,1 +1,26 @@
-//! determine-ad-stack-size: Bellman-Ford on the CFG, then a symbolic SizeExpr bound per adstack
+//! determine-ad-stack-size: sizes every adstack of a kernel, in two phases.
+//!
+//! 1. [`bellman_ford`]: the kernel's control-flow graph after each alloca, one node per
+//!    straight-line segment weighted by what it pushes and pops; a longest path (SPFA on negated
+//!    integer weights) gives the exact maximum depth of stacks pushed in straight-line code, in
+//!    branches (the max of the branches) and in balanced loops. A loop that pushes more than it
+//!    pops is a positive cycle: the stack goes to phase 2.
+//! 2. [`size_expr_capture`]: a structural upper bound as a SizeExpr (the sum over the pushes of
+//!    the products of the trip counts of the loops between push and alloca, maxima over
+//!    branches), with trip counts bounded by `value_bound` from literals, field loads, ndarray
+//!    shapes and reads, enclosing induction variables, locals and stacks with several stores,
+//!    and integer arithmetic on these; `while` loops by a provable counter (`while_bound`).
+//!
+//! The SizeExpr grammar, its semantics and the soundness argument are in
+//! `qd_adstack::size_expr`. The pass is [`pass::DetermineAdStackSize`].
+
+pub mod bellman_ford;
+mod diff;
+mod locals;
+mod loops;
+pub mod pass;
+mod size_expr_capture;
+mod value_bound;
+mod while_bound;
+
+pub use pass::{determine_ad_stack_size_pass_info, stack_bound, DetermineAdStackSize, PASS_NAME};

@@ -10,6 +10,8 @@ pub fn register_all_passes(reg: &mut PassRegistry) {
     reg.register(cse_pass_info());
     reg.register(dce_pass_info());
     reg.register(symbol_dce_pass_info());
+    reg.register(qd_autodiff::reverse_mode_ad_pass_info());
+    reg.register(qd_adstack_passes::determine_ad_stack_size_pass_info());
 }
 
 /// A registry with every pass of qd.
@@ -27,7 +29,17 @@ mod tests {
     fn every_pass_is_registered_under_its_own_name() {
         let reg = all_passes();
         let names: Vec<_> = reg.iter().map(|p| p.name).collect();
-        assert_eq!(names, ["canonicalize", "cse", "dce", "symbol-dce"]);
+        assert_eq!(
+            names,
+            [
+                "canonicalize",
+                "cse",
+                "dce",
+                "determine-ad-stack-size",
+                "reverse-mode-ad",
+                "symbol-dce"
+            ]
+        );
         for info in reg.iter() {
             let pass = info
                 .create_default()
@@ -44,10 +56,10 @@ mod tests {
         let reg = all_passes();
         let pm = qd_pass::PassManager::parse(
             &reg,
-            "builtin.module(canonicalize{max-iterations=4},cse,dce,symbol-dce)",
+            "builtin.module(reverse-mode-ad{kernels=k aggregates=element},canonicalize{max-iterations=4},cse,dce,symbol-dce)",
         )
         .unwrap();
-        assert_eq!(pm.root().len(), 4);
+        assert_eq!(pm.root().len(), 5);
     }
 }
 

@@ -1,1 +1,85 @@
-//! Reverse-mode automatic differentiation of qd kernels (reverse-mode-ad)
+//! Reverse-mode automatic differentiation of qd kernels: the `reverse-mode-ad` pass.
+//!
+//! For each kernel `@k` (those named by `reverse-mode-ad{kernels=a,b}`, else every kernel with
+//! an `ad.reverse @k` declaration or that reads and writes differentiable data), the pass adds a
+//! gradient kernel `@k_grad(args..., adjoints...)` (one adjoint ndarray per active ndarray
+//! argument, see `qd_ad::reverse`) and records it as `ad.reverse @k -> @k_grad`. The gradient
+//! kernel reads the adjoints of the output fields (`ad.load_field_adjoint`; the user seeds them
+//! before launching it) and accumulates the adjoints of the input fields and ndarrays; it never
+//! writes primal data.
+//!
+//! # Structure of a gradient kernel
+//! A kernel's body is a sequence of parallel loops (`range_for`/`struct_for` directly in the
+//! body) and runs of loose statements. The gradient kernel first replays every loose statement
+//! (a prologue: they define the values the loops use), then handles the groups last to first:
+//! a parallel loop becomes the same loop whose body is the *forward replay* of the body followed
+//! by its *reverse*; a run of loose statements is reversed at the kernel's top level.
+//!
+//! - Forward replay (`forward`): the original ops, without their primal writes, with stacked
+//!   locals as stacks, recording trip counts and jumps, and saving the values the reverse pass
+//!   reads back (`tape`).
+//! - Reverse (`reverse`, `control`): ops last to first; each op's adjoint comes from its
+//!   derivative rule (arith/math: `qd_ir::interfaces::ReverseRule`, defined next to each op in
+//!   its dialect crate, so a new differentiable op brings its own rule) or from the memory rules
+//!   of fields, ndarrays and locals. Loops run backwards over the recorded or recomputed trip
+//!   count; ifs take the same branch as forward.
+//! - Activity (`activity`): only values that depend on a differentiable input and influence a
+//!   differentiable output get adjoints; rules are told which operands are active.
+//!
+//! # What gets an adstack
+//! One adstack is made per (see `stacks` and `tape`):
+//! - *stacked local*: an active scalar float local that is a loop-carried recurrence of a serial
+//!   loop; its per-store (primal, adjoint) entries replace the local. Pure accumulators
+//!   (`s = s + e`, `s = s - e`: the loaded value only feeds an add/sub stored back into it) need
+//!   no stack, whatever `e` is;
+//! - *taped value*: a value defined inside a serial loop that the reverse pass needs (a primal a
+//!   derivative rule reads, an index, a branch condition, a loop bound) and can neither use
+//!   directly nor recompute (recomputable: pure ops, induction variables, ndarray shapes, reads
+//!   of fields and ndarrays, values defined outside the loop) nor read from a stacked local's top
+//!   entry. Integer and `i1` values get stacks without adjoints;
+//! - the trip count of a loop that has no fixed trip count (`qd.while`, loops that break), when
+//!   it sits inside another serial loop (elsewhere it is a plain value); the jump number of each
+//!   iteration of a loop with `qd.continue` whose later ops need guards; the jump that ended the
+//!   last iteration of a breaking loop inside another serial loop.
+//!
+//! So every loop-carried recurrence of a float local (other than an accumulator) and every
+//! loop-carried value whose primal the reverse pass needs is kept on an adstack; a value used
+//! only linearly with constant coefficients in straight-line code is not. Examples (see the
+//! tests): `dynamic_loop` 1 stack (v, n + 2 entries: its zero, x_i, one per iteration),
+//! `ndarray_bound` 1, `triangular` 1, `local_array` 1 (the element loaded in each iteration),
+//! `control_flow` 1 (v before each sin).
+//!
+//! Local arrays and structs (`aggregates=element`, the only mode for now) keep element-addressed
+//! loads and stores: their adjoint is a local of the same type, addressed through the same
+//! `elem_ptr`/`member_ptr` chain; an aggregate is never one loop-carried value.
+//!
+//! # Semantics worth knowing
+//! - An integer cast stops the gradient: casts from or to integers (`sitofp`, `fptosi`,
+//!   `bitcast`, ...) have no derivative rule; `extf`/`truncf` pass the adjoint through.
+//! - `floor` and `ceil` have a zero derivative; `minimumf`/`maximumf` give a tie to the left
+//!   operand; `absf` has derivative 0 at 0.
+//! - A `qd.store` to a needs_grad field overwrites: its reverse reads the element's adjoint into
+//!   the stored value and then zeroes it (`ad.store_field_adjoint 0`), so what the element held
+//!   before gets no gradient, even from other kernels launched before; `qd.atomic_add` leaves the
+//!   adjoint in place. After the gradient kernel, the adjoints of stored output elements are 0.
+//! - The global data access rules of differentiable kernels are checked (`global_rules`): a
+//!   kernel may not read what it writes, and repeated writes of a needs_grad element must be
+//!   `qd.atomic_add`. Violations are errors at the offending op.
+//!
+//! Files: `pass` (the pass, options, kernel selection), `global_rules`, `activity`, `stacks`,
+//! `structure` (groups, jumps), `emitter` (state, adjoint storage), `forward`, `tape`, `reverse`,
+//! `control`.
+
+mod activity;
+mod cleanup;
+mod control;
+mod emitter;
+mod forward;
+mod global_rules;
+mod pass;
+mod reverse;
+mod stacks;
+mod structure;
+mod tape;
+
+pub use pass::{reverse_mode_ad, reverse_mode_ad_pass_info, Options, Report, ReverseModeAdPass, PASS_NAME};

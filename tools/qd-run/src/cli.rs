@@ -1,6 +1,7 @@
 //! The command line: `qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]...
-//! [--print FIELD]... [--device interp] [--shuffle SEED] [--json]`. Options take their value as
-//! the next argument or after `=` (`--kernel=compute`); `--` ends the options.
+//! [--grad OUTPUT=SEED]... [--ad-stack-size N] [--print FIELD]... [--device interp]
+//! [--shuffle SEED] [--json]`. Options take their value as the next argument or after `=`
+//! (`--kernel=compute`); `--` ends the options.
 
 pub const USAGE: &str = "\
 Usage: qd-run FILE.mlir --kernel NAME [options]
@@ -11,7 +12,11 @@ Options:
   --kernel NAME          the kernel to run (required)
   --set FIELD=VALUES     set a field (or its adjoint, FIELD.grad) before the launch (repeatable)
   --arg NAME=VALUES      a kernel argument, by parameter name (repeatable)
-  --print FIELD          print a field (or FIELD.grad) after the launch (repeatable)
+  --grad OUTPUT=SEED     after the launch, set OUTPUT.grad to SEED (every element) and run the
+                         gradient kernel (made by reverse-mode-ad; repeatable)
+  --ad-stack-size N      give every adstack exactly N entries per thread
+  --print FIELD          print a field (or FIELD.grad) after the launch (repeatable); with
+                         --grad, also NAME.grad for an active ndarray parameter NAME
   --device NAME          the device: interp (default)
   --shuffle SEED         run parallel iterations in a random order drawn from SEED (interp)
   --json                 print one JSON object: {\"fields\": {...}, \"timings_ms\": {...}}
@@ -34,6 +39,9 @@ pub struct Options {
     /// `--arg` in order: (parameter, VALUES).
     pub args: Vec<(String, String)>,
     pub prints: Vec<String>,
+    /// `--grad` in order: (output field, seed).
+    pub grads: Vec<(String, f64)>,
+    pub ad_stack_size: Option<usize>,
     pub device: String,
     pub shuffle: Option<u64>,
     pub json: bool,
@@ -41,7 +49,7 @@ pub struct Options {
 
 #[derive(Debug, PartialEq)]
 pub enum Command {
-    Run(Options),
+    Run(Box<Options>),
     Help,
 }
 
@@ -89,7 +97,8 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 o.json = true;
                 continue;
             }
-            "--kernel" | "--set" | "--arg" | "--print" | "--device" | "--shuffle" => {}
+            "--kernel" | "--set" | "--arg" | "--print" | "--device" | "--shuffle" | "--grad"
+            | "--ad-stack-size" => {}
             _ => return Err(format!("unknown option '{a}'")),
         }
         let value = match inline {
@@ -121,6 +130,21 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 }
                 o.prints.push(value.trim().to_string());
             }
+            "--grad" => {
+                let (name, seed) = assignment(flag, &value)?;
+                let seed: f64 = seed.trim().parse().map_err(|_| {
+                    format!("--grad {name}: the seed must be a number, got '{seed}'")
+                })?;
+                o.grads.push((name, seed));
+            }
+            "--ad-stack-size" => {
+                let n = value.trim().parse().map_err(|_| {
+                    format!("--ad-stack-size expects an unsigned integer, got '{value}'")
+                })?;
+                if o.ad_stack_size.replace(n).is_some() {
+                    return Err("--ad-stack-size given more than once".into());
+                }
+            }
             "--shuffle" => {
                 let seed = value.trim().parse().map_err(|_| {
                     format!("--shuffle expects an unsigned integer seed, got '{value}'")
@@ -140,7 +164,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
             DEVICES.join(", ")
         ));
     }
-    Ok(Command::Run(o))
+    Ok(Command::Run(Box::new(o)))
 }
 
 #[cfg(test)]
@@ -153,7 +177,7 @@ mod tests {
 
     fn run(s: &[&str]) -> Options {
         match parse(&args(s)) {
-            Ok(Command::Run(o)) => o,
+            Ok(Command::Run(o)) => *o,
             other => panic!("{s:?}: {other:?}"),
         }
     }
@@ -176,6 +200,11 @@ mod tests {
             "--device=interp",
             "--shuffle",
             "7",
+            "--grad",
+            "y=1",
+            "--grad=z=-0.5",
+            "--ad-stack-size",
+            "32",
         ]);
         assert_eq!(o.file, "f.mlir");
         assert_eq!(o.kernel, "compute");
@@ -190,6 +219,9 @@ mod tests {
         assert_eq!(o.prints, vec!["y", "x.grad"]);
         assert!(o.json);
         assert_eq!(o.shuffle, Some(7));
+        assert_eq!(o.grads, vec![("y".into(), 1.0), ("z".into(), -0.5)]);
+        assert_eq!(o.ad_stack_size, Some(32));
+        assert_eq!(run(&["f.mlir", "--kernel", "k"]).ad_stack_size, None);
         assert_eq!(o.device, "interp");
         assert_eq!(run(&["--kernel=k", "--", "-odd.mlir"]).file, "-odd.mlir");
         assert_eq!(parse(&args(&["--help"])), Ok(Command::Help));
@@ -237,6 +269,29 @@ mod tests {
                 &["f.mlir", "--kernel", "k", "--print", " "][..],
                 "needs a field name",
             ),
+            (
+                &["f.mlir", "--kernel", "k", "--grad", "y"][..],
+                "--grad expects NAME=VALUES",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--grad", "y=one"][..],
+                "--grad y: the seed must be a number, got 'one'",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--ad-stack-size", "-1"][..],
+                "--ad-stack-size expects an unsigned integer",
+            ),
+            (
+                &[
+                    "f.mlir",
+                    "--kernel",
+                    "k",
+                    "--ad-stack-size",
+                    "1",
+                    "--ad-stack-size=2",
+                ][..],
+                "--ad-stack-size given more than once",
+            ),
         ] {
             let e = parse(&args(s)).unwrap_err();
             assert!(e.contains(want), "{s:?}: {e}");
@@ -254,6 +309,9 @@ mod tests {
             "--device",
             "--json",
             "--shuffle",
+            "--grad",
+            "--ad-stack-size",
+            "y=1",
             "--",
             "-",
             "x=1",

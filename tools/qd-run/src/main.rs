@@ -2,14 +2,16 @@
 //!
 //! ```text
 //! qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]... [--print FIELD]...
-//!        [--device interp] [--shuffle SEED] [--json]
+//!        [--grad OUTPUT=SEED]... [--ad-stack-size N] [--device interp] [--shuffle SEED] [--json]
 //! ```
 //!
-//! See `cli` for the options, `values` for VALUES, `output` for what is printed. Exit status: 0
+//! See `cli` for the options, `values` for VALUES, `output` for what is printed, `grad` for
+//! gradients. Exit status: 0
 //! on success, 1 on input and runtime errors (with a located diagnostic where there is a
 //! location), 2 on usage errors.
 
 mod cli;
+mod grad;
 mod npy;
 mod output;
 mod params;

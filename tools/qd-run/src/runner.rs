@@ -1,16 +1,20 @@
-//! Running one kernel: read, parse, verify, set up the program, set fields, build arguments,
-//! compile, launch, sync, collect the printed fields. Every failure is a message for stderr with
+//! Running one kernel: read, parse, verify, make the gradient kernel (with `--grad`), set up the
+//! program, set fields, build arguments, compile, launch, sync, then (with `--grad`) seed the
+//! outputs' adjoints, launch the gradient kernel and sync, and collect the printed fields. Every failure is a message for stderr with
 //! exit status 1: located diagnostics (`file:line:col: error: ...` with the source line) for the
 //! IR and for runtime errors, `qd-run: error: ...` for everything else.
 
 use crate::cli::Options;
+use crate::grad::{self, GradError};
 use crate::output::{self, FieldOut};
 use crate::{params, values};
 use qd_frontend::KernelOp;
 use qd_interp::{InterpOptions, Interpreter};
 use qd_ir::text::{parse_source, SourceMgr};
 use qd_ir::{Context, Diagnostic};
-use qd_runtime::{Arg, Error, ParamType, Program, ProgramConfig};
+use qd_runtime::{
+    Arg, Error, GradientKernel, NdarrayId, ParamType, Program, ProgramConfig, RuntimeError,
+};
 use std::time::Instant;
 
 /// Why a run failed: the text for stderr (exit status 1).
@@ -79,27 +83,63 @@ pub fn run(o: &Options) -> Result<String, Failure> {
     };
     let param_names = params::names(&ctx, kernel, &source, &o.file);
 
+    // The gradient kernel, made before the program takes the context.
+    let t = Instant::now();
+    if !o.grads.is_empty() {
+        match grad::prepare(&mut ctx, module, &o.kernel) {
+            Ok(()) => {}
+            Err(GradError::Diagnostics(d)) => return Err(render(&sm, &ctx, &d)),
+            Err(GradError::Message(m)) => return Err(fail(m)),
+        }
+    }
+    let autodiff_ms = ms(t);
+
     // Unsupported field types are located errors; check them while the context is ours.
     qd_runtime::Memory::layout(&ctx, module).map_err(|d| render(&sm, &ctx, &d))?;
     let device = Box::new(Interpreter::with_options(InterpOptions {
         shuffle_seed: o.shuffle,
     }));
-    // Verified above.
-    let config = ProgramConfig { verify: false };
+    // Verified above (and after each pass).
+    let config = ProgramConfig {
+        verify: false,
+        ad_stack_size: o.ad_stack_size,
+    };
     let mut p = match Program::new(ctx, module, device, config) {
         Ok(p) => p,
         // Only allocation failures are left: their messages name the field.
         Err(e) => return Err(fail(e)),
     };
 
+    let t = Instant::now();
+    let gradient: Option<GradientKernel> = if o.grads.is_empty() {
+        None
+    } else {
+        Some(
+            p.gradient(&o.kernel)
+                .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?,
+        )
+    };
+    let mut compile_ms = ms(t);
+
     // Check every name before running anything.
     let mut prints: Vec<String> = Vec::new();
     for name in &o.prints {
-        p.field_info(name)
-            .map_err(|e| fail(format!("--print {name}: {e}")))?;
+        if let Err(e) = p.field_info(name) {
+            // `a.grad` of an active ndarray parameter `a` is printed from its adjoint ndarray.
+            if adjoint_param(name, &param_names, gradient.as_ref()).is_none() {
+                return Err(fail(format!("--print {name}: {e}")));
+            }
+        }
         if !prints.contains(name) {
             prints.push(name.clone());
         }
+    }
+    let mut seeds: Vec<(String, f64)> = Vec::new();
+    for (name, seed) in &o.grads {
+        let target = format!("{name}.grad");
+        p.field_info(&target)
+            .map_err(|e| fail(format!("--grad {name}: {e}")))?;
+        seeds.push((target, *seed));
     }
     for (name, text) in &o.sets {
         let ctx_msg = format!("--set {name}: ");
@@ -118,27 +158,52 @@ pub fn run(o: &Options) -> Result<String, Failure> {
     let k = p
         .kernel(&o.kernel)
         .map_err(|e| api_error(&sm, p.context(), "", e))?;
-    let compile_ms = ms(t);
+    compile_ms += ms(t);
     let args = build_args(&mut p, k, &param_names, o)?;
 
     let t = Instant::now();
     p.launch(k, &args)
         .map_err(|e| api_error(&sm, p.context(), "", e))?;
-    if let Err(errors) = p.sync() {
-        let mut text = String::new();
-        for e in errors {
-            match e.to_diagnostic() {
-                Some(d) => text.push_str(&sm.render(p.context(), &d)),
-                None => text.push_str(&format!("qd-run: error: {}\n", e.full_message())),
-            }
-        }
-        return Err(Failure(text));
-    }
+    p.sync().map_err(|e| runtime_errors(&sm, &p, e))?;
     let launch_ms = ms(t);
+
+    // The gradient: seed the outputs' adjoints, then run the gradient kernel on the primal
+    // arguments and zeroed adjoint ndarrays.
+    let mut adjoint_arrays: Vec<(usize, NdarrayId)> = Vec::new();
+    let mut grad_ms = 0.0;
+    if let Some(g) = &gradient {
+        for (target, seed) in &seeds {
+            let n = p.field(target).map(|s| s.len()).unwrap_or(0);
+            p.write_f64(target, &vec![*seed; n])
+                .map_err(|e| fail(format!("--grad {target}: {e}")))?;
+        }
+        let t = Instant::now();
+        adjoint_arrays = p
+            .launch_grad(g, &args)
+            .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?;
+        p.sync().map_err(|e| runtime_errors(&sm, &p, e))?;
+        grad_ms = ms(t);
+    }
 
     let fields: Vec<FieldOut> = prints
         .iter()
         .map(|name| {
+            // A field of that name wins, as when the names were checked.
+            let param = match p.field_info(name) {
+                Ok(_) => None,
+                Err(_) => adjoint_param(name, &param_names, gradient.as_ref()),
+            };
+            if let Some(i) = param {
+                if let Some(&(_, id)) = adjoint_arrays.iter().find(|(j, _)| *j == i) {
+                    if let Ok(nd) = p.ndarray(id) {
+                        return FieldOut {
+                            name: name.clone(),
+                            shape: nd.shape().to_vec(),
+                            data: nd.data().to_scalars(),
+                        };
+                    }
+                }
+            }
             let info = p
                 .field_info(name)
                 .map(|i| i.shape.clone())
@@ -152,17 +217,41 @@ pub fn run(o: &Options) -> Result<String, Failure> {
         })
         .collect();
     Ok(if o.json {
-        let timings = [
+        let mut timings = vec![
             ("parse", parse_ms),
             ("verify", verify_ms),
             ("compile", compile_ms),
             ("launch", launch_ms),
-            ("total", ms(start)),
         ];
+        if gradient.is_some() {
+            timings.push(("autodiff", autodiff_ms));
+            timings.push(("grad", grad_ms));
+        }
+        timings.push(("total", ms(start)));
         output::json(&fields, &timings)
     } else {
         output::text(&fields)
     })
+}
+
+/// Runtime errors as rendered diagnostics (exit status 1).
+fn runtime_errors(sm: &SourceMgr, p: &Program, errors: Vec<RuntimeError>) -> Failure {
+    let mut text = String::new();
+    for e in errors {
+        match e.to_diagnostic() {
+            Some(d) => text.push_str(&sm.render(p.context(), &d)),
+            None => text.push_str(&format!("qd-run: error: {}\n", e.full_message())),
+        }
+    }
+    Failure(text)
+}
+
+/// The parameter index of `NAME` when `name` is `NAME.grad` for an active ndarray parameter of
+/// the kernel (whose adjoint the gradient kernel accumulates).
+fn adjoint_param(name: &str, params: &[String], g: Option<&GradientKernel>) -> Option<usize> {
+    let base = name.strip_suffix(".grad")?;
+    let i = params.iter().position(|p| p == base)?;
+    g.filter(|g| g.activity.get(i) == Some(&true)).map(|_| i)
 }
 
 /// The launch arguments from `--arg NAME=VALUES` (the last one of a name wins); every parameter

@@ -2,42 +2,13 @@
 //! `qd.ndarray_store`, `qd.ndarray_shape`). Every index is checked against the shape.
 
 use crate::exec::{Compiler, Exec, Flow, Frame, Slot};
+use crate::helpers::{flat_index, out_of_bounds};
 use crate::num::{canon, sext, zext, Float, Kind};
 use qd_frontend::{
     AtomicKind, AtomicOp, LoadOp, NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp, StoreOp,
 };
 use qd_ir::{Context, Diagnostic, Location, OpId, Value, ValueDef};
 use qd_runtime::{NdarrayId, RuntimeError, RuntimeErrorKind};
-
-/// The row-major position of the indices held in `idx` within `shape`, or None when one is out
-/// of bounds. Indices are read as signed integers (canonical registers are sign-extended).
-#[inline]
-fn flat_index(f: &Frame<'_>, idx: &[Slot], shape: &[usize]) -> Option<usize> {
-    let mut lin = 0usize;
-    for (&s, &d) in idx.iter().zip(shape) {
-        let i = f.get(s) as i64;
-        if i < 0 || i as u64 >= d as u64 {
-            return None;
-        }
-        lin = lin * d + i as usize;
-    }
-    Some(lin)
-}
-
-fn out_of_bounds(
-    f: &Frame<'_>,
-    loc: Location,
-    idx: &[Slot],
-    what: &str,
-    shape: &[usize],
-) -> Box<RuntimeError> {
-    let values: Vec<i64> = idx.iter().map(|&s| f.get(s) as i64).collect();
-    f.error(
-        loc,
-        RuntimeErrorKind::OutOfBounds,
-        format!("index {values:?} is out of bounds for {what} of shape {shape:?}"),
-    )
-}
 
 /// A field an op accesses, resolved at compile time.
 struct FieldAccess {

@@ -10,6 +10,8 @@ pub fn context() -> Context {
     ctx.register_dialect(qd_arith::dialect());
     ctx.register_dialect(qd_math::dialect());
     ctx.register_dialect(qd_frontend::dialect());
+    ctx.register_dialect(qd_ad::dialect());
+    ctx.register_dialect(qd_adstack::dialect());
     ctx
 }
 
@@ -31,9 +33,14 @@ pub fn parse(mut ctx: Context, src: &str, name: &str) -> (Context, qd_ir::OpId) 
 
 /// A program over `src` on an interpreter with `options`.
 pub fn program_with(src: &str, options: InterpOptions) -> Program {
+    program_config(src, options, ProgramConfig::default())
+}
+
+/// A program over `src` on an interpreter with `options`, created with `config`.
+pub fn program_config(src: &str, options: InterpOptions, config: ProgramConfig) -> Program {
     let (ctx, module) = parse(context(), src, "test.mlir");
     let dev = Box::new(Interpreter::with_options(options));
-    match Program::new(ctx, module, dev, ProgramConfig::default()) {
+    match Program::new(ctx, module, dev, config) {
         Ok(p) => p,
         Err(e) => panic!("program creation failed: {e}"),
     }

@@ -67,7 +67,10 @@ fn registered_dialects_plug_in() {
     let (ctx, module) = parse(ctx, SRC, "ext.mlir");
     let mut interp = Interpreter::new();
     interp.register(Box::new(TestDialect));
-    assert_eq!(interp.dialects(), vec!["arith", "math", "qd", "test"]);
+    assert_eq!(
+        interp.dialects(),
+        vec!["arith", "math", "qd", "ad", "adstack", "test"]
+    );
     let mut p = Program::new(ctx, module, Box::new(interp), ProgramConfig::default()).unwrap();
     let args = [qd_runtime::Arg::Scalar(qd_runtime::Scalar::F32(1.5))];
     run_ok(&mut p, "k", &args);

@@ -1,5 +1,7 @@
 //! Integration tests of the reference interpreter (one test binary, one module per concern).
 
+mod adjoint;
+mod adstack;
 mod common;
 mod examples;
 mod extension;

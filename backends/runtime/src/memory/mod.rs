@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::ndarray::{checked_num_elements, Ndarray, NdarrayId};
 use crate::value::DType;
 use qd_frontend::FieldOp;
-use qd_ir::{Context, Diagnostic, OpId};
+use qd_ir::{Context, Diagnostic, Location, OpId};
 
 /// The static description of a field.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -46,11 +46,24 @@ pub struct FieldRef {
     pub grad: bool,
 }
 
-/// Fields (in module order) and ndarrays.
+/// A push past an adstack's capacity, as a device records it (the overflow flag): the kernel,
+/// the stack's `adstack.alloca` location and the capacity it had.
+#[derive(Clone, PartialEq, Debug)]
+pub struct AdstackOverflow {
+    pub kernel: String,
+    pub loc: Location,
+    pub capacity: u64,
+}
+
+/// Fields (in module order), ndarrays, and the adstack settings and overflow flag devices share.
 #[derive(Clone, Debug, Default)]
 pub struct Memory {
     fields: Vec<FieldSlot>,
     ndarrays: Vec<Option<Ndarray>>,
+    /// The capacity every adstack gets, when forced (`ProgramConfig::ad_stack_size`).
+    ad_stack_size: Option<usize>,
+    /// The first overflow since the last [`Memory::take_adstack_overflow`].
+    adstack_overflow: Option<AdstackOverflow>,
 }
 
 impl Memory {
@@ -102,7 +115,7 @@ impl Memory {
         if diags.is_empty() {
             Ok(Memory {
                 fields,
-                ndarrays: Vec::new(),
+                ..Memory::default()
             })
         } else {
             Err(diags)
@@ -160,6 +173,28 @@ impl Memory {
             (Some(g), true) => g,
             _ => &mut f.value,
         }
+    }
+
+    /// The capacity every adstack gets when forced; None: each stack's own bound.
+    pub fn ad_stack_size(&self) -> Option<usize> {
+        self.ad_stack_size
+    }
+    pub fn set_ad_stack_size(&mut self, n: Option<usize>) {
+        self.ad_stack_size = n;
+    }
+    /// Sets the overflow flag; the first overflow is kept until the flag is taken (a device
+    /// reports one per sync, as a flag with a companion slot would).
+    pub fn record_adstack_overflow(&mut self, o: AdstackOverflow) {
+        if self.adstack_overflow.is_none() {
+            self.adstack_overflow = Some(o);
+        }
+    }
+    /// Reads and resets the overflow flag.
+    pub fn take_adstack_overflow(&mut self) -> Option<AdstackOverflow> {
+        self.adstack_overflow.take()
+    }
+    pub fn adstack_overflow(&self) -> Option<&AdstackOverflow> {
+        self.adstack_overflow.as_ref()
     }
 
     /// Registers an ndarray and returns its handle.

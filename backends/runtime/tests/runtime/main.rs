@@ -1,6 +1,8 @@
 //! Integration tests of the runtime API over a mock device (the interpreter's tests cover the
 //! same API on a real one).
 
+mod adstack;
+mod grad;
 mod memory;
 mod mock;
 mod program;

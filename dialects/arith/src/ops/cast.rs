@@ -11,6 +11,8 @@ use crate::elementwise::{rounding_mode, CastRule, ElementwiseDef};
 use crate::fold::{const_attr, const_float, const_int, result_type};
 use crate::names;
 use crate::verify::TypeClass::{FixedInt, Float, IntLike, IntOrFloat};
+use crate::reverse::{needs_nothing, FnRule, RuleCx};
+use qd_ir::interfaces::ReverseRule;
 use qd_ir::{Attribute, Context, FloatKind, FoldResult, OpId, OpInfo, Value};
 
 type Folded = Option<Vec<FoldResult>>;
@@ -50,7 +52,8 @@ static FPTOUI: &ElementwiseDef = &ElementwiseDef::cast(
 static EXTF: &ElementwiseDef =
     &ElementwiseDef::cast(names::EXTF, "widen a float", Float, Float, CastRule::Wider)
         .optional_fastmath()
-        .fold(fold_extf);
+        .fold(fold_extf)
+        .reverse(&EXTF_RULE);
 static TRUNCF: &ElementwiseDef = &ElementwiseDef::cast(
     names::TRUNCF,
     "narrow a float",
@@ -60,7 +63,8 @@ static TRUNCF: &ElementwiseDef = &ElementwiseDef::cast(
 )
 .rounding_mode()
 .optional_fastmath()
-.fold(fold_truncf);
+.fold(fold_truncf)
+.reverse(&TRUNCF_RULE);
 static EXTSI: &ElementwiseDef = &ElementwiseDef::cast(
     names::EXTSI,
     "sign-extend an integer",
@@ -102,6 +106,31 @@ static BITCAST: &ElementwiseDef = &ElementwiseDef::cast(
     CastRule::SameWidth,
 )
 .fold(fold_bitcast);
+
+// Derivative rules. Only float-to-float casts carry a gradient: the adjoint is converted back to
+// the operand's type. Casts from or to integers (sitofp, uitofp, fptosi, fptoui, bitcast, and
+// the integer casts) have no rule, so reverse mode treats their results as constants: an integer
+// cast stops the gradient.
+
+/// d(extf a) = truncf g.
+static EXTF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_nothing,
+    emit: |cx, _| vec![Some(convert_adjoint(cx, names::TRUNCF))],
+};
+
+/// d(truncf a) = extf g.
+static TRUNCF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_nothing,
+    emit: |cx, _| vec![Some(convert_adjoint(cx, names::EXTF))],
+};
+
+/// The result's adjoint converted by `cast` to the type of the operand (read from the original
+/// op, whose operand type is what the adjoint must have).
+fn convert_adjoint(cx: &mut RuleCx<'_, '_>, cast: &str) -> Value {
+    let g = cx.adj();
+    let to = cx.operand_type(0);
+    crate::build::build_cast(cx.b, cast, g, to, cx.loc)
+}
 
 /// The cast ops, in registration order.
 pub fn ops() -> Vec<OpInfo> {

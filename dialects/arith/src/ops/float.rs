@@ -7,9 +7,12 @@ use crate::elementwise::ElementwiseDef;
 use crate::fold::{binary, float_nary};
 use crate::names;
 use crate::patterns::{ConstantToRhs, NegFNegF};
+use crate::predicates::CmpFPredicate;
+use crate::reverse::{needs, needs_all_operands, needs_nothing, FnRule, RuleCx};
 use crate::verify::TypeClass::Float;
+use qd_ir::interfaces::{PrimalNeeds, ReverseRule};
 use qd_ir::rewrite::RewritePattern;
-use qd_ir::{Attribute, Context, FoldResult, OpId, OpInfo};
+use qd_ir::{Attribute, Context, FoldResult, OpId, OpInfo, Value};
 
 type Folded = Option<Vec<FoldResult>>;
 type Patterns = Vec<Box<dyn RewritePattern>>;
@@ -19,30 +22,36 @@ static ADDF: &ElementwiseDef =
         .fastmath()
         .commutative()
         .fold(fold_addf)
-        .patterns(addf_patterns);
+        .patterns(addf_patterns)
+        .reverse(&ADDF_RULE);
 static SUBF: &ElementwiseDef =
     &ElementwiseDef::same(names::SUBF, "floating point subtraction", 2, Float)
         .fastmath()
-        .fold(fold_subf);
+        .fold(fold_subf)
+        .reverse(&SUBF_RULE);
 static MULF: &ElementwiseDef =
     &ElementwiseDef::same(names::MULF, "floating point multiplication", 2, Float)
         .fastmath()
         .commutative()
         .fold(fold_mulf)
-        .patterns(mulf_patterns);
+        .patterns(mulf_patterns)
+        .reverse(&MULF_RULE);
 static DIVF: &ElementwiseDef =
     &ElementwiseDef::same(names::DIVF, "floating point division", 2, Float)
         .fastmath()
-        .fold(fold_divf);
+        .fold(fold_divf)
+        .reverse(&DIVF_RULE);
 static REMF: &ElementwiseDef =
     &ElementwiseDef::same(names::REMF, "floating point remainder (fmod)", 2, Float)
         .fastmath()
-        .fold(fold_remf);
+        .fold(fold_remf)
+        .reverse(&REMF_RULE);
 static NEGF: &ElementwiseDef =
     &ElementwiseDef::same(names::NEGF, "floating point negation", 1, Float)
         .fastmath()
         .fold(fold_negf)
-        .patterns(negf_patterns);
+        .patterns(negf_patterns)
+        .reverse(&NEGF_RULE);
 static MINIMUMF: &ElementwiseDef = &ElementwiseDef::same(
     names::MINIMUMF,
     "floating point minimum, NaN-propagating",
@@ -52,7 +61,8 @@ static MINIMUMF: &ElementwiseDef = &ElementwiseDef::same(
 .fastmath()
 .commutative()
 .fold(fold_minimumf)
-.patterns(minimumf_patterns);
+.patterns(minimumf_patterns)
+.reverse(&MINIMUMF_RULE);
 static MAXIMUMF: &ElementwiseDef = &ElementwiseDef::same(
     names::MAXIMUMF,
     "floating point maximum, NaN-propagating",
@@ -62,7 +72,99 @@ static MAXIMUMF: &ElementwiseDef = &ElementwiseDef::same(
 .fastmath()
 .commutative()
 .fold(fold_maximumf)
-.patterns(maximumf_patterns);
+.patterns(maximumf_patterns)
+.reverse(&MAXIMUMF_RULE);
+
+// ----- derivative rules (a = operand 0, b = operand 1, r = result, g = the result's adjoint) --
+
+type Adj = Vec<Option<Value>>;
+
+/// d(a + b) = g, g.
+static ADDF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_nothing,
+    emit: |cx, _| vec![Some(cx.adj()), Some(cx.adj())],
+};
+
+/// d(a - b) = g, -g.
+static SUBF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_nothing,
+    emit: |cx, active| {
+        let db = active[1].then(|| {
+            let g = cx.adj();
+            cx.neg(g)
+        });
+        vec![Some(cx.adj()), db]
+    },
+};
+
+/// d(a * b) = g b, g a: each side reads only the other operand.
+static MULF_RULE: &dyn ReverseRule = &FnRule {
+    needs: |active| needs(&[active[1], active[0]], &[]),
+    emit: |cx, active| {
+        let da = active[0].then(|| cx.adj_times(cx.x(1)));
+        let db = active[1].then(|| cx.adj_times(cx.x(0)));
+        vec![da, db]
+    },
+};
+
+/// d(a / b) = g / b, -(g / b) a / b.
+static DIVF_RULE: &dyn ReverseRule = &FnRule {
+    needs: |active| needs(&[active[1], active[0] || active[1]], &[]),
+    emit: |cx, active| {
+        let g = cx.adj();
+        let t = cx.div(g, cx.x(1));
+        let db = active[1].then(|| {
+            let ta = cx.mul(t, cx.x(0));
+            let q = cx.div(ta, cx.x(1));
+            cx.neg(q)
+        });
+        vec![active[0].then_some(t), db]
+    },
+};
+
+/// r = a - b trunc(a / b): d/da = 1, d/db = -trunc(a / b) = -(a - r) / b.
+static REMF_RULE: &dyn ReverseRule = &FnRule {
+    needs: |active| needs(&[active[1], active[1]], &[active[1]]),
+    emit: |cx, active| {
+        let db = active[1].then(|| {
+            let d = cx.sub(cx.x(0), cx.r());
+            let q = cx.div(d, cx.x(1));
+            let n = cx.neg(q);
+            cx.adj_times(n)
+        });
+        vec![Some(cx.adj()), db]
+    },
+};
+
+/// d(-a) = -g.
+static NEGF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_nothing,
+    emit: |cx, _| {
+        let g = cx.adj();
+        vec![Some(cx.neg(g))]
+    },
+};
+
+/// The adjoint goes to the operand that was chosen; a tie goes to `a`.
+fn route_min_max(cx: &mut RuleCx<'_, '_>, pred: CmpFPredicate) -> Adj {
+    let c = cx.cmpf(pred, cx.x(0), cx.x(1));
+    let (ga, gb) = cx.route(c);
+    vec![Some(ga), Some(gb)]
+}
+
+fn needs_min_max(active: &[bool]) -> PrimalNeeds {
+    needs_all_operands(active)
+}
+
+static MINIMUMF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_min_max,
+    emit: |cx, _| route_min_max(cx, CmpFPredicate::Ole),
+};
+
+static MAXIMUMF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_min_max,
+    emit: |cx, _| route_min_max(cx, CmpFPredicate::Oge),
+};
 
 /// The float ops, in registration order.
 pub fn ops() -> Vec<OpInfo> {

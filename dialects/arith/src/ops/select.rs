@@ -6,7 +6,9 @@ use crate::names;
 use crate::patterns::SelectI1ToCond;
 use crate::syntax::{parse_attr_dict, print_attr_dict};
 use crate::verify::{Check, TypeClass};
+use crate::reverse::{needs, FnRule};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::interfaces::ReverseRule;
 use qd_ir::rewrite::RewritePattern;
 use qd_ir::{
     Attribute, Context, DiagResult, FoldResult, OpId, OpInfo, OpTraits, OperationState, TypeData,
@@ -21,8 +23,18 @@ pub fn ops() -> Vec<OpInfo> {
     .verify(verify)
     .syntax(parse, print)
     .fold(fold)
-    .canonicalization(patterns)]
+    .canonicalization(patterns)
+    .interface::<dyn ReverseRule>(&SELECT_RULE)]
 }
+
+/// d(select c, a, b) = (c ? g : 0, c ? 0 : g); the condition (an i1) gets none but is read.
+static SELECT_RULE: &dyn ReverseRule = &FnRule {
+    needs: |active| needs(&[active[1] || active[2]], &[]),
+    emit: |cx, _| {
+        let (ga, gb) = cx.route(cx.x(0));
+        vec![None, Some(ga), Some(gb)]
+    },
+};
 
 fn patterns(v: &mut Vec<Box<dyn RewritePattern>>) {
     v.push(Box::new(SelectI1ToCond));

@@ -5,6 +5,7 @@ mod cmp_select;
 mod float_fold;
 mod int_fold;
 mod patterns;
+mod reverse_rules;
 mod syntax;
 mod verify;
 

@@ -118,6 +118,14 @@ pub fn print_op(ctx: &Context, op: OpId, opts: &PrintOptions) -> String {
     p.out
 }
 
+/// The name `v` has when `root` is printed (`%3`, `%arg0`, `%2#1`), for messages.
+pub fn value_name(ctx: &Context, root: OpId, v: crate::entity::Value) -> String {
+    let names = Names::compute(ctx, root);
+    let mut out = String::new();
+    names.write_value(ctx, v, &mut out);
+    out
+}
+
 /// A type in MLIR syntax (`i32`, `(f32) -> f32`, `!qd.field<4xf32>`), for messages.
 pub fn type_to_string(ctx: &Context, ty: Type) -> String {
     let mut p = Printer::new(ctx, Names::empty(), PrintOptions::default());

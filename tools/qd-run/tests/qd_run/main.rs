@@ -2,4 +2,5 @@
 
 mod common;
 mod errors;
+mod grad;
 mod outputs;

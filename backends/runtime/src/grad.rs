@@ -1,0 +1,89 @@
+//! Gradient kernels: `kernel.grad(args)` of the runtime API.
+//!
+//! A module declares that it wants the gradient of `@k` with `ad.reverse @k`; the
+//! `reverse-mode-ad` pass makes `@k_grad` and records it as `ad.reverse @k -> @k_grad`. By the ad
+//! dialect's convention, `@k_grad` takes the arguments of `@k`, then one adjoint ndarray per
+//! active ndarray argument of `@k` (same dtype and shape), in argument order. It reads the
+//! adjoints of output fields (`y.grad`, seeded by the caller) and accumulates those of input
+//! fields and into the adjoint ndarrays.
+
+use crate::device::Arg;
+use crate::error::Error;
+use crate::ndarray::{Ndarray, NdarrayId};
+use crate::program::{KernelId, Program};
+use qd_ad::find_reverse;
+
+/// The gradient kernel of a kernel, compiled.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GradientKernel {
+    /// The primal kernel's name.
+    pub primal: String,
+    pub kernel: KernelId,
+    /// Whether each argument of the primal kernel is active (has an adjoint ndarray).
+    pub activity: Vec<bool>,
+}
+
+/// The adjoint ndarrays a gradient launch made, by the index of their primal argument.
+pub type Adjoints = Vec<(usize, NdarrayId)>;
+
+impl Program {
+    /// The gradient kernel of kernel `name`, as its `ad.reverse` declaration names it (compiled on
+    /// first use).
+    pub fn gradient(&mut self, name: &str) -> Result<GradientKernel, Error> {
+        let no_gradient = || Error::NoGradient(name.to_string());
+        let ctx = self.context();
+        let r = find_reverse(ctx, self.module(), name).ok_or_else(no_gradient)?;
+        let primal = r.kernel(ctx).ok_or_else(no_gradient)?;
+        let grad = r.gradient(ctx).ok_or_else(no_gradient)?;
+        let activity = r.activity(ctx, &primal.arg_types(ctx));
+        let grad_name = grad.name(ctx).to_string();
+        let kernel = self.kernel(&grad_name)?;
+        Ok(GradientKernel {
+            primal: name.to_string(),
+            kernel,
+            activity,
+        })
+    }
+
+    /// Launches the gradient kernel `g` on the arguments of a launch of its primal kernel, with a
+    /// fresh zeroed adjoint ndarray (the primal's dtype and shape) for each active argument, and
+    /// returns those ndarrays. The adjoints of output fields must be seeded before; errors while
+    /// the kernel runs come back from the next [`Program::sync`].
+    pub fn launch_grad(&mut self, g: &GradientKernel, args: &[Arg]) -> Result<Adjoints, Error> {
+        if args.len() != g.activity.len() {
+            return Err(Error::ArgCount {
+                kernel: g.primal.clone(),
+                expected: g.activity.len(),
+                got: args.len(),
+            });
+        }
+        let mut full = args.to_vec();
+        let mut adjoints = Vec::new();
+        for (i, (arg, &active)) in args.iter().zip(&g.activity).enumerate() {
+            if !active {
+                continue;
+            }
+            let Arg::Ndarray(id) = *arg else {
+                return Err(Error::ArgType {
+                    kernel: g.primal.clone(),
+                    index: i,
+                    expected: "an ndarray (the argument is active)".into(),
+                    got: "a scalar".into(),
+                });
+            };
+            let nd = self.ndarray(id)?;
+            let zeros = Ndarray::zeros(nd.dtype(), nd.shape())
+                .map_err(|e| Error::Value(format!("the adjoint of argument {i}: {e}")))?;
+            adjoints.push((i, self.add_ndarray(zeros)));
+        }
+        full.extend(adjoints.iter().map(|&(_, id)| Arg::Ndarray(id)));
+        let launched = self.launch(g.kernel, &full);
+        if launched.is_err() {
+            // Nothing ran: the adjoint ndarrays are not the caller's to free.
+            for &(_, id) in &adjoints {
+                let _ = self.remove_ndarray(id);
+            }
+        }
+        launched.map(|()| adjoints)
+    }
+}

@@ -1,0 +1,182 @@
+//! Folding constructors: what the sizing pass builds with. Each folds only where the result is
+//! equal under every environment (literals, neutral elements, and facts the operands' intervals
+//! prove), so that `a.sub(b)` evaluates exactly as `Sub(a, b)` would. Heavier rewriting is the
+//! job of `simplify-size-expr`.
+
+use super::expr::{Builder, SizeExpr};
+use super::interval::Interval;
+use super::node::{BinOp, Node, NodeId};
+
+/// How much work folding a range that reads nothing into a literal may take.
+const FOLD_STEPS: u64 = 1 << 16;
+
+impl SizeExpr {
+    /// `a + b`.
+    pub fn add(&self, b: &SizeExpr) -> SizeExpr {
+        match (self.as_const(), b.as_const()) {
+            (Some(x), Some(y)) => SizeExpr::constant(BinOp::Add.apply(x, y)),
+            (Some(0), _) => b.clone(),
+            (_, Some(0)) => self.clone(),
+            _ => SizeExpr::binary(BinOp::Add, self, b),
+        }
+    }
+
+    /// `max(a - b, 0)`.
+    pub fn sub(&self, b: &SizeExpr) -> SizeExpr {
+        if let (Some(x), Some(y)) = (self.as_const(), b.as_const()) {
+            return SizeExpr::constant(BinOp::Sub.apply(x, y));
+        }
+        if self == b {
+            return SizeExpr::constant(0);
+        }
+        let (ia, ib) = (self.interval(), b.interval());
+        if ia.hi <= ib.lo {
+            return SizeExpr::constant(0);
+        }
+        if b.as_const() == Some(0) && ia.is_non_negative() {
+            return self.clone();
+        }
+        SizeExpr::binary(BinOp::Sub, self, b)
+    }
+
+    /// `a * b`.
+    pub fn mul(&self, b: &SizeExpr) -> SizeExpr {
+        match (self.as_const(), b.as_const()) {
+            (Some(x), Some(y)) => SizeExpr::constant(BinOp::Mul.apply(x, y)),
+            (Some(0), _) | (_, Some(0)) => SizeExpr::constant(0),
+            (Some(1), _) => b.clone(),
+            (_, Some(1)) => self.clone(),
+            _ => SizeExpr::binary(BinOp::Mul, self, b),
+        }
+    }
+
+    /// `max(a, b)`.
+    pub fn max(&self, b: &SizeExpr) -> SizeExpr {
+        self.extremum(b, BinOp::Max)
+    }
+
+    /// `min(a, b)`.
+    pub fn min(&self, b: &SizeExpr) -> SizeExpr {
+        self.extremum(b, BinOp::Min)
+    }
+
+    fn extremum(&self, b: &SizeExpr, op: BinOp) -> SizeExpr {
+        if let (Some(x), Some(y)) = (self.as_const(), b.as_const()) {
+            return SizeExpr::constant(op.apply(x, y));
+        }
+        if self == b {
+            return self.clone();
+        }
+        let (ia, ib) = (self.interval(), b.interval());
+        let a_wins = match op {
+            BinOp::Max => (ia.lo >= ib.hi).then_some(true).or((ib.lo >= ia.hi).then_some(false)),
+            _ => (ia.hi <= ib.lo).then_some(true).or((ib.hi <= ia.lo).then_some(false)),
+        };
+        match a_wins {
+            Some(true) => self.clone(),
+            Some(false) => b.clone(),
+            None => SizeExpr::binary(op, self, b),
+        }
+    }
+
+    /// `max(body for v in range(begin, end))`: 0 over a range that is surely empty; the body
+    /// itself when it does not depend on `v`, the range is surely non-empty and the body is
+    /// surely non-negative; its value when nothing in it reads memory (and it is cheap to
+    /// compute).
+    pub fn max_over_range(var: u32, begin: &SizeExpr, end: &SizeExpr, body: &SizeExpr) -> SizeExpr {
+        let (ib, ie) = (begin.interval(), end.interval());
+        if ie.hi <= ib.lo {
+            return SizeExpr::constant(0);
+        }
+        if !body.mentions_var(var) {
+            let iy = body.interval();
+            if iy.hi <= 0 {
+                return SizeExpr::constant(0);
+            }
+            if ie.lo > ib.hi && iy.is_non_negative() {
+                return body.clone();
+            }
+        }
+        let e = SizeExpr::max_over_range_raw(var, begin, end, body);
+        match e.eval_literal(FOLD_STEPS) {
+            Some(c) => SizeExpr::constant(c),
+            None => e,
+        }
+    }
+
+    /// The sum of `terms` as a balanced tree of `Add`s (shallow for the evaluator), 0 when empty.
+    pub fn sum(terms: &[SizeExpr]) -> SizeExpr {
+        let terms: Vec<&SizeExpr> = terms.iter().filter(|t| t.as_const() != Some(0)).collect();
+        fn go(ts: &[&SizeExpr]) -> SizeExpr {
+            match ts {
+                [] => SizeExpr::constant(0),
+                [t] => (*t).clone(),
+                _ => {
+                    let (l, r) = ts.split_at(ts.len() / 2);
+                    go(l).add(&go(r))
+                }
+            }
+        }
+        // Literals first, folded together, so that `2 + x + 3` reads `5 + x`.
+        let c: i64 = terms
+            .iter()
+            .filter_map(|t| t.as_const())
+            .fold(0, |a, b| a.saturating_add(b));
+        let rest: Vec<&SizeExpr> = terms.iter().copied().filter(|t| t.as_const().is_none()).collect();
+        let body = go(&rest);
+        if c == 0 {
+            body
+        } else {
+            SizeExpr::constant(c).add(&body)
+        }
+    }
+
+    /// The product of `factors`, 1 when empty.
+    pub fn product(factors: &[SizeExpr]) -> SizeExpr {
+        factors
+            .iter()
+            .fold(SizeExpr::constant(1), |acc, f| acc.mul(f))
+    }
+
+    /// Rewrites what the intervals of the whole expression prove, node by node: a node whose
+    /// interval is one value becomes that literal; `x - 0` with `x >= 0` becomes `x`; `a - b`
+    /// with `a <= b` becomes 0; a `max`/`min` whose operands' intervals do not overlap becomes
+    /// the winner; `x + 0`, `x * 1` become `x`. Each rewrite keeps the node's value under every
+    /// environment, so the expression evaluates as before. Run it on a closed expression: its
+    /// variables then have the ranges of their binders.
+    pub fn tidy(&self) -> SizeExpr {
+        let iv = self.intervals();
+        let mut b = Builder::default();
+        let mut map: Vec<NodeId> = Vec::with_capacity(self.len());
+        for (i, n) in self.nodes().iter().enumerate() {
+            let at = |id: &NodeId| iv[id.index()];
+            let id = if iv[i].lo == iv[i].hi && !matches!(n, Node::Const(_)) {
+                b.intern(Node::Const(iv[i].lo))
+            } else {
+                let zero = Interval::point(0);
+                let one = Interval::point(1);
+                let keep = match n {
+                    Node::Binary(BinOp::Sub, x, y) if at(y) == zero && at(x).lo >= 0 => {
+                        Some(map[x.index()])
+                    }
+                    Node::Binary(BinOp::Add, x, y) if at(y) == zero => Some(map[x.index()]),
+                    Node::Binary(BinOp::Add, x, y) if at(x) == zero => Some(map[y.index()]),
+                    Node::Binary(BinOp::Mul, x, y) if at(y) == one => Some(map[x.index()]),
+                    Node::Binary(BinOp::Mul, x, y) if at(x) == one => Some(map[y.index()]),
+                    Node::Binary(BinOp::Max, x, y) if at(x).lo >= at(y).hi => Some(map[x.index()]),
+                    Node::Binary(BinOp::Max, x, y) if at(y).lo >= at(x).hi => Some(map[y.index()]),
+                    Node::Binary(BinOp::Min, x, y) if at(x).hi <= at(y).lo => Some(map[x.index()]),
+                    Node::Binary(BinOp::Min, x, y) if at(y).hi <= at(x).lo => Some(map[y.index()]),
+                    _ => None,
+                };
+                match keep {
+                    Some(id) => id,
+                    None => b.intern(n.map_operands(|o| map[o.index()])),
+                }
+            };
+            map.push(id);
+        }
+        let root = *map.last().expect("a SizeExpr has a root");
+        b.finish(root)
+    }
+}

@@ -1,0 +1,217 @@
+//! The node kinds of a [`SizeExpr`](super::SizeExpr) and the integer element types of its reads.
+
+use qd_ir::{Context, Signedness, Type, TypeData};
+
+/// A node of an expression: its position in the flat post-order node list.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct NodeId(pub u32);
+
+impl NodeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// The element type of a field or ndarray read: it bounds the read's value (its interval).
+/// 64-bit unsigned elements are not representable (they do not fit the evaluator's i64).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum IntTy {
+    I8,
+    I16,
+    I32,
+    I64,
+    U8,
+    U16,
+    U32,
+}
+
+impl IntTy {
+    pub const ALL: [IntTy; 7] = [
+        IntTy::I8,
+        IntTy::I16,
+        IntTy::I32,
+        IntTy::I64,
+        IntTy::U8,
+        IntTy::U16,
+        IntTy::U32,
+    ];
+
+    /// The MLIR spelling: `i32`, `ui8`.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntTy::I8 => "i8",
+            IntTy::I16 => "i16",
+            IntTy::I32 => "i32",
+            IntTy::I64 => "i64",
+            IntTy::U8 => "ui8",
+            IntTy::U16 => "ui16",
+            IntTy::U32 => "ui32",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<IntTy> {
+        IntTy::ALL.into_iter().find(|t| t.name() == s)
+    }
+
+    /// The code of the binary form (its position in [`IntTy::ALL`]).
+    pub fn code(self) -> u32 {
+        IntTy::ALL.iter().position(|&t| t == self).unwrap_or(0) as u32
+    }
+
+    pub fn from_code(c: u32) -> Option<IntTy> {
+        IntTy::ALL.get(c as usize).copied()
+    }
+
+    /// The values an element of this type can hold.
+    pub fn range(self) -> (i64, i64) {
+        match self {
+            IntTy::I8 => (i8::MIN as i64, i8::MAX as i64),
+            IntTy::I16 => (i16::MIN as i64, i16::MAX as i64),
+            IntTy::I32 => (i32::MIN as i64, i32::MAX as i64),
+            IntTy::I64 => (i64::MIN, i64::MAX),
+            IntTy::U8 => (0, u8::MAX as i64),
+            IntTy::U16 => (0, u16::MAX as i64),
+            IntTy::U32 => (0, u32::MAX as i64),
+        }
+    }
+
+    /// The element type of an IR integer type: signless and signed integers are signed; `index`
+    /// is i64. None for floats, i1, other widths and 64-bit unsigned.
+    pub fn from_type(ctx: &Context, ty: Type) -> Option<IntTy> {
+        match ctx.type_data(ty) {
+            TypeData::Index => Some(IntTy::I64),
+            TypeData::Integer { width, signedness } => {
+                let unsigned = *signedness == Signedness::Unsigned;
+                match (width, unsigned) {
+                    (8, false) => Some(IntTy::I8),
+                    (16, false) => Some(IntTy::I16),
+                    (32, false) => Some(IntTy::I32),
+                    (64, false) => Some(IntTy::I64),
+                    (8, true) => Some(IntTy::U8),
+                    (16, true) => Some(IntTy::U16),
+                    (32, true) => Some(IntTy::U32),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A binary operator node.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BinOp {
+    Add,
+    /// Saturating at 0: `max(a - b, 0)`.
+    Sub,
+    Mul,
+    Max,
+    Min,
+}
+
+impl BinOp {
+    pub const ALL: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Max, BinOp::Min];
+
+    /// Applies the operator with the evaluator's saturating i64 semantics.
+    pub fn apply(self, a: i64, b: i64) -> i64 {
+        match self {
+            BinOp::Add => a.saturating_add(b),
+            BinOp::Sub => a.saturating_sub(b).max(0),
+            BinOp::Mul => a.saturating_mul(b),
+            BinOp::Max => a.max(b),
+            BinOp::Min => a.min(b),
+        }
+    }
+}
+
+/// One node. Operands are earlier nodes of the same expression.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Node {
+    /// An integer literal.
+    Const(i64),
+    /// `@field[i, j]:T`: an element of an integer field, at index expressions.
+    FieldLoad {
+        field: String,
+        ty: IntTy,
+        indices: Vec<NodeId>,
+    },
+    /// `argN.shape[axis]`: a dimension of the kernel's ndarray argument N.
+    NdarrayShape { arg: u32, axis: u32 },
+    /// `argN[i, j]:T`: an element of the kernel's integer ndarray argument N.
+    NdarrayRead {
+        arg: u32,
+        ty: IntTy,
+        indices: Vec<NodeId>,
+    },
+    /// `vN`: the variable bound by an enclosing `MaxOverRange`.
+    BoundVar(u32),
+    Binary(BinOp, NodeId, NodeId),
+    /// `max(body for vN in range(begin, end))`: 0 over an empty range, else the largest of 0 and
+    /// every value of `body`.
+    MaxOverRange {
+        var: u32,
+        begin: NodeId,
+        end: NodeId,
+        body: NodeId,
+    },
+}
+
+impl Node {
+    /// The operands, in the order the flat form stores them (indices; lhs, rhs; begin, end, body).
+    pub fn operands(&self) -> Vec<NodeId> {
+        match self {
+            Node::Const(_) | Node::NdarrayShape { .. } | Node::BoundVar(_) => Vec::new(),
+            Node::FieldLoad { indices, .. } | Node::NdarrayRead { indices, .. } => indices.clone(),
+            Node::Binary(_, a, b) => vec![*a, *b],
+            Node::MaxOverRange {
+                begin, end, body, ..
+            } => vec![*begin, *end, *body],
+        }
+    }
+
+    /// The same node with every operand mapped through `f`.
+    pub fn map_operands(&self, mut f: impl FnMut(NodeId) -> NodeId) -> Node {
+        match self {
+            Node::Const(_) | Node::NdarrayShape { .. } | Node::BoundVar(_) => self.clone(),
+            Node::FieldLoad { field, ty, indices } => Node::FieldLoad {
+                field: field.clone(),
+                ty: *ty,
+                indices: indices.iter().map(|&i| f(i)).collect(),
+            },
+            Node::NdarrayRead { arg, ty, indices } => Node::NdarrayRead {
+                arg: *arg,
+                ty: *ty,
+                indices: indices.iter().map(|&i| f(i)).collect(),
+            },
+            Node::Binary(op, a, b) => Node::Binary(*op, f(*a), f(*b)),
+            Node::MaxOverRange {
+                var,
+                begin,
+                end,
+                body,
+            } => Node::MaxOverRange {
+                var: *var,
+                begin: f(*begin),
+                end: f(*end),
+                body: f(*body),
+            },
+        }
+    }
+
+    /// The kind's name, as the docs and error messages spell it.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Node::Const(_) => "Const",
+            Node::FieldLoad { .. } => "FieldLoad",
+            Node::NdarrayShape { .. } => "NdarrayShape",
+            Node::NdarrayRead { .. } => "NdarrayRead",
+            Node::BoundVar(_) => "BoundVar",
+            Node::Binary(BinOp::Add, ..) => "Add",
+            Node::Binary(BinOp::Sub, ..) => "Sub",
+            Node::Binary(BinOp::Mul, ..) => "Mul",
+            Node::Binary(BinOp::Max, ..) => "Max",
+            Node::Binary(BinOp::Min, ..) => "Min",
+            Node::MaxOverRange { .. } => "MaxOverRange",
+        }
+    }
+}

@@ -1,0 +1,16 @@
+// RUN: qd-run %S/../../examples/dynamic_loop.mlir --kernel compute --grad y=1 --set n=512 --set x='linspace(0,1.5)' --print y --print x.grad | FileCheck %s
+// RUN: qd-run %S/../../examples/dynamic_loop.mlir --kernel compute --grad y=1 --set n=512 --set x='linspace(0,1.5)' --print x.grad --json | FileCheck %s --check-prefix=JSON
+// RUN: not qd-run %S/../../examples/dynamic_loop.mlir --kernel compute --grad y=1 --set n=512 --set x='linspace(0,1.5)' --print x.grad --ad-stack-size 32 > %t.out 2> %t.err
+// RUN: FileCheck %s --check-prefix=OVERFLOW < %t.err
+// RUN: FileCheck %s --check-prefix=NOGRAD --allow-empty < %t.out
+// The README's main job with its gradient: reverse-mode-ad makes @compute_grad, whose adstack
+// keeps v per iteration; with y.grad = 1, x.grad[i] = 0.95^512 (about 3.9308e-12). A forced
+// stack size of 32 is too small for 512 iterations: qd-run reports the overflow and exits 1
+// without printing a gradient.
+
+// CHECK: y = 3.2000{{[0-9]*}}
+// CHECK: x.grad = [{{(3\.93[0-9]*e-12, )+}}3.93{{[0-9]*}}e-12]
+// JSON: {"fields": {"x.grad": {"shape": [16], "data": [3.93{{[0-9]*}}e-12,
+// JSON-SAME: "autodiff": {{.*}}, "grad": {{.*}}, "total": {{.*}}}}
+// OVERFLOW: error: adstack overflow in kernel 'compute_grad': stack at {{.*}}dynamic_loop.mlir:{{[0-9]+}}:{{[0-9]+}} exceeded its capacity of 32 (in kernel @compute_grad)
+// NOGRAD-NOT: x.grad

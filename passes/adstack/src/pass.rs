@@ -1,0 +1,181 @@
+//! The `determine-ad-stack-size` pass: sizes every `adstack.alloca` nested in the op it runs on.
+//! Phase 1 ([`crate::bellman_ford`]) gives the exact depth when no loop pushes more than it
+//! pops; otherwise phase 2 ([`crate::size_expr_capture`]) captures a symbolic bound. Each alloca
+//! gets `size_expr = #adstack.size<...>`, and `max_size` when the bound is a literal (a symbolic
+//! one is evaluated at launch). A stack whose bound is outside the grammar is an error at the
+//! alloca naming the value at fault, unless the option `ad-stack-size=N` forces every stack to
+//! `N` entries.
+
+use crate::bellman_ford::{max_depth, Phase1};
+use crate::size_expr_capture::capture;
+use crate::value_bound::Unbounded;
+use qd_adstack::size_expr::SizeExpr;
+use qd_adstack::{ALLOCA_OP, MAX_SIZE, SIZE_EXPR};
+use qd_ir::{Context, Diagnostic, OpId, ValueDef};
+use qd_pass::{OptionDecl, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
+
+pub const PASS_NAME: &str = "determine-ad-stack-size";
+const DESCRIPTION: &str =
+    "Size every adstack: exact depth by Bellman-Ford on the CFG, else a symbolic SizeExpr bound";
+/// The option that forces every stack's capacity.
+pub const FORCE_OPTION: &str = "ad-stack-size";
+
+pub fn determine_ad_stack_size_pass_info() -> PassInfo {
+    PassInfo::new(PASS_NAME, DESCRIPTION, |opts| {
+        let n = opts.get_uint(FORCE_OPTION);
+        let forced = (n > 0)
+            .then(|| i64::try_from(n).map_err(|_| format!("{FORCE_OPTION}={n} is too large")))
+            .transpose()?;
+        Ok(Box::new(DetermineAdStackSize::new(forced)))
+    })
+    .option(OptionDecl::uint(
+        FORCE_OPTION,
+        0,
+        "give every adstack this capacity instead of sizing it (0: size each stack)",
+    ))
+}
+
+/// The pass. `forced`: the capacity every stack gets instead of being sized.
+#[derive(Default)]
+pub struct DetermineAdStackSize {
+    forced: Option<i64>,
+    exact: u64,
+    symbolic: u64,
+    forced_count: u64,
+}
+
+impl DetermineAdStackSize {
+    pub fn new(forced: Option<i64>) -> Self {
+        DetermineAdStackSize {
+            forced,
+            ..Default::default()
+        }
+    }
+}
+
+/// The bound of one stack: phase 1's exact depth, else phase 2's expression.
+pub fn stack_bound(ctx: &Context, alloca: OpId) -> Result<(SizeExpr, bool), Diagnostic> {
+    match max_depth(ctx, alloca) {
+        Phase1::Exact(n) => Ok((SizeExpr::constant(n.min(i64::MAX as u64) as i64), true)),
+        Phase1::Unbounded => capture(ctx, alloca)
+            .map(|e| (e.tidy(), false))
+            .map_err(|u| diagnostic(ctx, alloca, &u)),
+    }
+}
+
+impl Pass for DetermineAdStackSize {
+    fn name(&self) -> &'static str {
+        PASS_NAME
+    }
+    fn description(&self) -> &'static str {
+        DESCRIPTION
+    }
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
+        let allocas: Vec<OpId> = ctx
+            .walk_pre_order(op)
+            .into_iter()
+            .filter(|&o| ctx.name(o) == ALLOCA_OP && ctx.num_results(o) == 1)
+            .collect();
+        let mut sized = Vec::with_capacity(allocas.len());
+        let mut errors = Vec::new();
+        for &a in &allocas {
+            let r = match self.forced {
+                Some(n) => {
+                    self.forced_count += 1;
+                    Ok(SizeExpr::constant(n))
+                }
+                None => stack_bound(ctx, a).map(|(e, exact)| {
+                    if exact {
+                        self.exact += 1;
+                    } else {
+                        self.symbolic += 1;
+                    }
+                    e
+                }),
+            };
+            match r {
+                Ok(e) => sized.push((a, e)),
+                Err(d) => errors.push(d),
+            }
+        }
+        if !errors.is_empty() {
+            for d in errors {
+                ctx.emit(d);
+            }
+            return Err(PassFailure);
+        }
+        let mut changed = false;
+        for (a, e) in sized {
+            let attr = e.to_attr(ctx);
+            changed |= ctx.prop(a, SIZE_EXPR) != Some(attr);
+            ctx.set_prop(a, SIZE_EXPR, attr);
+            match e.as_const() {
+                Some(c) => {
+                    let i64t = ctx.i64_type();
+                    let n = ctx.integer_attr(c.max(0), i64t);
+                    changed |= ctx.prop(a, MAX_SIZE) != Some(n);
+                    ctx.set_prop(a, MAX_SIZE, n);
+                }
+                None => changed |= ctx.remove_prop(a, MAX_SIZE).is_some(),
+            }
+        }
+        Ok(PassOutcome::changed(changed))
+    }
+    fn statistics(&self) -> Vec<Statistic> {
+        vec![
+            Statistic {
+                name: "num-exact",
+                description: "Number of stacks sized exactly by Bellman-Ford",
+                value: self.exact,
+            },
+            Statistic {
+                name: "num-symbolic",
+                description: "Number of stacks sized by a captured SizeExpr",
+                value: self.symbolic,
+            },
+            Statistic {
+                name: "num-forced",
+                description: "Number of stacks given the forced ad-stack-size",
+                value: self.forced_count,
+            },
+        ]
+    }
+}
+
+/// The error for a stack that cannot be sized, at the alloca, with a note at the value.
+fn diagnostic(ctx: &Context, alloca: OpId, u: &Unbounded) -> Diagnostic {
+    let mut root = alloca;
+    while let Some(p) = ctx.parent_op(root) {
+        root = p;
+    }
+    let hint = format!("(force a size with the pass option {FORCE_OPTION}=N)");
+    match u.value {
+        Some(v) => {
+            let name = qd_ir::text::value_name(ctx, root, v);
+            let source = match ctx.value_def(v) {
+                ValueDef::OpResult { op, .. } => format!("the result of '{}'", ctx.name(op)),
+                ValueDef::BlockArg { block, index } => match ctx.block_parent_op(block) {
+                    Some(o) => format!("argument {index} of '{}'", ctx.name(o)),
+                    None => format!("block argument {index}"),
+                },
+            };
+            Diagnostic::error(
+                ctx.loc(alloca),
+                format!(
+                    "cannot size this adstack: {name} ({source}) cannot be bounded: {} {hint}",
+                    u.reason
+                ),
+            )
+            .with_note(ctx.value_loc(v), format!("{name} is defined here"))
+        }
+        None => {
+            let at = u.op.map(|o| ctx.loc(o)).unwrap_or(ctx.loc(alloca));
+            let what = u.op.map(|o| format!(" ('{}')", ctx.name(o))).unwrap_or_default();
+            Diagnostic::error(
+                ctx.loc(alloca),
+                format!("cannot size this adstack: {}{what} {hint}", u.reason),
+            )
+            .with_note(at, "here")
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! The state of one gradient kernel under construction: what the analyses found ([`Facts`]), the
+//! forward replay's value map, the tapes and stacks created so far, and the reverse pass's scopes
+//! and adjoint storage. `forward`, `tape`, `reverse` and `control` add the methods.
+
+use crate::activity::Activity;
+use crate::structure::Jumps;
+use indexmap::IndexSet;
+use qd_arith::build_constant_float;
+use qd_frontend::{AllocaOp, LocalLoadOp, LocalStoreOp};
+use qd_ir::{
+    BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, Type,
+    Value,
+};
+use std::collections::{HashMap, HashSet};
+
+/// What the analyses found about the kernel being differentiated.
+pub(crate) struct Facts {
+    pub body: BlockId,
+    pub needs_grad: HashSet<String>,
+    pub act: Activity,
+    /// Locals that become adstacks (see `stacks`).
+    pub stacked: IndexSet<OpId>,
+    pub jumps: Jumps,
+}
+
+/// Where a primal value the reverse pass needs was saved by the forward replay.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Tape {
+    /// One entry per execution (the value is defined inside a serial loop): pushed after its
+    /// definition, read with `load_top`, popped where the reverse pass reaches the definition.
+    Stack(Value),
+    /// Defined at most once per segment (inside ifs only): stored into a local.
+    Spill(Value),
+}
+
+/// A value the forward replay adds (a loop's trip count, the jump that ended its last
+/// iteration), made available to the reverse pass where the loop is reversed.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Synth {
+    /// Defined at the segment's top level: it dominates the reverse pass.
+    Direct(Value),
+    Tape(Tape),
+}
+
+/// What the forward replay recorded about a serial loop.
+#[derive(Clone, Debug)]
+pub(crate) struct LoopRec {
+    /// The loop in the forward replay.
+    pub clone: OpId,
+    /// The number of iterations started, for loops whose trip count is not their bounds'.
+    pub count: Option<Synth>,
+    /// Per-iteration jump numbers (loops with `qd.continue` whose reverse needs guards).
+    pub jid_stack: Option<Value>,
+    /// The jump that ended the last iteration (loops with `qd.break` only), made on demand.
+    pub last_jid: Option<Synth>,
+}
+
+/// An insertion point at the top of a block that keeps the order of the ops put there.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Anchor {
+    pub block: BlockId,
+    pub last: Option<OpId>,
+}
+
+impl Anchor {
+    pub(crate) fn new(block: BlockId) -> Self {
+        Anchor { block, last: None }
+    }
+    pub(crate) fn point(&self) -> InsertPoint {
+        match self.last {
+            Some(l) => InsertPoint::After(l),
+            None => InsertPoint::AtStart(self.block),
+        }
+    }
+    /// Inserts ops built by `f` at the anchor and moves the anchor past them.
+    pub(crate) fn build<R>(&mut self, ctx: &mut Context, f: impl FnOnce(&mut Builder) -> R) -> R {
+        let mut b = Builder::new(ctx, self.point());
+        let r = f(&mut b);
+        if let InsertPoint::After(l) = b.ip {
+            self.last = Some(l);
+        }
+        r
+    }
+}
+
+/// A block of the reverse pass being filled.
+pub(crate) struct Scope {
+    /// The original block it reverses (None for the blocks of guards).
+    pub orig: Option<BlockId>,
+    pub dst: BlockId,
+    /// Where adjoint locals of values defined in `orig` go.
+    pub anchor: Anchor,
+    /// Primal values already available in this block.
+    pub memo: HashMap<Value, Value>,
+    /// The jump number of the current iteration, when this block is a reversed loop body.
+    pub jid: Option<(OpId, Value)>,
+}
+
+pub(crate) struct Emitter<'f> {
+    pub f: &'f Facts,
+    /// Original value -> its forward-replay value in the gradient kernel.
+    pub fwd: HashMap<Value, Value>,
+    /// Original op -> its forward-replay op.
+    pub fwd_op: HashMap<OpId, OpId>,
+    /// Stacked local -> its stack.
+    pub local_stack: HashMap<OpId, Value>,
+    pub tapes: HashMap<Value, Tape>,
+    pub loops: HashMap<OpId, LoopRec>,
+    /// Active ndarray argument -> its adjoint argument.
+    pub adj_arrays: HashMap<Value, Value>,
+    /// The current segment: where its stacks and tapes go, and its original top-level block.
+    pub hoist: Anchor,
+    pub seg_root: BlockId,
+    pub scopes: Vec<Scope>,
+    /// Adjoints kept as SSA sums (values whose uses all sit in their own block).
+    pub adj_ssa: HashMap<Value, Value>,
+    /// Adjoints kept in locals.
+    pub adj_local: HashMap<Value, Value>,
+    /// Adjoint locals of (non-stacked) locals.
+    pub adj_mem: HashMap<OpId, Value>,
+    /// The op being reversed (primal requests are made for it).
+    pub cur: Option<OpId>,
+    pub num_stacks: usize,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl<'f> Emitter<'f> {
+    pub(crate) fn new(f: &'f Facts, grad_body: BlockId) -> Self {
+        Emitter {
+            f,
+            fwd: HashMap::new(),
+            fwd_op: HashMap::new(),
+            local_stack: HashMap::new(),
+            tapes: HashMap::new(),
+            loops: HashMap::new(),
+            adj_arrays: HashMap::new(),
+            hoist: Anchor::new(grad_body),
+            seg_root: f.body,
+            scopes: Vec::new(),
+            adj_ssa: HashMap::new(),
+            adj_local: HashMap::new(),
+            adj_mem: HashMap::new(),
+            cur: None,
+            num_stacks: 0,
+            diags: Vec::new(),
+        }
+    }
+
+    /// The forward-replay value of an original value.
+    pub(crate) fn fwd(&self, v: Value) -> Value {
+        *self
+            .fwd
+            .get(&v)
+            .expect("reverse-mode-ad: a value used before the forward replay defined it")
+    }
+
+    /// A new adstack of `elem` at the top of the current segment.
+    pub(crate) fn new_stack(&mut self, ctx: &mut Context, elem: Type, loc: Location) -> Value {
+        self.num_stacks += 1;
+        self.hoist
+            .build(ctx, |b| qd_adstack::build_alloca(b, elem, loc))
+    }
+
+    /// A new local of `ty` at the top of the current segment.
+    pub(crate) fn new_spill(&mut self, ctx: &mut Context, ty: Type, loc: Location) -> Value {
+        self.hoist
+            .build(ctx, |b| AllocaOp::build(b, ty, loc).result(b.ctx))
+    }
+
+    // ----- scopes -------------------------------------------------------------------------
+
+    pub(crate) fn push_scope(&mut self, orig: Option<BlockId>, dst: BlockId) {
+        self.scopes.push(Scope {
+            orig,
+            dst,
+            anchor: Anchor::new(dst),
+            memo: HashMap::new(),
+            jid: None,
+        });
+    }
+
+    pub(crate) fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    /// The block the reverse pass is filling.
+    pub(crate) fn here(&self) -> BlockId {
+        self.scopes.last().expect("no reverse scope").dst
+    }
+
+    /// A builder at the end of the block being filled.
+    pub(crate) fn builder<'c>(&self, ctx: &'c mut Context) -> Builder<'c> {
+        Builder::at_end(ctx, self.here())
+    }
+
+    pub(crate) fn memo_get(&self, v: Value) -> Option<Value> {
+        self.scopes.iter().rev().find_map(|s| s.memo.get(&v).copied())
+    }
+
+    pub(crate) fn memo_put(&mut self, v: Value, p: Value) {
+        if let Some(s) = self.scopes.last_mut() {
+            s.memo.insert(v, p);
+        }
+    }
+
+    /// The scope that reverses `block` (where adjoint locals of its values live).
+    fn scope_of(&mut self, block: BlockId) -> &mut Scope {
+        let i = self
+            .scopes
+            .iter()
+            .rposition(|s| s.orig == Some(block))
+            .expect("reverse-mode-ad: a value's block is not being reversed");
+        &mut self.scopes[i]
+    }
+
+    /// The jump number of the current iteration of loop `l`.
+    pub(crate) fn jid_of(&self, l: OpId) -> Value {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.jid.filter(|(o, _)| *o == l).map(|(_, v)| v))
+            .expect("reverse-mode-ad: no jump number for a guarded loop")
+    }
+
+    // ----- adjoints of values -------------------------------------------------------------
+
+    /// Whether `v`'s adjoint can be an SSA sum: all its uses are directly in its own block, in
+    /// the same guard (see `structure::Jumps`), so that they are reversed in one block before it.
+    fn adjoint_in_ssa(&self, ctx: &Context, v: Value) -> bool {
+        let Some(d) = ctx.defining_op(v) else {
+            return false;
+        };
+        let block = ctx.parent_block(d);
+        let g = self.f.jumps.before(d);
+        ctx.uses(v)
+            .iter()
+            .all(|u| ctx.parent_block(u.op) == block && self.f.jumps.before(u.op) == g)
+    }
+
+    /// Adds contribution `c` to the adjoint of `v`.
+    pub(crate) fn accumulate(&mut self, ctx: &mut Context, v: Value, c: Value, loc: Location) {
+        if self.adjoint_in_ssa(ctx, v) {
+            let s = match self.adj_ssa.get(&v) {
+                Some(&s) => {
+                    let mut b = self.builder(ctx);
+                    qd_arith::build_binary(&mut b, qd_arith::names::ADDF, s, c, loc)
+                }
+                None => c,
+            };
+            self.adj_ssa.insert(v, s);
+            return;
+        }
+        let p = self.adjoint_local(ctx, v, loc);
+        let mut b = self.builder(ctx);
+        let t = LocalLoadOp::build(&mut b, p, loc).result(b.ctx);
+        let s = qd_arith::build_binary(&mut b, qd_arith::names::ADDF, t, c, loc);
+        LocalStoreOp::build(&mut b, s, p, loc);
+    }
+
+    fn adjoint_local(&mut self, ctx: &mut Context, v: Value, loc: Location) -> Value {
+        if let Some(&p) = self.adj_local.get(&v) {
+            return p;
+        }
+        let ty = ctx.value_type(v);
+        let block = ctx.value_block(v).expect("value without a block");
+        let scope = self.scope_of(block);
+        let p = scope
+            .anchor
+            .build(ctx, |b| AllocaOp::build(b, ty, loc).result(b.ctx));
+        self.adj_local.insert(v, p);
+        p
+    }
+
+    /// The adjoint accumulated for `v` so far (None when nothing reached it).
+    pub(crate) fn take_adjoint(&mut self, ctx: &mut Context, v: Value, loc: Location) -> Option<Value> {
+        if let Some(s) = self.adj_ssa.remove(&v) {
+            return Some(s);
+        }
+        let p = *self.adj_local.get(&v)?;
+        let mut b = self.builder(ctx);
+        Some(LocalLoadOp::build(&mut b, p, loc).result(b.ctx))
+    }
+
+    /// The adjoint local of a (non-stacked) local, created where its local is reversed.
+    pub(crate) fn adjoint_mem(&mut self, ctx: &mut Context, alloca: OpId) -> Value {
+        if let Some(&p) = self.adj_mem.get(&alloca) {
+            return p;
+        }
+        let ty = AllocaOp(alloca).pointee(ctx);
+        let loc = ctx.loc(alloca);
+        let block = ctx.parent_block(alloca).expect("alloca without a block");
+        let scope = self.scope_of(block);
+        let p = scope
+            .anchor
+            .build(ctx, |b| AllocaOp::build(b, ty, loc).result(b.ctx));
+        self.adj_mem.insert(alloca, p);
+        p
+    }
+
+    /// A zero of float type `ty` at the end of the block being filled.
+    pub(crate) fn zero(&self, ctx: &mut Context, ty: Type, loc: Location) -> Value {
+        let mut b = self.builder(ctx);
+        build_constant_float(&mut b, 0.0, ty, loc)
+    }
+}

@@ -1,0 +1,251 @@
+//! The global data access rules of differentiable kernels (Taichi's), checked before a kernel is
+//! differentiated; a violation is a compile error at the offending op, naming the field.
+//!
+//! The gradient kernel replays the forward computation from global memory as the forward pass
+//! left it, so:
+//! - A kernel must not read a field (or ndarray) that it also writes: a read after a write sees
+//!   the new value, and the replay of any read sees the values the forward pass left behind. (We
+//!   judge per field, not per element: conservative, and clear.)
+//! - Accumulation into a `needs_grad` field is by `qd.atomic_add`: a `qd.store` that writes an
+//!   element a second time (a store inside a serial loop whose indices do not change in that
+//!   loop, or a store after another write to the same indices) is an error.
+//!
+//! Also rejected here, because the gradient kernel could not reproduce them: a used result of an
+//! atomic (the old value depends on the order of the threads and on what the forward pass left),
+//! memory writes in a `qd.while` condition, a kernel-level local used inside a parallel loop
+//! (locals are per thread), ops with regions other than qd's control flow, and kernels that
+//! already contain ad/adstack ops.
+
+use crate::structure::{is_serial_loop, kernel_ops, parallel_ancestor};
+use qd_frontend::{
+    is_loop, AtomicOp, KernelOp, LoadOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp, ALLOCA_OP,
+    IF_OP, LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP, WHILE_OP,
+};
+use qd_ir::text::loc_to_string;
+use qd_ir::{Context, Diagnostic, OpId, OpTraits, Value, ValueDef};
+use std::collections::HashSet;
+
+/// Every violation in `kernel`, in program order.
+pub(crate) fn check(ctx: &Context, kernel: KernelOp, needs_grad: &HashSet<String>) -> Vec<Diagnostic> {
+    let ops = kernel_ops(ctx, kernel);
+    let mut diags = Vec::new();
+    let name = kernel.name(ctx).to_string();
+    for (pos, &op) in ops.iter().enumerate() {
+        let d = ctx.dialect_of(op);
+        if d == "ad" || d == "adstack" {
+            diags.push(err(
+                ctx,
+                op,
+                format!(
+                    "kernel @{name} already contains reverse-mode op '{}'; reverse-mode-ad differentiates frontend kernels only",
+                    ctx.name(op)
+                ),
+            ));
+            continue;
+        }
+        if !ctx.regions(op).is_empty() && !is_loop(ctx, op) && ctx.name(op) != IF_OP {
+            diags.push(err(
+                ctx,
+                op,
+                format!("reverse-mode-ad does not support op '{}' with regions", ctx.name(op)),
+            ));
+        }
+        if let Some(a) = AtomicOp::from_op(ctx, op) {
+            if a.old_value(ctx).is_some_and(|v| ctx.has_uses(v)) {
+                diags.push(err(
+                    ctx,
+                    op,
+                    format!(
+                        "the value '{}' returns is used; the gradient kernel cannot replay it (it depends on the order of the threads and on what the forward pass wrote)",
+                        ctx.name(op)
+                    ),
+                ));
+            }
+        }
+        if ctx.name(op) == WHILE_OP {
+            check_while_condition(ctx, op, &mut diags);
+        }
+        if ctx.name(op) == ALLOCA_OP && parallel_ancestor(ctx, op).is_none() {
+            let r = ctx.result(op, 0);
+            if ctx.users(r).any(|u| parallel_ancestor(ctx, u).is_some()) {
+                diags.push(err(
+                    ctx,
+                    op,
+                    "a local defined at the kernel's top level is used inside a parallel loop; declare it inside the loop (locals are per thread)",
+                ));
+            }
+        }
+        read_after_write(ctx, &ops, pos, op, &mut diags);
+        if ctx.name(op) == STORE_OP && needs_grad.contains(StoreOp(op).field_name(ctx)) {
+            repeated_store(ctx, &ops, pos, op, &mut diags);
+        }
+    }
+    diags
+}
+
+fn err(ctx: &Context, op: OpId, msg: impl Into<String>) -> Diagnostic {
+    Diagnostic::error(ctx.loc(op), msg)
+}
+
+/// A field's or ndarray's read when the kernel also writes it.
+fn read_after_write(ctx: &Context, ops: &[OpId], pos: usize, op: OpId, diags: &mut Vec<Diagnostic>) {
+    let (what, writes): (String, Vec<(usize, OpId)>) = match ctx.name(op) {
+        LOAD_OP => {
+            let f = LoadOp(op).field_name(ctx);
+            let w = ops
+                .iter()
+                .enumerate()
+                .filter(|(_, &o)| field_written(ctx, o) == Some(f))
+                .map(|(i, &o)| (i, o))
+                .collect();
+            (format!("field @{f}"), w)
+        }
+        NDARRAY_LOAD_OP => {
+            let a = NdarrayLoadOp(op).array(ctx);
+            let w = ops
+                .iter()
+                .enumerate()
+                .filter(|(_, &o)| {
+                    ctx.name(o) == NDARRAY_STORE_OP && NdarrayStoreOp(o).array(ctx) == a
+                })
+                .map(|(i, &o)| (i, o))
+                .collect();
+            (format!("ndarray argument #{}", arg_index(ctx, a)), w)
+        }
+        _ => return,
+    };
+    let Some(&(_, first)) = writes.first() else {
+        return;
+    };
+    let earlier = writes.iter().find(|(i, _)| *i < pos).copied();
+    let d = match earlier {
+        Some((_, w)) => err(
+            ctx,
+            op,
+            format!(
+                "global data access rule violated: {what} is read after this kernel writes it; a differentiable kernel must not read a field element after writing it (accumulate with qd.atomic_add instead)"
+            ),
+        )
+        .with_note(ctx.loc(w), format!("{what} is written here")),
+        None => {
+            err(
+                ctx,
+                op,
+                format!(
+                    "global data access rule violated: {what} is read and also written by this kernel; the gradient kernel would replay this read with the values the forward pass wrote"
+                ),
+            )
+            .with_note(ctx.loc(first), format!("{what} is written here"))
+        }
+    };
+    diags.push(d);
+}
+
+/// The field a store or atomic writes.
+fn field_written(ctx: &Context, op: OpId) -> Option<&str> {
+    if ctx.name(op) == STORE_OP {
+        return Some(StoreOp(op).field_name(ctx));
+    }
+    AtomicOp::from_op(ctx, op).map(|a| a.field_name(ctx))
+}
+
+fn arg_index(ctx: &Context, v: Value) -> u32 {
+    match ctx.value_def(v) {
+        ValueDef::BlockArg { index, .. } => index,
+        ValueDef::OpResult { index, .. } => index,
+    }
+}
+
+/// A `qd.store` to a needs_grad field that writes an element a second time.
+fn repeated_store(ctx: &Context, ops: &[OpId], pos: usize, op: OpId, diags: &mut Vec<Diagnostic>) {
+    let s = StoreOp(op);
+    let field = s.field_name(ctx).to_string();
+    let idx = s.indices(ctx);
+    // Inside a serial loop with indices that do not change in that loop.
+    let mut cur = ctx.parent_op(op);
+    while let Some(l) = cur {
+        if ctx.name(l) == qd_frontend::KERNEL_OP {
+            break;
+        }
+        if is_serial_loop(ctx, l) && idx.iter().all(|&v| !varies_in(ctx, v, l)) {
+            let loop_loc = loc_to_string(ctx, ctx.loc(l));
+            diags.push(
+                err(
+                    ctx,
+                    op,
+                    format!(
+                        "global data access rule violated: this qd.store writes the same element of @{field} on every iteration of a serial loop; accumulate into a needs_grad field with qd.atomic_add"
+                    ),
+                )
+                .with_note(ctx.loc(l), format!("the loop at {loop_loc}")),
+            );
+            return;
+        }
+        if qd_frontend::is_parallel_loop(ctx, l) {
+            break;
+        }
+        cur = ctx.parent_op(l);
+    }
+    // After another write of the same element (same index values) in the same thread.
+    let segment = parallel_ancestor(ctx, op);
+    for &w in &ops[..pos] {
+        if field_written(ctx, w) != Some(field.as_str()) || parallel_ancestor(ctx, w) != segment {
+            continue;
+        }
+        let widx: Vec<Value> = ctx.operands(w).skip(1).collect();
+        if widx == idx {
+            diags.push(
+                err(
+                    ctx,
+                    op,
+                    format!(
+                        "global data access rule violated: this qd.store writes an element of @{field} that this kernel already wrote; from the second write on, a differentiable kernel accumulates with qd.atomic_add"
+                    ),
+                )
+                .with_note(ctx.loc(w), "first written here"),
+            );
+            return;
+        }
+    }
+}
+
+/// Whether `v` may take different values in different iterations of loop `l`: it is defined in
+/// `l` by an induction variable, a memory read or another impure op, or from such a value.
+fn varies_in(ctx: &Context, v: Value, l: OpId) -> bool {
+    match ctx.value_def(v) {
+        ValueDef::BlockArg { block, .. } => ctx
+            .block_parent_op(block)
+            .is_some_and(|p| ctx.is_ancestor(l, p)),
+        ValueDef::OpResult { op, .. } => {
+            if !ctx.is_ancestor(l, op) {
+                return false;
+            }
+            if !ctx.has_trait(op, OpTraits::PURE) {
+                return true;
+            }
+            ctx.operands(op).any(|o| varies_in(ctx, o, l))
+        }
+    }
+}
+
+/// Memory writes in a while's condition region.
+fn check_while_condition(ctx: &Context, op: OpId, diags: &mut Vec<Diagnostic>) {
+    let Some(&cond) = ctx.regions(op).first() else {
+        return;
+    };
+    for b in ctx.region_blocks(cond).to_vec() {
+        for o in ctx.block_ops(b) {
+            for n in ctx.walk_pre_order(o) {
+                let writes = matches!(ctx.name(n), STORE_OP | LOCAL_STORE_OP | NDARRAY_STORE_OP)
+                    || AtomicOp::from_op(ctx, n).is_some();
+                if writes {
+                    diags.push(err(
+                        ctx,
+                        n,
+                        "reverse-mode-ad does not support memory writes in a qd.while condition; move them into the loop body",
+                    ));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! The `reverse-mode-ad` pass: picks the kernels, builds each gradient kernel (segment by
+//! segment, see the crate docs) and records it in the module's `ad.reverse` declaration.
+
+use crate::activity::Activity;
+use crate::emitter::{Anchor, Emitter, Facts};
+use crate::stacks::stacked_locals;
+use crate::structure::{groups, kernel_ops, parallel_ancestor, Group, Jumps};
+use qd_ad::{default_activity, find_reverse, gradient_arg_types, reverse_decls, ReverseOp};
+use qd_frontend::{
+    FieldOp, KernelOp, RangeForOp, StructForOp, ATOMIC_MAX_OP, ATOMIC_MIN_OP, LOAD_OP,
+    NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP,
+};
+use qd_ir::symbol_table::SymbolTable;
+use qd_ir::{BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, Value};
+use qd_pass::{OptionDecl, ParsedOptions, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
+use std::collections::HashSet;
+
+pub const PASS_NAME: &str = "reverse-mode-ad";
+const DESCRIPTION: &str = "Build the reverse-mode gradient kernel @NAME_grad of each differentiable kernel";
+
+/// The registry entry of `reverse-mode-ad`.
+pub fn reverse_mode_ad_pass_info() -> PassInfo {
+    PassInfo::new(PASS_NAME, DESCRIPTION, create)
+        .option(OptionDecl::string_list(
+            "kernels",
+            "the kernels to differentiate (default: every kernel with an ad.reverse declaration or that reads and writes differentiable data)",
+        ))
+        .option(OptionDecl::string(
+            "aggregates",
+            "element",
+            "how local arrays and structs are differentiated: 'element' (element-addressed adjoints)",
+        ))
+}
+
+fn create(opts: &ParsedOptions) -> Result<Box<dyn Pass>, String> {
+    let aggregates = opts.get_string("aggregates");
+    if !aggregates.is_empty() && aggregates != "element" {
+        return Err(format!(
+            "reverse-mode-ad: aggregates='{aggregates}' is not supported; the only mode is 'element' (local arrays and structs keep element-addressed adjoints)"
+        ));
+    }
+    Ok(Box::new(ReverseModeAdPass {
+        options: Options {
+            kernels: opts.get_list("kernels").to_vec(),
+        },
+        ..Default::default()
+    }))
+}
+
+/// The pass's options.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// Kernels to differentiate; empty for the default choice.
+    pub kernels: Vec<String>,
+}
+
+/// What one run produced, per gradient kernel: (primal kernel, gradient kernel, adstacks).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Report {
+    pub gradients: Vec<(String, String, usize)>,
+}
+
+#[derive(Default)]
+pub struct ReverseModeAdPass {
+    options: Options,
+    num_kernels: u64,
+    num_stacks: u64,
+}
+
+impl Pass for ReverseModeAdPass {
+    fn name(&self) -> &'static str {
+        PASS_NAME
+    }
+    fn description(&self) -> &'static str {
+        DESCRIPTION
+    }
+    fn display_name(&self) -> String {
+        "ReverseModeAD".into()
+    }
+    fn anchor(&self) -> Option<&'static str> {
+        Some("builtin.module")
+    }
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
+        let report = reverse_mode_ad(ctx, op, &self.options).map_err(|_| PassFailure)?;
+        self.num_kernels += report.gradients.len() as u64;
+        self.num_stacks += report.gradients.iter().map(|g| g.2 as u64).sum::<u64>();
+        Ok(PassOutcome::changed(!report.gradients.is_empty()))
+    }
+    fn statistics(&self) -> Vec<Statistic> {
+        vec![
+            Statistic {
+                name: "num-gradient-kernels",
+                description: "Number of gradient kernels built",
+                value: self.num_kernels,
+            },
+            Statistic {
+                name: "num-adstacks",
+                description: "Number of adstacks in the gradient kernels",
+                value: self.num_stacks,
+            },
+        ]
+    }
+}
+
+/// Runs reverse-mode AD on `module` (a `builtin.module`). Errors are emitted into the context;
+/// `Err` when there was any (kernels that could be differentiated still are).
+pub fn reverse_mode_ad(ctx: &mut Context, module: OpId, options: &Options) -> Result<Report, ()> {
+    let Some(body) = ctx.regions(module).first().and_then(|&r| ctx.entry_block(r)) else {
+        return Ok(Report::default());
+    };
+    let needs_grad: HashSet<String> = ctx
+        .block_ops(body)
+        .filter_map(|o| FieldOp::from_op(ctx, o))
+        .filter(|f| f.needs_grad(ctx))
+        .map(|f| f.name(ctx).to_string())
+        .collect();
+    let kernels = match select(ctx, module, body, options, &needs_grad) {
+        Ok(k) => k,
+        Err(d) => {
+            for d in d {
+                ctx.emit(d);
+            }
+            return Err(());
+        }
+    };
+    let mut report = Report::default();
+    let mut failed = false;
+    for k in kernels {
+        match differentiate(ctx, module, k, &needs_grad) {
+            Ok(entry) => report.gradients.push(entry),
+            Err(diags) => {
+                failed = true;
+                for d in diags {
+                    ctx.emit(d);
+                }
+            }
+        }
+    }
+    if failed {
+        Err(())
+    } else {
+        Ok(report)
+    }
+}
+
+/// The kernels to differentiate, in module order.
+fn select(
+    ctx: &Context,
+    module: OpId,
+    body: BlockId,
+    options: &Options,
+    needs_grad: &HashSet<String>,
+) -> Result<Vec<KernelOp>, Vec<Diagnostic>> {
+    let kernels: Vec<KernelOp> = ctx
+        .block_ops(body)
+        .filter_map(|o| KernelOp::from_op(ctx, o))
+        .collect();
+    let decls = reverse_decls(ctx, body);
+    let gradients: HashSet<String> = decls.iter().filter_map(|d| d.gradient_name(ctx)).collect();
+    let done = |k: KernelOp| {
+        find_reverse(ctx, module, k.name(ctx)).is_some_and(|d| d.gradient_name(ctx).is_some())
+    };
+    if !options.kernels.is_empty() {
+        let mut out = Vec::new();
+        let mut errs = Vec::new();
+        for name in &options.kernels {
+            match kernels.iter().find(|k| k.name(ctx) == name) {
+                Some(&k) if !done(k) => out.push(k),
+                Some(_) => {}
+                None => errs.push(Diagnostic::error(
+                    ctx.loc(module),
+                    format!("reverse-mode-ad: no kernel named @{name} (given in kernels=)"),
+                )),
+            }
+        }
+        return if errs.is_empty() { Ok(out) } else { Err(errs) };
+    }
+    Ok(kernels
+        .into_iter()
+        .filter(|&k| {
+            let name = k.name(ctx);
+            if gradients.contains(name) || done(k) {
+                return false;
+            }
+            find_reverse(ctx, module, name).is_some() || interacts(ctx, k, needs_grad)
+        })
+        .collect())
+}
+
+/// Whether a kernel reads and writes differentiable data (needs_grad fields, float ndarrays).
+fn interacts(ctx: &Context, k: KernelOp, needs_grad: &HashSet<String>) -> bool {
+    let arrays = active_arrays(ctx, k, &default_activity(ctx, &k.arg_types(ctx)));
+    let (mut reads, mut writes) = (false, false);
+    for op in kernel_ops(ctx, k) {
+        let field = || crate::structure::field_of(ctx, op);
+        match ctx.name(op) {
+            LOAD_OP => reads |= needs_grad.contains(field()),
+            NDARRAY_LOAD_OP => reads |= arrays.contains(&ctx.operand(op, 0)),
+            STORE_OP => writes |= needs_grad.contains(field()),
+            NDARRAY_STORE_OP => writes |= arrays.contains(&ctx.operand(op, 1)),
+            _ if qd_frontend::AtomicOp::from_op(ctx, op).is_some() => {
+                writes |= needs_grad.contains(field())
+            }
+            _ => {}
+        }
+    }
+    reads && writes
+}
+
+/// The kernel's ndarray arguments marked active.
+fn active_arrays(ctx: &Context, k: KernelOp, activity: &[bool]) -> HashSet<Value> {
+    k.args(ctx)
+        .into_iter()
+        .zip(activity)
+        .filter(|(_, &a)| a)
+        .map(|(v, _)| v)
+        .collect()
+}
+
+/// Builds `@NAME_grad` for kernel `k`; returns (name, gradient name, adstacks).
+fn differentiate(
+    ctx: &mut Context,
+    module: OpId,
+    k: KernelOp,
+    needs_grad: &HashSet<String>,
+) -> Result<(String, String, usize), Vec<Diagnostic>> {
+    let name = k.name(ctx).to_string();
+    let arg_types = k.arg_types(ctx);
+    let decl = find_reverse(ctx, module, &name);
+    let activity = match decl {
+        Some(d) => d.activity(ctx, &arg_types),
+        None => default_activity(ctx, &arg_types),
+    };
+    let arrays = active_arrays(ctx, k, &activity);
+    let mut diags = crate::global_rules::check(ctx, k, needs_grad);
+    let Some(kbody) = k.body(ctx) else {
+        return Err(vec![Diagnostic::error(ctx.loc(k.0), "kernel without a body")]);
+    };
+    let act = Activity::compute(ctx, k, needs_grad, &arrays);
+    diags.extend(check_active_uses(ctx, k, &act, needs_grad));
+    let grad_name = format!("{name}_grad");
+    if SymbolTable::new(ctx, module).contains(&grad_name) {
+        diags.push(Diagnostic::error(
+            ctx.loc(k.0),
+            format!("reverse-mode-ad: cannot name the gradient kernel of @{name}: the symbol @{grad_name} already exists"),
+        ));
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let facts = Facts {
+        body: kbody,
+        needs_grad: needs_grad.clone(),
+        stacked: stacked_locals(ctx, k, &act),
+        act,
+        jumps: Jumps::analyze(ctx, k),
+    };
+    // The gradient kernel, right after the primal one.
+    let loc = ctx.loc(k.0);
+    let grad_types = gradient_arg_types(&arg_types, &activity);
+    let grad = {
+        let mut b = Builder::new(ctx, InsertPoint::After(k.0));
+        KernelOp::build(&mut b, &grad_name, &grad_types, loc)
+    };
+    let gbody = grad.ensure_body(ctx);
+    let mut em = Emitter::new(&facts, gbody);
+    let gargs = grad.args(ctx);
+    let kargs = k.args(ctx);
+    for (i, &a) in kargs.iter().enumerate() {
+        em.fwd.insert(a, gargs[i]);
+    }
+    let mut adj = kargs.len();
+    for (i, &a) in kargs.iter().enumerate() {
+        if activity.get(i).copied().unwrap_or(false) {
+            em.adj_arrays.insert(a, gargs[adj]);
+            adj += 1;
+        }
+    }
+    emit_kernel(ctx, &mut em, kbody, gbody);
+    crate::cleanup::remove_dead(ctx, grad.0);
+    let stacks = em.num_stacks;
+    let mut diags = std::mem::take(&mut em.diags);
+    drop(em);
+    if !diags.is_empty() {
+        ctx.erase_op(grad.0);
+        return Err(std::mem::take(&mut diags));
+    }
+    // Record the gradient kernel in the declaration (made when missing).
+    let decl = match decl {
+        Some(d) => d,
+        None => {
+            let mut b = Builder::new(ctx, InsertPoint::After(grad.0));
+            ReverseOp::build(&mut b, &name, loc)
+        }
+    };
+    decl.set_gradient(ctx, &grad_name);
+    decl.set_active(ctx, &activity);
+    Ok((name, grad_name, stacks))
+}
+
+/// Fills the gradient kernel: the loose statements' forward replay (the prologue), then each
+/// top-level group reversed, last group first.
+fn emit_kernel(ctx: &mut Context, em: &mut Emitter<'_>, kbody: BlockId, gbody: BlockId) {
+    let groups = groups(ctx, kbody);
+    em.push_scope(Some(kbody), gbody);
+    for g in &groups {
+        if let Group::Loose(ops) = g {
+            em.replay_ops(ctx, ops, gbody);
+        }
+    }
+    for g in groups.iter().rev() {
+        match g {
+            Group::Loose(ops) => em.reverse_ops(ctx, ops),
+            Group::Parallel(p) => emit_parallel(ctx, em, *p, gbody),
+        }
+    }
+    em.pop_scope();
+}
+
+/// A parallel loop: the same loop, whose body replays the original body and then reverses it.
+fn emit_parallel(ctx: &mut Context, em: &mut Emitter<'_>, p: OpId, gbody: BlockId) {
+    let loc = ctx.loc(p);
+    let (orig_body, new_body) = if let Some(r) = RangeForOp::from_op(ctx, p) {
+        let (lo, hi) = (em.fwd(r.lower(ctx)), em.fwd(r.upper(ctx)));
+        let mut b = Builder::at_end(ctx, gbody);
+        let n = RangeForOp::build(&mut b, lo, hi, loc);
+        em.fwd.insert(r.induction_var(ctx), n.induction_var(ctx));
+        (r.body(ctx), n.body(ctx))
+    } else {
+        let s = StructForOp(p);
+        let Some(ob) = s.body(ctx) else {
+            return;
+        };
+        let field = s.field_name(ctx).to_string();
+        let ivs = s.induction_vars(ctx);
+        let mut b = Builder::at_end(ctx, gbody);
+        let n = StructForOp::build(&mut b, &field, ivs.len(), loc);
+        for (o, nv) in ivs.into_iter().zip(n.induction_vars(ctx)) {
+            em.fwd.insert(o, nv);
+        }
+        let nb = n.ensure_body(ctx);
+        (ob, nb)
+    };
+    let saved = (em.hoist, em.seg_root);
+    em.hoist = Anchor::new(new_body);
+    em.seg_root = orig_body;
+    em.replay_block(ctx, orig_body, new_body);
+    em.push_scope(Some(orig_body), new_body);
+    let ops = ctx.block_op_vec(orig_body);
+    em.reverse_ops(ctx, &ops);
+    em.pop_scope();
+    (em.hoist, em.seg_root) = saved;
+}
+
+/// Errors that depend on activity: non-differentiable writes of active values, and active
+/// values that cross from the kernel's top level into a parallel loop.
+fn check_active_uses(
+    ctx: &Context,
+    k: KernelOp,
+    act: &Activity,
+    needs_grad: &HashSet<String>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for op in kernel_ops(ctx, k) {
+        if matches!(ctx.name(op), ATOMIC_MIN_OP | ATOMIC_MAX_OP) {
+            let a = qd_frontend::AtomicOp(op);
+            if needs_grad.contains(a.field_name(ctx)) && act.is_active(a.value(ctx)) {
+                out.push(Diagnostic::error(
+                    ctx.loc(op),
+                    format!(
+                        "'{}' on needs_grad field @{} is not differentiable; reverse-mode-ad supports qd.store and qd.atomic_add into differentiable fields",
+                        ctx.name(op),
+                        a.field_name(ctx)
+                    ),
+                ));
+            }
+        }
+        if parallel_ancestor(ctx, op).is_none() {
+            for &r in ctx.results(op) {
+                if act.is_active(r) && ctx.users(r).any(|u| parallel_ancestor(ctx, u).is_some()) {
+                    out.push(Diagnostic::error(
+                        ctx.loc(op),
+                        "this differentiable value is computed at the kernel's top level and used inside a parallel loop; compute it inside the loop (its adjoint would be accumulated by every thread)",
+                    ));
+                }
+            }
+        }
+    }
+    out
+}

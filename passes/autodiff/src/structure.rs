@@ -1,0 +1,221 @@
+//! Structural facts the other modules share: top-level groups of a kernel, serial loops and the
+//! segment an op belongs to, the root local of a pointer, and the jumps (`qd.break` /
+//! `qd.continue`) of each serial loop numbered in program order.
+
+use qd_frontend::{
+    is_loop, is_parallel_loop, KernelOp, BREAK_OP, CONTINUE_OP, ELEM_PTR_OP, IF_OP, KERNEL_OP,
+    MEMBER_PTR_OP, WHILE_OP,
+};
+use qd_ir::{BlockId, Context, OpId, Type, Value};
+use std::collections::HashMap;
+
+/// One top-level item of a kernel's body, in the gradient kernel's reverse order of handling: a
+/// parallel loop (reversed inside its own copy), or a run of loose statements (replayed in the
+/// prologue, reversed at the kernel's top level).
+#[derive(Clone, Debug)]
+pub(crate) enum Group {
+    Parallel(OpId),
+    Loose(Vec<OpId>),
+}
+
+/// The kernel body's groups, in program order.
+pub(crate) fn groups(ctx: &Context, body: BlockId) -> Vec<Group> {
+    let mut out = Vec::new();
+    let mut loose = Vec::new();
+    for op in ctx.block_ops(body) {
+        if is_parallel_loop(ctx, op) {
+            if !loose.is_empty() {
+                out.push(Group::Loose(std::mem::take(&mut loose)));
+            }
+            out.push(Group::Parallel(op));
+        } else {
+            loose.push(op);
+        }
+    }
+    if !loose.is_empty() {
+        out.push(Group::Loose(loose));
+    }
+    out
+}
+
+pub(crate) fn is_float(ctx: &Context, ty: Type) -> bool {
+    ctx.type_data(ty).is_float()
+}
+
+pub(crate) fn is_float_value(ctx: &Context, v: Value) -> bool {
+    is_float(ctx, ctx.value_type(v))
+}
+
+pub(crate) fn is_serial_loop(ctx: &Context, op: OpId) -> bool {
+    is_loop(ctx, op) && !is_parallel_loop(ctx, op)
+}
+
+pub(crate) fn is_jump(ctx: &Context, op: OpId) -> bool {
+    matches!(ctx.name(op), BREAK_OP | CONTINUE_OP)
+}
+
+/// The loop a break/continue refers to: the nearest enclosing loop (reached through ifs only).
+pub(crate) fn jump_target(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if is_loop(ctx, p) {
+            return Some(p);
+        }
+        if ctx.name(p) != IF_OP {
+            return None;
+        }
+        cur = ctx.parent_op(p);
+    }
+    None
+}
+
+/// The parallel loop that holds `op`, or None for an op at the kernel's top level (or `op`
+/// itself when it is one).
+pub(crate) fn parallel_ancestor(ctx: &Context, op: OpId) -> Option<OpId> {
+    let mut cur = Some(op);
+    while let Some(o) = cur {
+        if is_parallel_loop(ctx, o) {
+            return Some(o);
+        }
+        if ctx.name(o) == KERNEL_OP {
+            return None;
+        }
+        cur = ctx.parent_op(o);
+    }
+    None
+}
+
+/// Whether a serial loop holds `op` (strictly) within its segment: below the parallel loop or the
+/// kernel that holds it. Values defined there have one instance per iteration.
+pub(crate) fn in_serial_loop(ctx: &Context, op: OpId) -> bool {
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if ctx.name(p) == KERNEL_OP || is_parallel_loop(ctx, p) {
+            return false;
+        }
+        if is_loop(ctx, p) {
+            return true;
+        }
+        cur = ctx.parent_op(p);
+    }
+    false
+}
+
+/// The local (`qd.alloca`) a pointer addresses, through `elem_ptr` / `member_ptr`.
+pub(crate) fn root_alloca(ctx: &Context, mut p: Value) -> Option<OpId> {
+    loop {
+        let d = ctx.defining_op(p)?;
+        match ctx.name(d) {
+            qd_frontend::ALLOCA_OP => return Some(d),
+            ELEM_PTR_OP | MEMBER_PTR_OP => p = ctx.operand(d, 0),
+            _ => return None,
+        }
+    }
+}
+
+/// The body block of a (non-while) loop, or a while's body (region 1).
+pub(crate) fn loop_body(ctx: &Context, op: OpId) -> Option<BlockId> {
+    let region = if ctx.name(op) == WHILE_OP { 1 } else { 0 };
+    ctx.regions(op)
+        .get(region)
+        .and_then(|&r| ctx.entry_block(r))
+}
+
+/// Every op of the kernel, in pre-order.
+pub(crate) fn kernel_ops(ctx: &Context, kernel: KernelOp) -> Vec<OpId> {
+    let mut v = ctx.walk_pre_order(kernel.0);
+    v.remove(0);
+    v
+}
+
+/// The jumps of each serial loop, numbered in program order (pre-order, 1-based), and for every
+/// op directly governed by a loop with jumps (in its body, through ifs) the number of that loop's
+/// jumps that come before it. An op X of a loop body ran in an iteration exactly when its
+/// enclosing ifs took its branch and the jump that ended the iteration (if any) has a number
+/// above `before(X)`: jumps are only reached through ifs, so program order is execution order.
+#[derive(Default, Debug)]
+pub(crate) struct Jumps {
+    /// Jumps before each op, for ops governed by a loop that has jumps.
+    before: HashMap<OpId, u32>,
+    /// The number of each jump op.
+    id: HashMap<OpId, u32>,
+    /// Per loop with jumps: (breaks, continues), the jump ops.
+    loops: HashMap<OpId, LoopJumps>,
+}
+
+#[derive(Default, Clone, Debug)]
+pub(crate) struct LoopJumps {
+    pub breaks: Vec<OpId>,
+    pub continues: Vec<OpId>,
+    /// Whether some op of the body comes after a jump (so the reverse needs guards).
+    pub guarded: bool,
+}
+
+impl Jumps {
+    pub(crate) fn analyze(ctx: &Context, kernel: KernelOp) -> Jumps {
+        let mut j = Jumps::default();
+        for op in kernel_ops(ctx, kernel) {
+            if !is_serial_loop(ctx, op) {
+                continue;
+            }
+            let Some(body) = loop_body(ctx, op) else {
+                continue;
+            };
+            let mut count = 0u32;
+            let mut info = LoopJumps::default();
+            let mut before = Vec::new();
+            walk_governed(ctx, body, &mut |o| {
+                before.push((o, count));
+                if is_jump(ctx, o) {
+                    count += 1;
+                    j.id.insert(o, count);
+                    if ctx.name(o) == BREAK_OP {
+                        info.breaks.push(o);
+                    } else {
+                        info.continues.push(o);
+                    }
+                }
+            });
+            if count > 0 {
+                info.guarded = before.iter().any(|&(_, c)| c > 0);
+                j.before.extend(before);
+                j.loops.insert(op, info);
+            }
+        }
+        j
+    }
+
+    /// The number of jumps of its loop before `op` (0 when its loop has none).
+    pub(crate) fn before(&self, op: OpId) -> u32 {
+        self.before.get(&op).copied().unwrap_or(0)
+    }
+    /// The number of a jump op.
+    pub(crate) fn id(&self, op: OpId) -> u32 {
+        self.id.get(&op).copied().unwrap_or(0)
+    }
+    pub(crate) fn of_loop(&self, op: OpId) -> Option<&LoopJumps> {
+        self.loops.get(&op)
+    }
+}
+
+/// Pre-order over the ops a loop body governs: into ifs, not into nested loops' regions.
+fn walk_governed(ctx: &Context, block: BlockId, f: &mut impl FnMut(OpId)) {
+    for op in ctx.block_ops(block) {
+        f(op);
+        if ctx.name(op) == IF_OP {
+            for &r in ctx.regions(op) {
+                for &b in ctx.region_blocks(r) {
+                    walk_governed(ctx, b, f);
+                }
+            }
+        }
+    }
+}
+
+/// The field (symbol name) a field access names in its `field` property ("" when none).
+pub(crate) fn field_of(ctx: &Context, op: OpId) -> &str {
+    match ctx.prop(op, "field").map(|a| ctx.attr_data(a)) {
+        Some(qd_ir::AttrData::SymbolRef { root, .. }) => ctx.ident_str(*root),
+        _ => "",
+    }
+}

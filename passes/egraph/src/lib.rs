@@ -1,0 +1,1 @@
+//! simplify-size-expr: e-graph (egg) simplification of adstack SizeExprs
