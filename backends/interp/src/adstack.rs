@@ -1,14 +1,20 @@
 //! The interpreter of the adstack dialect: per-thread LIFO stacks of (primal, adjoint) entries.
 //!
 //! - Storage: one [`Stacks`] per launch, shared by the kernel's adstack ops; each alloca owns
-//!   the stack keyed by its result's register, and writes that key into the register, so that
+//!   the stack of its number (its position among the kernel's allocas in pre-order, as the
+//!   runtime numbers them) and writes that number into its result's register, so that
 //!   push/pop/loads find the stack whatever the nesting. Threads run one after another and each
 //!   executes its alloca, which empties the stack: the stack is per thread.
-//! - Capacity: the program's forced `ad_stack_size` when set, else the alloca's `max_size`, else
-//!   unbounded (the interpreter grows the stack, up to [`MAX_UNBOUNDED_ENTRIES`]).
+//! - Capacity: exactly the depth the launch's adstack plan gives the stack (the runtime
+//!   evaluates its SizeExpr against the launch's data, or takes its `max_size` or the forced
+//!   `ad_stack_size`; see `qd_runtime::adstack`). Entries are allocated as they are pushed (at
+//!   most the depth); an allocation failure of the host stops the launch with an error.
 //! - `push`: count += 1, then top := (v, 0). Past capacity it writes nothing and records an
 //!   overflow (the kernel, the alloca's location, the capacity) in the program's memory; the
 //!   launch goes on, as on a device, and the next `sync` reports it.
+//! - Statistic: the most entries each stack held at once over the launch's threads
+//!   ([`Stacks::peaks`], read back through `Device::adstack_peaks`), to check that sizing is
+//!   never under and to see how tight it is.
 //! - `pop`: count = max(count - 1, 0). `load_top` / `load_top_adj` read entry max(count - 1, 0);
 //!   an entry never written reads as zero (the alloca zero-initialises the stack).
 //! - `acc_adjoint`: top.adjoint += v in the element's precision (float stacks only).
@@ -16,23 +22,22 @@
 use crate::exec::{Compiler, DialectInterpreter, Exec, Flow, StateId};
 use crate::num::{Float, Kind};
 use qd_adstack::{
-    max_size_of, AccAdjointOp, LoadTopAdjOp, LoadTopOp, PopOp, PushOp, StackType, ACC_ADJOINT_OP,
-    ALLOCA_OP, LOAD_TOP_ADJ_OP, LOAD_TOP_OP, POP_OP, PUSH_OP,
+    AccAdjointOp, LoadTopAdjOp, LoadTopOp, PopOp, PushOp, StackType, ACC_ADJOINT_OP, ALLOCA_OP,
+    LOAD_TOP_ADJ_OP, LOAD_TOP_OP, POP_OP, PUSH_OP,
 };
 use qd_ir::{Diagnostic, Location, OpId, Value};
+use qd_runtime::adstack::kernel_allocas;
 use qd_runtime::{AdstackOverflow, RuntimeErrorKind};
-
-/// The most entries a stack without any bound may hold on the interpreter (a runaway loop is an
-/// error rather than an exhausted host).
-pub const MAX_UNBOUNDED_ENTRIES: usize = 1 << 22;
 
 /// One stack: entries (primal bits, adjoint bits) of which the first `count` are live.
 #[derive(Default)]
 struct Stack {
     entries: Vec<(u64, u64)>,
     count: usize,
-    capacity: Option<usize>,
+    capacity: usize,
     loc: Option<Location>,
+    /// The largest `count` since the launch began (over every thread).
+    peak: usize,
 }
 
 impl Stack {
@@ -45,7 +50,7 @@ impl Stack {
     }
 }
 
-/// Every stack of a launch, by key (the register index of the alloca's result).
+/// Every stack of a launch, by number.
 #[derive(Default)]
 pub struct Stacks {
     stacks: Vec<Stack>,
@@ -58,6 +63,14 @@ impl Stacks {
         }
         &mut self.stacks[key]
     }
+
+    /// The most entries each of the first `n` stacks held at once during the launch (0 for a
+    /// stack whose alloca never ran).
+    pub fn peaks(&self, n: usize) -> Vec<u64> {
+        (0..n)
+            .map(|i| self.stacks.get(i).map_or(0, |s| s.peak as u64))
+            .collect()
+    }
 }
 
 /// What a push did.
@@ -68,8 +81,8 @@ enum Pushed {
         capacity: usize,
         loc: Option<Location>,
     },
-    /// An unbounded stack past [`MAX_UNBOUNDED_ENTRIES`].
-    TooDeep {
+    /// The host could not allocate the entry.
+    NoMemory {
         loc: Option<Location>,
     },
 }
@@ -119,17 +132,32 @@ fn alloca(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
         return Err(c.unsupported(op));
     };
     elem_kind(c, op, result)?;
-    let max_size = max_size_of(ctx, op).map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let Some(key) = kernel_allocas(ctx, c.kernel())
+        .iter()
+        .position(|&a| a == op)
+    else {
+        return Err(c.error(
+            op,
+            "this adstack.alloca is not in the kernel being compiled",
+        ));
+    };
     let loc = ctx.loc(op);
     let sid = stacks(c);
     let r = c.slot(result);
-    let key = r.index();
     Ok(Box::new(move |f| {
-        let capacity = f.mem.ad_stack_size().or(max_size);
+        let Some(depth) = f.adstacks.depth(key) else {
+            let n = f.adstacks.stacks.len();
+            return Err(f.error(
+                loc,
+                RuntimeErrorKind::Device,
+                format!("the launch's adstack plan has no stack #{key} (it sizes {n})"),
+            ));
+        };
         let s = f.state::<Stacks>(sid).get_mut(key);
+        // Entries are pushed one by one: clearing keeps the allocation for the next thread.
         s.entries.clear();
         s.count = 0;
-        s.capacity = capacity;
+        s.capacity = usize::try_from(depth).unwrap_or(usize::MAX);
         s.loc = Some(loc);
         f.set(r, key as u64);
         Ok(Flow::Next)
@@ -148,22 +176,23 @@ fn push(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
         let key = f.get(s) as usize;
         let bits = f.get(v);
         let st = f.state::<Stacks>(sid).get_mut(key);
-        let pushed = match st.capacity {
-            Some(cap) if st.count >= cap => Pushed::Overflow {
-                capacity: cap,
+        let top = st.count;
+        let pushed = if top >= st.capacity {
+            Pushed::Overflow {
+                capacity: st.capacity,
                 loc: st.loc,
-            },
-            None if st.count >= MAX_UNBOUNDED_ENTRIES => Pushed::TooDeep { loc: st.loc },
-            _ => {
-                st.count += 1;
-                let top = st.count - 1;
-                if top < st.entries.len() {
-                    st.entries[top] = (bits, 0);
-                } else {
-                    st.entries.push((bits, 0));
-                }
-                Pushed::Ok
             }
+        } else if top >= st.entries.len() && st.entries.try_reserve(1).is_err() {
+            Pushed::NoMemory { loc: st.loc }
+        } else {
+            st.count += 1;
+            st.peak = st.peak.max(st.count);
+            if top < st.entries.len() {
+                st.entries[top] = (bits, 0);
+            } else {
+                st.entries.push((bits, 0));
+            }
+            Pushed::Ok
         };
         match pushed {
             Pushed::Ok => {}
@@ -175,13 +204,13 @@ fn push(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
                     capacity: capacity as u64,
                 });
             }
-            Pushed::TooDeep { loc } => {
+            Pushed::NoMemory { loc } => {
                 return Err(f.error(
                     loc.unwrap_or(op_loc),
-                    RuntimeErrorKind::AdstackOverflow,
+                    RuntimeErrorKind::Device,
                     format!(
-                        "adstack without a bound grew past the interpreter's limit of \
-                         {MAX_UNBOUNDED_ENTRIES} entries (give it a max_size or set ad_stack_size)"
+                        "the interpreter cannot allocate adstack entry {} (out of host memory)",
+                        top + 1
                     ),
                 ))
             }
@@ -246,7 +275,7 @@ fn acc_exec<T: Float>(c: &mut Compiler<'_>, sv: Value, vv: Value) -> Result<Exec
         let add = T::from_bits64(f.get(v));
         let st = f.state::<Stacks>(sid).get_mut(key);
         // Entry 0 of an empty stack is materialised (zeroed) unless the stack holds nothing.
-        if st.capacity == Some(0) {
+        if st.capacity == 0 {
             return Ok(Flow::Next);
         }
         let top = st.top();

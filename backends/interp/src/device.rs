@@ -1,7 +1,7 @@
 //! [`Interpreter`]: the reference interpreter as a [`Device`].
 
 use crate::ad::AdInterpreter;
-use crate::adstack::AdstackInterpreter;
+use crate::adstack::{AdstackInterpreter, Stacks};
 use crate::arith::ArithInterpreter;
 use crate::exec::{Code, Compiler, DialectInterpreter, Frame};
 use crate::math::MathInterpreter;
@@ -9,7 +9,7 @@ use crate::qd::QdInterpreter;
 use crate::rng::Rng;
 use qd_frontend::KernelOp;
 use qd_ir::{Context, Diagnostic, OpId};
-use qd_runtime::{Arg, CompiledKernel, Device, Memory, RuntimeError};
+use qd_runtime::{AdstackPlan, Arg, CompiledKernel, Device, Memory, RuntimeError};
 use std::any::Any;
 
 /// Interpreter options.
@@ -28,6 +28,8 @@ struct CompiledData {
     num_slots: usize,
     local_cells: usize,
     states: Vec<fn() -> Box<dyn Any>>,
+    /// The most entries each adstack held in the last launch (see `Device::adstack_peaks`).
+    peaks: Option<Vec<u64>>,
 }
 
 /// The reference interpreter of qd + arith + math + ad + adstack; more dialects plug in through
@@ -114,6 +116,7 @@ impl Device for Interpreter {
             num_slots: c.num_slots(),
             local_cells: c.local_cells(),
             states: c.take_states(),
+            peaks: None,
         };
         self.kernels.push(data);
         Ok(CompiledKernel((self.kernels.len() - 1) as u32))
@@ -124,9 +127,10 @@ impl Device for Interpreter {
         ctx: &Context,
         kernel: CompiledKernel,
         args: &[Arg],
+        adstacks: &AdstackPlan,
         memory: &mut Memory,
     ) -> Result<(), RuntimeError> {
-        let Some(k) = self.kernels.get(kernel.0 as usize) else {
+        let Some(k) = self.kernels.get_mut(kernel.0 as usize) else {
             return Err(RuntimeError::device(
                 "?",
                 format!("kernel #{} was not compiled by this interpreter", kernel.0),
@@ -137,6 +141,7 @@ impl Device for Interpreter {
             ctx,
             memory,
             &k.name,
+            adstacks,
             k.num_slots,
             k.local_cells,
             self.rng.as_mut(),
@@ -149,7 +154,19 @@ impl Device for Interpreter {
             };
             f.set(slot, bits);
         }
-        k.body.run(&mut f).map(|_| ()).map_err(|e| *e)
+        let result = k.body.run(&mut f).map(|_| ()).map_err(|e| *e);
+        let n = adstacks.stacks.len();
+        k.peaks = Some(
+            f.into_states()
+                .iter()
+                .find_map(|s| s.downcast_ref::<Stacks>())
+                .map_or_else(|| vec![0; n], |s| s.peaks(n)),
+        );
+        result
+    }
+
+    fn adstack_peaks(&self, kernel: CompiledKernel) -> Option<Vec<u64>> {
+        self.kernels.get(kernel.0 as usize)?.peaks.clone()
     }
 
     fn sync(&mut self, _memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {

@@ -8,7 +8,7 @@
 use crate::num::Kind;
 use crate::rng::Rng;
 use qd_ir::{BlockId, Context, Diagnostic, Location, OpId, Type, Value};
-use qd_runtime::{Memory, RuntimeError, RuntimeErrorKind};
+use qd_runtime::{AdstackPlan, Memory, RuntimeError, RuntimeErrorKind};
 use std::any::Any;
 
 /// How a block's execution ended: normally, or by `qd.break` / `qd.continue` (which the nearest
@@ -76,6 +76,8 @@ pub struct Frame<'a> {
     pub ctx: &'a Context,
     pub mem: &'a mut Memory,
     pub kernel: &'a str,
+    /// This launch's adstack sizes (stack `#i`: the kernel's `i`-th `adstack.alloca`).
+    pub adstacks: &'a AdstackPlan,
     /// SSA values, canonically encoded (see `num`).
     pub regs: Vec<u64>,
     /// Local memory of the running thread: one cell per scalar, laid out at compile time.
@@ -85,10 +87,13 @@ pub struct Frame<'a> {
 }
 
 impl<'a> Frame<'a> {
+    // One argument per piece of the launch; a struct for them would only be unpacked here.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         ctx: &'a Context,
         mem: &'a mut Memory,
         kernel: &'a str,
+        adstacks: &'a AdstackPlan,
         num_regs: usize,
         local_cells: usize,
         rng: Option<&'a mut Rng>,
@@ -98,6 +103,7 @@ impl<'a> Frame<'a> {
             ctx,
             mem,
             kernel,
+            adstacks,
             regs: vec![0; num_regs],
             locals: vec![0; local_cells],
             rng,
@@ -142,6 +148,11 @@ impl<'a> Frame<'a> {
                 format!("cannot shuffle {n} parallel iterations: out of memory"),
             )),
         }
+    }
+
+    /// The per-launch states, once the launch is over (for a device to read statistics).
+    pub(crate) fn into_states(self) -> Vec<Box<dyn Any>> {
+        self.states
     }
 
     /// The per-launch state `id` (created by the initializer given to [`Compiler::add_state`]).

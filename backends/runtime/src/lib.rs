@@ -11,15 +11,19 @@
 //! - `error`: immediate errors ([`Error`]) and deferred ones ([`RuntimeError`]).
 //! - `program`: [`Program`], [`ProgramConfig`], [`KernelId`], [`ParamType`].
 //! - `grad`: gradient kernels ([`Program::gradient`], [`Program::launch_grad`]).
+//! - `adstack`: per-launch adstack sizing shared by every device ([`AdstackPlan`]): each
+//!   stack's SizeExpr evaluated against the launch's data, its depth and bytes per thread.
 //!
 //! Semantics every device keeps: launching checks the argument count and types against the
 //! kernel's signature before anything runs; an error while a kernel runs stops that launch, is
 //! recorded with the kernel's name and the op's location, and is returned once by the next
-//! `sync` (a later sync is clean). An adstack push past its capacity (the stack's `max_size`, or
-//! [`ProgramConfig::ad_stack_size`] when forced) writes nothing and sets the overflow flag in the
+//! `sync` (a later sync is clean). Before every launch each adstack is sized exactly (its
+//! evaluated `size_expr`, else its `max_size`, or [`ProgramConfig::ad_stack_size`] when forced;
+//! see [`adstack`]); a push past that capacity writes nothing and sets the overflow flag in the
 //! memory ([`Memory::record_adstack_overflow`]); the launch goes on, and the next `sync` reports
 //! `adstack overflow` naming the kernel, the stack's location and its capacity, and resets it.
 
+pub mod adstack;
 pub mod device;
 pub mod error;
 pub mod grad;
@@ -28,6 +32,7 @@ pub mod ndarray;
 pub mod program;
 pub mod value;
 
+pub use adstack::{AdstackPlan, DepthSource, KernelStacks, StackInfo, StackPlan};
 pub use device::{Arg, CompiledKernel, Device};
 pub use error::{Error, RuntimeError, RuntimeErrorKind};
 pub use grad::{Adjoints, GradientKernel};

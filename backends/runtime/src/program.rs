@@ -10,6 +10,7 @@
 //! let y = p.read_f64("y")?;
 //! ```
 
+use crate::adstack::{AdstackPlan, KernelStacks};
 use crate::device::{Arg, CompiledKernel, Device};
 use crate::error::{Error, RuntimeError, RuntimeErrorKind};
 use crate::memory::{AdstackOverflow, FieldInfo, Memory, Storage};
@@ -26,7 +27,7 @@ pub struct ProgramConfig {
     /// module the caller has just verified.
     pub verify: bool,
     /// Give every adstack exactly this capacity, whatever its own bound (default: None, each
-    /// stack's `max_size`).
+    /// stack sized per launch from its `size_expr`, else its `max_size`; see [`crate::adstack`]).
     pub ad_stack_size: Option<usize>,
 }
 
@@ -67,6 +68,9 @@ struct KernelEntry {
     op: OpId,
     params: Vec<ParamType>,
     compiled: CompiledKernel,
+    stacks: KernelStacks,
+    /// The adstack plan of the last launch.
+    last_plan: Option<AdstackPlan>,
 }
 
 /// Owns the IR, the memory (fields, adjoints, ndarrays), the compiled kernels and the device.
@@ -242,6 +246,15 @@ impl Program {
             });
         };
         let params = signature(&self.ctx, op).map_err(Error::Diagnostics)?;
+        let stacks = KernelStacks::collect(
+            &self.ctx,
+            op.0,
+            name,
+            &params,
+            &self.memory,
+            self.config.ad_stack_size,
+        )
+        .map_err(Error::Diagnostics)?;
         let compiled = self
             .device
             .compile(&self.ctx, op.0, &self.memory)
@@ -251,6 +264,8 @@ impl Program {
             op: op.0,
             params,
             compiled,
+            stacks,
+            last_plan: None,
         });
         Ok(KernelId((self.kernels.len() - 1) as u32))
     }
@@ -276,20 +291,53 @@ impl Program {
         self.kernels.get(k.0 as usize).map(|e| e.op)
     }
 
-    /// Launches kernel `k`. The arguments are checked now (count, dtypes, ndarray ranks): a
-    /// mismatch is an error and nothing runs. A failure while the kernel runs is recorded and
-    /// returned by the next [`Program::sync`].
+    /// Launches kernel `k`. The arguments are checked now (count, dtypes, ndarray ranks), and
+    /// every adstack of the kernel is sized from them and the fields ([`Program::adstack_plan`]):
+    /// a mismatch or a stack that cannot be sized is an error and nothing runs. A failure while
+    /// the kernel runs is recorded and returned by the next [`Program::sync`].
     pub fn launch(&mut self, k: KernelId, args: &[Arg]) -> Result<(), Error> {
-        let entry = self.entry(k)?;
-        check_args(&entry.name, &entry.params, args, &self.memory)?;
-        let compiled = entry.compiled;
-        if let Err(e) = self
+        let plan = self.adstack_plan(k, args)?;
+        let compiled = self.entry(k)?.compiled;
+        let launched = self
             .device
-            .launch(&self.ctx, compiled, args, &mut self.memory)
-        {
+            .launch(&self.ctx, compiled, args, &plan, &mut self.memory);
+        self.kernels[k.0 as usize].last_plan = Some(plan);
+        if let Err(e) = launched {
             self.pending.push(e);
         }
         Ok(())
+    }
+
+    /// The adstack plan a launch of `k` with `args` would get now, without launching: each
+    /// stack's depth evaluated against the current fields and `args` (checked as
+    /// [`Program::launch`] checks them), and its memory per thread on this device.
+    pub fn adstack_plan(&self, k: KernelId, args: &[Arg]) -> Result<AdstackPlan, Error> {
+        let entry = self.entry(k)?;
+        check_args(&entry.name, &entry.params, args, &self.memory)?;
+        let device = &self.device;
+        entry
+            .stacks
+            .plan(args, &self.memory, self.config.ad_stack_size, &|t| {
+                device.adstack_entry_bytes(t)
+            })
+            .map_err(|d| Error::Diagnostics(vec![d]))
+    }
+
+    /// The adstack plan of the last launch of `k` (None before its first launch).
+    pub fn last_adstack_plan(&self, k: KernelId) -> Option<&AdstackPlan> {
+        self.kernels.get(k.0 as usize)?.last_plan.as_ref()
+    }
+
+    /// The stacks of a compiled kernel, as its compilation found them.
+    pub fn kernel_stacks(&self, k: KernelId) -> Option<&KernelStacks> {
+        self.kernels.get(k.0 as usize).map(|e| &e.stacks)
+    }
+
+    /// The most entries each adstack of `k` held at once in its last launch, by stack number,
+    /// when the device keeps that statistic (see [`Device::adstack_peaks`]).
+    pub fn adstack_peaks(&self, k: KernelId) -> Option<Vec<u64>> {
+        let compiled = self.kernels.get(k.0 as usize)?.compiled;
+        self.device.adstack_peaks(compiled)
     }
 
     /// Waits for the device and returns every runtime error since the last sync (then clears

@@ -171,7 +171,12 @@ impl Harness {
             let consts: Vec<Option<Attribute>> = self
                 .ctx
                 .operands(o)
-                .map(|v| known.get(&v).copied().or_else(|| constant_value(&self.ctx, v)))
+                .map(|v| {
+                    known
+                        .get(&v)
+                        .copied()
+                        .or_else(|| constant_value(&self.ctx, v))
+                })
                 .collect();
             let fold = self.ctx.info(o).and_then(|i| i.fold);
             let folded = fold.and_then(|f| f(&mut self.ctx, o, &consts));
@@ -206,7 +211,11 @@ impl Harness {
                         .copied()
                         .or_else(|| constant_value(&self.ctx, v))
                         .expect("contribution folds");
-                    self.ctx.attr_data(a).as_float().expect("float contribution") / seed
+                    self.ctx
+                        .attr_data(a)
+                        .as_float()
+                        .expect("float contribution")
+                        / seed
                 })
             })
             .collect()
@@ -227,13 +236,17 @@ impl Harness {
     /// alone and all operands together, with a relative tolerance `tol`.
     pub fn check_rule(&mut self, name: &str, args: &[f64], tol: f64) {
         let n = args.len();
-        let mut subsets: Vec<Vec<bool>> = (0..n).map(|i| (0..n).map(|j| j == i).collect()).collect();
+        let mut subsets: Vec<Vec<bool>> =
+            (0..n).map(|i| (0..n).map(|j| j == i).collect()).collect();
         subsets.push(vec![true; n]);
         for active in subsets {
             let got = self.rule_gradient(name, args, &active, 0.75);
             for i in 0..n {
                 if !active[i] {
-                    assert_eq!(got[i], None, "{name}: inactive operand {i} got a contribution");
+                    assert_eq!(
+                        got[i], None,
+                        "{name}: inactive operand {i} got a contribution"
+                    );
                     continue;
                 }
                 let h = 1e-6 * args[i].abs().max(1.0);

@@ -44,9 +44,7 @@ const fn unary(name: &'static str, summary: &'static str) -> ElementwiseDef {
     ElementwiseDef::same(name, summary, 1, Float).fastmath()
 }
 
-static SIN: &ElementwiseDef = &unary(names::SIN, "sine")
-    .fold(fold_sin)
-    .reverse(&SIN_RULE);
+static SIN: &ElementwiseDef = &unary(names::SIN, "sine").fold(fold_sin).reverse(&SIN_RULE);
 static COS: &ElementwiseDef = &unary(names::COS, "cosine")
     .fold(fold_cos)
     .reverse(&COS_RULE);

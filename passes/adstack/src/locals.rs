@@ -81,7 +81,10 @@ fn resolve(ctx: &Context, ptr: Value) -> Option<(OpId, Vec<Step>)> {
         }
         ELEM_PTR_OP => {
             let (root, mut path) = resolve(ctx, ctx.operand(op, 0))?;
-            path.push(Step::Elem(crate::value_bound::const_of(ctx, ctx.operand(op, 1))));
+            path.push(Step::Elem(crate::value_bound::const_of(
+                ctx,
+                ctx.operand(op, 1),
+            )));
             Some((root, path))
         }
         _ => None,

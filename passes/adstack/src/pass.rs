@@ -55,12 +55,21 @@ impl DetermineAdStackSize {
 
 /// The bound of one stack: phase 1's exact depth, else phase 2's expression.
 pub fn stack_bound(ctx: &Context, alloca: OpId) -> Result<(SizeExpr, bool), Diagnostic> {
-    match max_depth(ctx, alloca) {
-        Phase1::Exact(n) => Ok((SizeExpr::constant(n.min(i64::MAX as u64) as i64), true)),
+    let (e, exact) = match max_depth(ctx, alloca) {
+        Phase1::Exact(n) => (SizeExpr::constant(n.min(i64::MAX as u64) as i64), true),
         Phase1::Unbounded => capture(ctx, alloca)
             .map(|e| (e.tidy(), false))
-            .map_err(|u| diagnostic(ctx, alloca, &u)),
-    }
+            .map_err(|u| diagnostic(ctx, alloca, &u))?,
+    };
+    // Every construction keeps the invariants; a bound that broke one would fail at launch, so
+    // it is reported here instead.
+    e.validate().map_err(|m| {
+        Diagnostic::error(
+            ctx.loc(alloca),
+            format!("internal error: the captured adstack bound {e} is invalid: {m}"),
+        )
+    })?;
+    Ok((e, exact))
 }
 
 impl Pass for DetermineAdStackSize {
@@ -170,7 +179,9 @@ fn diagnostic(ctx: &Context, alloca: OpId, u: &Unbounded) -> Diagnostic {
         }
         None => {
             let at = u.op.map(|o| ctx.loc(o)).unwrap_or(ctx.loc(alloca));
-            let what = u.op.map(|o| format!(" ('{}')", ctx.name(o))).unwrap_or_default();
+            let what =
+                u.op.map(|o| format!(" ('{}')", ctx.name(o)))
+                    .unwrap_or_default();
             Diagnostic::error(
                 ctx.loc(alloca),
                 format!("cannot size this adstack: {}{what} {hint}", u.reason),

@@ -16,8 +16,11 @@
 
 use crate::diff::Diff;
 use crate::locals::{self, Location};
-use crate::loops::{enclosing_loop, holds, induction_vars, loops_inside, var_of, MAX_LOOP_VARS};
-use qd_adstack::size_expr::{IntTy, Node, SizeExpr, MAX_BOUND_VARS};
+use crate::loops::{
+    enclosing_loop, enclosing_loops, holds, induction_vars, is_loop, loops_inside, var_of,
+    MAX_LOOP_VARS,
+};
+use qd_adstack::size_expr::{IntTy, Interval, Node, SizeExpr, MAX_BOUND_VARS};
 use qd_adstack::{ALLOCA_OP as STACK_ALLOCA, LOAD_TOP_OP, PUSH_OP};
 use qd_arith::names as ar;
 use qd_frontend::{
@@ -88,6 +91,8 @@ pub(crate) struct Bounder<'a> {
     written_args: HashSet<usize>,
     memo: HashMap<(Value, Dir, Option<OpId>), BoundResult>,
     on_path: HashSet<(Value, Dir)>,
+    /// The range of each loop's induction variables, once computed.
+    ranges: HashMap<(OpId, usize), Interval>,
 }
 
 impl<'a> Bounder<'a> {
@@ -108,6 +113,7 @@ impl<'a> Bounder<'a> {
             written_args: HashSet::new(),
             memo: HashMap::new(),
             on_path: HashSet::new(),
+            ranges: HashMap::new(),
         };
         if let Some(k) = kernel {
             b.kernel_args = KernelOp(k).args(ctx);
@@ -141,7 +147,10 @@ impl<'a> Bounder<'a> {
             return r.clone();
         }
         if self.on_path.len() > MAX_CHAIN {
-            return Err(Unbounded::value(v, "the chain of values that defines it is too long"));
+            return Err(Unbounded::value(
+                v,
+                "the chain of values that defines it is too long",
+            ));
         }
         if !self.on_path.insert((v, dir)) {
             return Err(Unbounded::value(
@@ -164,13 +173,19 @@ impl<'a> Bounder<'a> {
 
     /// The bound variable of a loop's induction variable `k` and its range `[begin, end)` as
     /// expressions (`begin` no larger, `end` no smaller than the loop's at any execution).
-    pub fn loop_range(&mut self, l: OpId, k: usize) -> Result<(u32, SizeExpr, SizeExpr), Unbounded> {
+    pub fn loop_range(
+        &mut self,
+        l: OpId,
+        k: usize,
+    ) -> Result<(u32, SizeExpr, SizeExpr), Unbounded> {
         let ctx = self.ctx;
         let var = var_of(ctx, l, k);
         if var >= MAX_LOOP_VARS {
             return Err(Unbounded::op(
                 l,
-                format!("loops nest deeper than the {MAX_LOOP_VARS} bound variables sizing can use"),
+                format!(
+                    "loops nest deeper than the {MAX_LOOP_VARS} bound variables sizing can use"
+                ),
             ));
         }
         match ctx.name(l) {
@@ -185,12 +200,50 @@ impl<'a> Bounder<'a> {
                 let (lower, upper) = (ctx.operand(l, 0), ctx.operand(l, 1));
                 let lo = self.bound(lower, Dir::Lo, at)?;
                 let hi = self.bound(upper, Dir::Hi, at)?;
-                let begin = lo.exact_expr().ok_or_else(|| {
+                let vars = self.var_ranges(at);
+                let begin = lo.exact_expr(&vars).ok_or_else(|| {
                     Unbounded::value(lower, "its lower bound may be too far below 0 to write")
                 })?;
                 Ok((var, begin, hi.upper_expr()))
             }
         }
+    }
+
+    /// The values each loop variable in scope inside loop `at` can take (indexed by variable;
+    /// any value where the loop's range cannot be bounded).
+    pub fn var_ranges(&mut self, at: Option<OpId>) -> Vec<Interval> {
+        let ctx = self.ctx;
+        let mut out = vec![Interval::FULL; MAX_BOUND_VARS as usize];
+        let Some(a) = at else {
+            return out;
+        };
+        let mut chain = enclosing_loops(ctx, a);
+        if is_loop(ctx, a) {
+            chain.insert(0, a);
+        }
+        for l in chain.into_iter().rev() {
+            for k in 0..induction_vars(ctx, l).len() {
+                let iv = match self.ranges.get(&(l, k)) {
+                    Some(&iv) => iv,
+                    None => {
+                        let iv = match self.loop_range(l, k) {
+                            Ok((_, b, e)) => {
+                                let f = |v: u32| out.get(v as usize).copied().unwrap_or(Interval::FULL);
+                                let (b, e) = (b.interval_with(&f), e.interval_with(&f));
+                                Interval::new(b.lo, e.hi.saturating_sub(1).max(b.lo))
+                            }
+                            Err(_) => Interval::FULL,
+                        };
+                        self.ranges.insert((l, k), iv);
+                        iv
+                    }
+                };
+                if let Some(slot) = out.get_mut(var_of(ctx, l, k) as usize) {
+                    *slot = iv;
+                }
+            }
+        }
+        out
     }
 
     /// An upper bound on the trip count of a `range_for` or `struct_for`.
@@ -211,15 +264,19 @@ impl<'a> Bounder<'a> {
     fn compute(&mut self, v: Value, dir: Dir, at: Option<OpId>) -> BoundResult {
         let ctx = self.ctx;
         let ty = ctx.value_type(v);
-        if !matches!(ctx.type_data(ty), TypeData::Integer { .. } | TypeData::Index) {
+        if !matches!(
+            ctx.type_data(ty),
+            TypeData::Integer { .. } | TypeData::Index
+        ) {
             return Err(Unbounded::value(v, "it is not an integer"));
         }
         let op = match ctx.value_def(v) {
             ValueDef::BlockArg { block, index } => {
                 let owner = ctx.block_parent_op(block);
                 return match owner {
-                    Some(l) if matches!(ctx.name(l), RANGE_FOR_OP | STRUCT_FOR_OP)
-                        && induction_vars(ctx, l).get(index as usize) == Some(&v) =>
+                    Some(l)
+                        if matches!(ctx.name(l), RANGE_FOR_OP | STRUCT_FOR_OP)
+                            && induction_vars(ctx, l).get(index as usize) == Some(&v) =>
                     {
                         if at.is_some_and(|a| a == l || holds(ctx, l, a)) {
                             let var = var_of(ctx, l, index as usize);
@@ -261,7 +318,11 @@ impl<'a> Bounder<'a> {
             ar::MAXSI | ar::MINSI => {
                 let a = self.bound(ctx.operand(op, 0), dir, at)?;
                 let b = self.bound(ctx.operand(op, 1), dir, at)?;
-                Ok(if ctx.name(op) == ar::MAXSI { a.max(&b) } else { a.min(&b) })
+                Ok(if ctx.name(op) == ar::MAXSI {
+                    a.max(&b)
+                } else {
+                    a.min(&b)
+                })
             }
             ar::SELECT => self.select(op, dir, at),
             ar::SHLI => {
@@ -301,9 +362,14 @@ impl<'a> Bounder<'a> {
     }
 
     /// Whether `x` is surely at least 0.
-    fn non_negative(&mut self, x: Value, at: Option<OpId>) -> bool {
-        self.bound(x, Dir::Lo, at)
-            .is_ok_and(|d| d.interval().is_non_negative())
+    pub fn non_negative(&mut self, x: Value, at: Option<OpId>) -> bool {
+        match self.bound(x, Dir::Lo, at) {
+            Ok(d) => {
+                let vars = self.var_ranges(at);
+                d.interval(&vars).is_non_negative()
+            }
+            Err(_) => false,
+        }
     }
 
     fn extui(&mut self, op: OpId, dir: Dir, at: Option<OpId>) -> BoundResult {
@@ -415,8 +481,14 @@ impl<'a> Bounder<'a> {
     fn indices(&mut self, idx: &[Value], at: Option<OpId>) -> (Vec<SizeExpr>, Vec<(usize, u32)>) {
         let mut out = Vec::new();
         let mut fresh = Vec::new();
+        let vars = self.var_ranges(at);
         for (axis, &i) in idx.iter().enumerate() {
-            match self.exact(i, at).and_then(|d| d.exact_expr()) {
+            // An index below 0 is read by no valid execution: where the exact form is out of
+            // reach, rounding such an index up to 0 only adds an element to a max.
+            let exact = self
+                .exact(i, at)
+                .map(|d| d.exact_expr(&vars).unwrap_or_else(|| d.upper_expr()));
+            match exact {
                 Some(e) => out.push(e),
                 None => {
                     let w = (MAX_LOOP_VARS + axis as u32).min(MAX_BOUND_VARS - 1);
@@ -468,7 +540,10 @@ impl<'a> Bounder<'a> {
         }
         let field: Option<FieldOp> = qd_frontend::lookup_field(ctx, op, &name);
         let Some(field) = field else {
-            return Err(Unbounded::value(v, format!("field @{name} is not declared")));
+            return Err(Unbounded::value(
+                v,
+                format!("field @{name} is not declared"),
+            ));
         };
         let ty = IntTy::from_type(ctx, field.elem(ctx))
             .ok_or_else(|| Unbounded::value(v, "the field's element type is not in the grammar"))?;
@@ -476,13 +551,20 @@ impl<'a> Bounder<'a> {
         let (indices, fresh) = self.indices(&idx, at);
         let shape = field.shape(ctx);
         let leaf = SizeExpr::field_load(&name, ty, &indices);
-        self.read(v, leaf, ty, &fresh, |a| SizeExpr::constant(shape.get(a).copied().unwrap_or(0)), dir)
+        self.read(
+            v,
+            leaf,
+            ty,
+            &fresh,
+            |a| SizeExpr::constant(shape.get(a).copied().unwrap_or(0)),
+            dir,
+        )
     }
 
     fn ndarray_arg(&self, op: OpId, array: Value) -> Result<usize, Unbounded> {
-        let i = self.arg_index(array).ok_or_else(|| {
-            Unbounded::op(op, "its ndarray is not an argument of the kernel")
-        })?;
+        let i = self
+            .arg_index(array)
+            .ok_or_else(|| Unbounded::op(op, "its ndarray is not an argument of the kernel"))?;
         Ok(i)
     }
 
@@ -497,14 +579,21 @@ impl<'a> Bounder<'a> {
             ));
         }
         let elem = NdarrayType::from_type(ctx, ctx.value_type(array)).map(|t| t.elem(ctx));
-        let ty = elem
-            .and_then(|t| IntTy::from_type(ctx, t))
-            .ok_or_else(|| Unbounded::value(v, "the ndarray's element type is not in the grammar"))?;
+        let ty = elem.and_then(|t| IntTy::from_type(ctx, t)).ok_or_else(|| {
+            Unbounded::value(v, "the ndarray's element type is not in the grammar")
+        })?;
         let idx: Vec<Value> = ctx.operands(op).skip(1).collect();
         let (indices, fresh) = self.indices(&idx, at);
         let leaf = SizeExpr::ndarray_read(arg as u32, ty, &indices);
         let arg = arg as u32;
-        self.read(v, leaf, ty, &fresh, |a| SizeExpr::ndarray_shape(arg, a as u32), dir)
+        self.read(
+            v,
+            leaf,
+            ty,
+            &fresh,
+            |a| SizeExpr::ndarray_shape(arg, a as u32),
+            dir,
+        )
     }
 
     /// A load from a local or the top of a stack: bounded by what is stored there (see the
@@ -512,8 +601,8 @@ impl<'a> Bounder<'a> {
     pub fn memory(&mut self, load: OpId, dir: Dir, exclude: Option<OpId>) -> BoundResult {
         let ctx = self.ctx;
         let v = ctx.result(load, 0);
-        let loc: Location = locals::location_of(ctx, load)
-            .map_err(|why| Unbounded::value(v, why))?;
+        let loc: Location =
+            locals::location_of(ctx, load).map_err(|why| Unbounded::value(v, why))?;
         let block = ctx
             .parent_block(loc.root)
             .ok_or_else(|| Unbounded::value(v, "its local has no block"))?;

@@ -104,9 +104,10 @@ fn counted(b: &mut Bounder, w: OpId, c: Value) -> Option<SizeExpr> {
     if ctx.parent_block(step_store) != Some(body) || !is_increment(ctx, stepped, load) {
         return None;
     }
-    let skips = ctx.walk_pre_order(w).into_iter().any(|o| {
-        ctx.name(o) == CONTINUE_OP && crate::loops::enclosing_loop(ctx, o) == Some(w)
-    });
+    let skips = ctx
+        .walk_pre_order(w)
+        .into_iter()
+        .any(|o| ctx.name(o) == CONTINUE_OP && crate::loops::enclosing_loop(ctx, o) == Some(w));
     if skips {
         return None;
     }
@@ -115,8 +116,8 @@ fn counted(b: &mut Bounder, w: OpId, c: Value) -> Option<SizeExpr> {
     let limit = b.bound(n, Dir::Hi, at).ok()?;
     if unsigned {
         // Unsigned compares agree with signed ones only on values that are surely >= 0.
-        let n_lo = b.bound(n, Dir::Lo, at).ok()?;
-        if !start.interval().is_non_negative() || !n_lo.interval().is_non_negative() {
+        let vars = b.var_ranges(at);
+        if !start.interval(&vars).is_non_negative() || !b.non_negative(n, at) {
             return None;
         }
     }
@@ -157,5 +158,8 @@ fn same_ptr(ctx: &Context, a: OpId, b: OpId) -> bool {
             .operands(oa)
             .zip(ctx.operands(ob))
             .all(|(x, y)| x == y || const_of(ctx, x).is_some_and(|c| const_of(ctx, y) == Some(c)))
-        && matches!(ctx.name(oa), qd_frontend::MEMBER_PTR_OP | qd_frontend::ELEM_PTR_OP)
+        && matches!(
+            ctx.name(oa),
+            qd_frontend::MEMBER_PTR_OP | qd_frontend::ELEM_PTR_OP
+        )
 }

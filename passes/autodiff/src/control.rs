@@ -57,12 +57,7 @@ impl Emitter<'_> {
                 cur = ctx.parent_op(p);
                 continue;
             }
-            return self
-                .f
-                .jumps
-                .of_loop(p)
-                .filter(|j| j.guarded)
-                .map(|_| p);
+            return self.f.jumps.of_loop(p).filter(|j| j.guarded).map(|_| p);
         }
         None
     }
@@ -161,7 +156,7 @@ impl Emitter<'_> {
         self.reversed_ivs(ctx, op, n, k, lower);
         if jumps.guarded {
             let jid = match (rec.jid_stack, last_jid) {
-                (Some(s), _) => self.read_tape(ctx, Tape::Stack(s), loc),
+                (Some(s), _) => self.read_tape(ctx, Tape::Stack(s, i32t), loc),
                 (None, Some((_, lj))) => {
                     // Only the last forward iteration (the first reversed one) can have broken.
                     let mut b = self.builder(ctx);
@@ -191,7 +186,14 @@ impl Emitter<'_> {
     }
 
     /// Puts the primal induction variables of forward iteration `n - 1 - k` in the memo.
-    fn reversed_ivs(&mut self, ctx: &mut Context, op: OpId, n: Value, k: Value, lower: Option<Value>) {
+    fn reversed_ivs(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        n: Value,
+        k: Value,
+        lower: Option<Value>,
+    ) {
         let loc = ctx.loc(op);
         let ivs: Vec<Value> = match ctx.name(op) {
             RANGE_FOR_OP => vec![RangeForOp(op).induction_var(ctx)],

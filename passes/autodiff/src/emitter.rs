@@ -7,10 +7,7 @@ use crate::structure::Jumps;
 use indexmap::IndexSet;
 use qd_arith::build_constant_float;
 use qd_frontend::{AllocaOp, LocalLoadOp, LocalStoreOp};
-use qd_ir::{
-    BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, Type,
-    Value,
-};
+use qd_ir::{BlockId, Builder, Context, InsertPoint, Location, OpId, Type, Value};
 use std::collections::{HashMap, HashSet};
 
 /// What the analyses found about the kernel being differentiated.
@@ -28,9 +25,11 @@ pub(crate) struct Facts {
 pub(crate) enum Tape {
     /// One entry per execution (the value is defined inside a serial loop): pushed after its
     /// definition, read with `load_top`, popped where the reverse pass reaches the definition.
-    Stack(Value),
-    /// Defined at most once per segment (inside ifs only): stored into a local.
-    Spill(Value),
+    /// With the value's type.
+    Stack(Value, Type),
+    /// Defined at most once per segment (inside ifs only): stored into a local. With the value's
+    /// type.
+    Spill(Value, Type),
 }
 
 /// A value the forward replay adds (a loop's trip count, the jump that ended its last
@@ -121,7 +120,6 @@ pub(crate) struct Emitter<'f> {
     /// The op being reversed (primal requests are made for it).
     pub cur: Option<OpId>,
     pub num_stacks: usize,
-    pub diags: Vec<Diagnostic>,
 }
 
 impl<'f> Emitter<'f> {
@@ -142,7 +140,6 @@ impl<'f> Emitter<'f> {
             adj_mem: HashMap::new(),
             cur: None,
             num_stacks: 0,
-            diags: Vec::new(),
         }
     }
 
@@ -154,17 +151,53 @@ impl<'f> Emitter<'f> {
             .expect("reverse-mode-ad: a value used before the forward replay defined it")
     }
 
-    /// A new adstack of `elem` at the top of the current segment.
-    pub(crate) fn new_stack(&mut self, ctx: &mut Context, elem: Type, loc: Location) -> Value {
+    /// A new adstack for values of type `ty` at the top of the current segment (an `index`
+    /// value, which has no fixed size, is kept as an i64: see [`Emitter::push`]).
+    pub(crate) fn new_stack(&mut self, ctx: &mut Context, ty: Type, loc: Location) -> Value {
         self.num_stacks += 1;
+        let elem = if ctx.type_data(ty).is_index() {
+            ctx.i64_type()
+        } else {
+            ty
+        };
         self.hoist
             .build(ctx, |b| qd_adstack::build_alloca(b, elem, loc))
     }
 
-    /// A new local of `ty` at the top of the current segment.
+    /// Pushes `v` on stack `s` at `b` (through an `index_cast` for an index value).
+    pub(crate) fn push(b: &mut Builder, s: Value, v: Value, loc: Location) {
+        let v = to_storable(b, v, loc);
+        qd_adstack::build_push(b, s, v, loc);
+    }
+
+    /// The top of stack `s` as a value of type `ty` (see [`Emitter::push`]).
+    pub(crate) fn load_top(b: &mut Builder, s: Value, ty: Type, loc: Location) -> Value {
+        let v = qd_adstack::build_load_top(b, s, loc);
+        from_storable(b, v, ty, loc)
+    }
+
+    /// A new local for values of type `ty` at the top of the current segment (an `index` value
+    /// is kept as an i64, as on stacks).
     pub(crate) fn new_spill(&mut self, ctx: &mut Context, ty: Type, loc: Location) -> Value {
+        let elem = if ctx.type_data(ty).is_index() {
+            ctx.i64_type()
+        } else {
+            ty
+        };
         self.hoist
-            .build(ctx, |b| AllocaOp::build(b, ty, loc).result(b.ctx))
+            .build(ctx, |b| AllocaOp::build(b, elem, loc).result(b.ctx))
+    }
+
+    /// Stores `v` into spill local `p` at `b`.
+    pub(crate) fn spill(b: &mut Builder, p: Value, v: Value, loc: Location) {
+        let v = to_storable(b, v, loc);
+        LocalStoreOp::build(b, v, p, loc);
+    }
+
+    /// Reads spill local `p` as a value of type `ty`.
+    pub(crate) fn unspill(b: &mut Builder, p: Value, ty: Type, loc: Location) -> Value {
+        let v = LocalLoadOp::build(b, p, loc).result(b.ctx);
+        from_storable(b, v, ty, loc)
     }
 
     // ----- scopes -------------------------------------------------------------------------
@@ -194,7 +227,10 @@ impl<'f> Emitter<'f> {
     }
 
     pub(crate) fn memo_get(&self, v: Value) -> Option<Value> {
-        self.scopes.iter().rev().find_map(|s| s.memo.get(&v).copied())
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.memo.get(&v).copied())
     }
 
     pub(crate) fn memo_put(&mut self, v: Value, p: Value) {
@@ -272,7 +308,12 @@ impl<'f> Emitter<'f> {
     }
 
     /// The adjoint accumulated for `v` so far (None when nothing reached it).
-    pub(crate) fn take_adjoint(&mut self, ctx: &mut Context, v: Value, loc: Location) -> Option<Value> {
+    pub(crate) fn take_adjoint(
+        &mut self,
+        ctx: &mut Context,
+        v: Value,
+        loc: Location,
+    ) -> Option<Value> {
         if let Some(s) = self.adj_ssa.remove(&v) {
             return Some(s);
         }
@@ -301,5 +342,24 @@ impl<'f> Emitter<'f> {
     pub(crate) fn zero(&self, ctx: &mut Context, ty: Type, loc: Location) -> Value {
         let mut b = self.builder(ctx);
         build_constant_float(&mut b, 0.0, ty, loc)
+    }
+}
+
+/// `v`, or `v` cast to i64 when it is an index (which neither stacks nor locals can hold).
+fn to_storable(b: &mut Builder, v: Value, loc: Location) -> Value {
+    if b.ctx.type_data(b.ctx.value_type(v)).is_index() {
+        let i64t = b.ctx.i64_type();
+        qd_arith::build_cast(b, qd_arith::names::INDEX_CAST, v, i64t, loc)
+    } else {
+        v
+    }
+}
+
+/// The inverse of [`to_storable`] for a value of type `ty`.
+fn from_storable(b: &mut Builder, v: Value, ty: Type, loc: Location) -> Value {
+    if b.ctx.type_data(ty).is_index() {
+        qd_arith::build_cast(b, qd_arith::names::INDEX_CAST, v, ty, loc)
+    } else {
+        v
     }
 }

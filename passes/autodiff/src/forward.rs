@@ -70,7 +70,9 @@ impl Emitter<'_> {
             RANGE_FOR_OP | STRUCT_FOR_OP | WHILE_OP => self.replay_loop(ctx, op, dst),
             BREAK_OP | CONTINUE_OP => {
                 let target = jump_target(ctx, op);
-                let stack = target.and_then(|t| self.loops.get(&t)).and_then(|r| r.jid_stack);
+                let stack = target
+                    .and_then(|t| self.loops.get(&t))
+                    .and_then(|r| r.jid_stack);
                 if let Some(s) = stack {
                     let id = self.f.jumps.id(op) as i64;
                     let mut b = Builder::at_end(ctx, dst);
@@ -128,9 +130,15 @@ impl Emitter<'_> {
         let jumps = self.f.jumps.of_loop(op).cloned().unwrap_or_default();
         let is_while = ctx.name(op) == WHILE_OP;
         let needs_count = is_while || !jumps.breaks.is_empty();
-        let count_ty = match RangeForOp::from_op(ctx, op) {
+        // The counter has the bounds' type (a local cannot hold an index: then i64, cast back).
+        let bounds_ty = match RangeForOp::from_op(ctx, op) {
             Some(r) => ctx.value_type(r.lower(ctx)),
             None => ctx.i32_type(),
+        };
+        let count_ty = if ctx.type_data(bounds_ty).is_index() {
+            ctx.i64_type()
+        } else {
+            bounds_ty
         };
         let cnt = needs_count.then(|| {
             let mut b = Builder::at_end(ctx, dst);
@@ -206,9 +214,12 @@ impl Emitter<'_> {
         }
         if let Some(p) = cnt {
             let mut b = Builder::at_end(ctx, dst);
-            let n = LocalLoadOp::build(&mut b, p, loc);
-            let nv = n.result(ctx);
-            let synth = self.make_synth(ctx, op, n.0, nv);
+            let mut nv = LocalLoadOp::build(&mut b, p, loc).result(b.ctx);
+            if count_ty != bounds_ty {
+                nv = qd_arith::build_cast(&mut b, qd_arith::names::INDEX_CAST, nv, bounds_ty, loc);
+            }
+            let def = ctx.defining_op(nv).expect("an op result");
+            let synth = self.make_synth(ctx, op, def, nv);
             self.loops.get_mut(&op).unwrap().count = Some(synth);
         }
     }

@@ -18,15 +18,19 @@
 
 use crate::structure::{is_serial_loop, kernel_ops, parallel_ancestor};
 use qd_frontend::{
-    is_loop, AtomicOp, KernelOp, LoadOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp, ALLOCA_OP,
-    IF_OP, LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP, WHILE_OP,
+    is_loop, AtomicOp, KernelOp, LoadOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp, ALLOCA_OP, IF_OP,
+    LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP, WHILE_OP,
 };
 use qd_ir::text::loc_to_string;
 use qd_ir::{Context, Diagnostic, OpId, OpTraits, Value, ValueDef};
 use std::collections::HashSet;
 
 /// Every violation in `kernel`, in program order.
-pub(crate) fn check(ctx: &Context, kernel: KernelOp, needs_grad: &HashSet<String>) -> Vec<Diagnostic> {
+pub(crate) fn check(
+    ctx: &Context,
+    kernel: KernelOp,
+    needs_grad: &HashSet<String>,
+) -> Vec<Diagnostic> {
     let ops = kernel_ops(ctx, kernel);
     let mut diags = Vec::new();
     let name = kernel.name(ctx).to_string();
@@ -47,7 +51,10 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp, needs_grad: &HashSet<String
             diags.push(err(
                 ctx,
                 op,
-                format!("reverse-mode-ad does not support op '{}' with regions", ctx.name(op)),
+                format!(
+                    "reverse-mode-ad does not support op '{}' with regions",
+                    ctx.name(op)
+                ),
             ));
         }
         if let Some(a) = AtomicOp::from_op(ctx, op) {
@@ -88,7 +95,13 @@ fn err(ctx: &Context, op: OpId, msg: impl Into<String>) -> Diagnostic {
 }
 
 /// A field's or ndarray's read when the kernel also writes it.
-fn read_after_write(ctx: &Context, ops: &[OpId], pos: usize, op: OpId, diags: &mut Vec<Diagnostic>) {
+fn read_after_write(
+    ctx: &Context,
+    ops: &[OpId],
+    pos: usize,
+    op: OpId,
+    diags: &mut Vec<Diagnostic>,
+) {
     let (what, writes): (String, Vec<(usize, OpId)>) = match ctx.name(op) {
         LOAD_OP => {
             let f = LoadOp(op).field_name(ctx);
@@ -209,13 +222,17 @@ fn repeated_store(ctx: &Context, ops: &[OpId], pos: usize, op: OpId, diags: &mut
     }
 }
 
-/// Whether `v` may take different values in different iterations of loop `l`: it is defined in
-/// `l` by an induction variable, a memory read or another impure op, or from such a value.
+/// Whether `v` may take different values in different iterations of loop `l`: it is `l`'s
+/// induction variable, the induction variable of a nested loop whose bounds vary in `l`, a
+/// memory read or another impure op inside `l`, or computed from such a value. (The induction
+/// variables of a nested loop with fixed bounds run over the same values in every iteration.)
 fn varies_in(ctx: &Context, v: Value, l: OpId) -> bool {
     match ctx.value_def(v) {
-        ValueDef::BlockArg { block, .. } => ctx
-            .block_parent_op(block)
-            .is_some_and(|p| ctx.is_ancestor(l, p)),
+        ValueDef::BlockArg { block, .. } => match ctx.block_parent_op(block) {
+            Some(p) if p == l => true,
+            Some(p) if ctx.is_ancestor(l, p) => ctx.operands(p).any(|b| varies_in(ctx, b, l)),
+            _ => false,
+        },
         ValueDef::OpResult { op, .. } => {
             if !ctx.is_ancestor(l, op) {
                 return false;

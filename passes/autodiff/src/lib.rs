@@ -43,16 +43,19 @@
 //!   last iteration of a breaking loop inside another serial loop.
 //!
 //! So every loop-carried recurrence of a float local (other than an accumulator) and every
-//! loop-carried value whose primal the reverse pass needs is kept on an adstack; a value used
-//! only linearly with constant coefficients in straight-line code is not. Examples (see the
-//! tests): `dynamic_loop` 1 stack (v, n + 2 entries: its zero, x_i, one per iteration),
-//! `ndarray_bound` 1, `triangular` 1, `local_array` 1 (the element loaded in each iteration),
-//! `control_flow` 1 (v before each sin).
+//! loop-carried value whose primal the reverse pass needs is kept on an adstack; a value only
+//! used linearly with constant coefficients outside such a recurrence (`%m = mulf %a, %c` on a
+//! value the loop does not carry) is not. Examples (see the tests): `dynamic_loop` 1 stack (v,
+//! n + 2 entries: its zero, x_i, one per iteration), `ndarray_bound` 1 (v), `triangular` 1 (v),
+//! `local_array` 1 (the element each iteration reads), `control_flow` 1 (v before each sin).
 //!
 //! Local arrays and structs (`aggregates=element`, the only mode for now) keep element-addressed
 //! loads and stores: their adjoint is a local of the same type, addressed through the same
-//! `elem_ptr`/`member_ptr` chain; an aggregate is never one loop-carried value.
-//!
+//! `elem_ptr`/`member_ptr` chain with the indices' primals; an aggregate is never one
+//! loop-carried value, and an element is never a stack of its own: a loaded element is taped
+//! (one entry per iteration) only when the reverse pass needs it. So a recurrence of a struct
+//! member with constant coefficients (control_flow's `v * 1.3 + 0.05`) needs no stack at all.
+
 //! # Semantics worth knowing
 //! - An integer cast stops the gradient: casts from or to integers (`sitofp`, `fptosi`,
 //!   `bitcast`, ...) have no derivative rule; `extf`/`truncf` pass the adjoint through.
@@ -82,4 +85,9 @@ mod stacks;
 mod structure;
 mod tape;
 
-pub use pass::{reverse_mode_ad, reverse_mode_ad_pass_info, Options, Report, ReverseModeAdPass, PASS_NAME};
+#[cfg(test)]
+mod tests;
+
+pub use pass::{
+    reverse_mode_ad, reverse_mode_ad_pass_info, Options, Report, ReverseModeAdPass, PASS_NAME,
+};

@@ -12,11 +12,14 @@ use qd_frontend::{
 };
 use qd_ir::symbol_table::SymbolTable;
 use qd_ir::{BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, Value};
-use qd_pass::{OptionDecl, ParsedOptions, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
+use qd_pass::{
+    OptionDecl, ParsedOptions, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic,
+};
 use std::collections::HashSet;
 
 pub const PASS_NAME: &str = "reverse-mode-ad";
-const DESCRIPTION: &str = "Build the reverse-mode gradient kernel @NAME_grad of each differentiable kernel";
+const DESCRIPTION: &str =
+    "Build the reverse-mode gradient kernel @NAME_grad of each differentiable kernel";
 
 /// The registry entry of `reverse-mode-ad`.
 pub fn reverse_mode_ad_pass_info() -> PassInfo {
@@ -81,7 +84,7 @@ impl Pass for ReverseModeAdPass {
         Some("builtin.module")
     }
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
-        let report = reverse_mode_ad(ctx, op, &self.options).map_err(|_| PassFailure)?;
+        let report = reverse_mode_ad(ctx, op, &self.options)?;
         self.num_kernels += report.gradients.len() as u64;
         self.num_stacks += report.gradients.iter().map(|g| g.2 as u64).sum::<u64>();
         Ok(PassOutcome::changed(!report.gradients.is_empty()))
@@ -104,8 +107,16 @@ impl Pass for ReverseModeAdPass {
 
 /// Runs reverse-mode AD on `module` (a `builtin.module`). Errors are emitted into the context;
 /// `Err` when there was any (kernels that could be differentiated still are).
-pub fn reverse_mode_ad(ctx: &mut Context, module: OpId, options: &Options) -> Result<Report, ()> {
-    let Some(body) = ctx.regions(module).first().and_then(|&r| ctx.entry_block(r)) else {
+pub fn reverse_mode_ad(
+    ctx: &mut Context,
+    module: OpId,
+    options: &Options,
+) -> Result<Report, PassFailure> {
+    let Some(body) = ctx
+        .regions(module)
+        .first()
+        .and_then(|&r| ctx.entry_block(r))
+    else {
         return Ok(Report::default());
     };
     let needs_grad: HashSet<String> = ctx
@@ -120,7 +131,7 @@ pub fn reverse_mode_ad(ctx: &mut Context, module: OpId, options: &Options) -> Re
             for d in d {
                 ctx.emit(d);
             }
-            return Err(());
+            return Err(PassFailure);
         }
     };
     let mut report = Report::default();
@@ -137,7 +148,7 @@ pub fn reverse_mode_ad(ctx: &mut Context, module: OpId, options: &Options) -> Re
         }
     }
     if failed {
-        Err(())
+        Err(PassFailure)
     } else {
         Ok(report)
     }
@@ -233,9 +244,6 @@ fn differentiate(
     };
     let arrays = active_arrays(ctx, k, &activity);
     let mut diags = crate::global_rules::check(ctx, k, needs_grad);
-    let Some(kbody) = k.body(ctx) else {
-        return Err(vec![Diagnostic::error(ctx.loc(k.0), "kernel without a body")]);
-    };
     let act = Activity::compute(ctx, k, needs_grad, &arrays);
     diags.extend(check_active_uses(ctx, k, &act, needs_grad));
     let grad_name = format!("{name}_grad");
@@ -248,13 +256,6 @@ fn differentiate(
     if !diags.is_empty() {
         return Err(diags);
     }
-    let facts = Facts {
-        body: kbody,
-        needs_grad: needs_grad.clone(),
-        stacked: stacked_locals(ctx, k, &act),
-        act,
-        jumps: Jumps::analyze(ctx, k),
-    };
     // The gradient kernel, right after the primal one.
     let loc = ctx.loc(k.0);
     let grad_types = gradient_arg_types(&arg_types, &activity);
@@ -263,6 +264,43 @@ fn differentiate(
         KernelOp::build(&mut b, &grad_name, &grad_types, loc)
     };
     let gbody = grad.ensure_body(ctx);
+    // A kernel whose body is an empty region computes nothing: its gradient is empty too.
+    let stacks = match k.body(ctx) {
+        Some(kbody) => emit_gradient(ctx, k, kbody, grad, gbody, act, needs_grad, &activity),
+        None => 0,
+    };
+    // Record the gradient kernel in the declaration (made when missing).
+    let decl = match decl {
+        Some(d) => d,
+        None => {
+            let mut b = Builder::new(ctx, InsertPoint::After(grad.0));
+            ReverseOp::build(&mut b, &name, loc)
+        }
+    };
+    decl.set_gradient(ctx, &grad_name);
+    decl.set_active(ctx, &activity);
+    Ok((name, grad_name, stacks))
+}
+
+/// Fills gradient kernel `grad` of kernel `k`; returns the number of adstacks.
+#[allow(clippy::too_many_arguments)]
+fn emit_gradient(
+    ctx: &mut Context,
+    k: KernelOp,
+    kbody: BlockId,
+    grad: KernelOp,
+    gbody: BlockId,
+    act: Activity,
+    needs_grad: &HashSet<String>,
+    activity: &[bool],
+) -> usize {
+    let facts = Facts {
+        body: kbody,
+        needs_grad: needs_grad.clone(),
+        stacked: stacked_locals(ctx, k, &act),
+        act,
+        jumps: Jumps::analyze(ctx, k),
+    };
     let mut em = Emitter::new(&facts, gbody);
     let gargs = grad.args(ctx);
     let kargs = k.args(ctx);
@@ -277,25 +315,9 @@ fn differentiate(
         }
     }
     emit_kernel(ctx, &mut em, kbody, gbody);
-    crate::cleanup::remove_dead(ctx, grad.0);
     let stacks = em.num_stacks;
-    let mut diags = std::mem::take(&mut em.diags);
-    drop(em);
-    if !diags.is_empty() {
-        ctx.erase_op(grad.0);
-        return Err(std::mem::take(&mut diags));
-    }
-    // Record the gradient kernel in the declaration (made when missing).
-    let decl = match decl {
-        Some(d) => d,
-        None => {
-            let mut b = Builder::new(ctx, InsertPoint::After(grad.0));
-            ReverseOp::build(&mut b, &name, loc)
-        }
-    };
-    decl.set_gradient(ctx, &grad_name);
-    decl.set_active(ctx, &activity);
-    Ok((name, grad_name, stacks))
+    crate::cleanup::remove_dead(ctx, grad.0);
+    stacks
 }
 
 /// Fills the gradient kernel: the loose statements' forward replay (the prologue), then each

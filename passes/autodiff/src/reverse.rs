@@ -20,10 +20,9 @@ use crate::activity::rule_of;
 use crate::emitter::Emitter;
 use qd_arith::names::ADDF;
 use qd_frontend::{
-    AtomicOp, LoadOp, LocalLoadOp, LocalStoreOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp,
-    ALLOCA_OP, ATOMIC_ADD_OP, ELEM_PTR_OP, IF_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP,
-    MEMBER_PTR_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP, RANGE_FOR_OP, STORE_OP, STRUCT_FOR_OP,
-    WHILE_OP,
+    AtomicOp, LoadOp, LocalLoadOp, LocalStoreOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp, ALLOCA_OP,
+    ATOMIC_ADD_OP, ELEM_PTR_OP, IF_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, MEMBER_PTR_OP,
+    NDARRAY_LOAD_OP, NDARRAY_STORE_OP, RANGE_FOR_OP, STORE_OP, STRUCT_FOR_OP, WHILE_OP,
 };
 use qd_frontend::{ElemPtrOp, MemberPtrOp};
 use qd_ir::{Context, Location, OpId, Value};
@@ -254,8 +253,8 @@ impl Emitter<'_> {
             return;
         }
         let ty = ctx.value_type(v);
-        let tracked = crate::structure::root_alloca(ctx, p)
-            .is_some_and(|a| self.f.act.is_active_mem(a));
+        let tracked =
+            crate::structure::root_alloca(ctx, p).is_some_and(|a| self.f.act.is_active_mem(a));
         if !tracked || !crate::structure::is_float(ctx, ty) {
             return;
         }

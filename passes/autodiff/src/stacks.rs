@@ -19,10 +19,10 @@
 
 use crate::activity::Activity;
 use crate::structure::{is_float, is_serial_loop, kernel_ops};
+use indexmap::IndexSet;
 use qd_arith::names::{ADDF, SUBF};
 use qd_frontend::{AllocaOp, KernelOp, LOCAL_LOAD_OP, LOCAL_STORE_OP};
 use qd_ir::{Context, OpId, Value};
-use indexmap::IndexSet;
 
 /// The allocas of `kernel` that become adstacks, in program order.
 pub(crate) fn stacked_locals(ctx: &Context, kernel: KernelOp, act: &Activity) -> IndexSet<OpId> {

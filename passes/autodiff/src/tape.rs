@@ -20,7 +20,7 @@
 
 use crate::emitter::{Emitter, Synth, Tape};
 use crate::structure::in_serial_loop;
-use qd_frontend::{AllocaOp, LocalLoadOp, LocalStoreOp, LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP};
+use qd_frontend::{AllocaOp, LocalLoadOp, LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP};
 use qd_ir::{Builder, Context, InsertPoint, OpId, OpTraits, OperationState, Value, ValueDef};
 
 impl Emitter<'_> {
@@ -136,13 +136,13 @@ impl Emitter<'_> {
         let t = if in_serial_loop(ctx, d) {
             let s = self.new_stack(ctx, ty, loc);
             let mut b = Builder::new(ctx, InsertPoint::After(fop));
-            qd_adstack::build_push(&mut b, s, fv, loc);
-            Tape::Stack(s)
+            Emitter::push(&mut b, s, fv, loc);
+            Tape::Stack(s, ty)
         } else {
             let p = self.new_spill(ctx, ty, loc);
             let mut b = Builder::new(ctx, InsertPoint::After(fop));
-            LocalStoreOp::build(&mut b, fv, p, loc);
-            Tape::Spill(p)
+            Emitter::spill(&mut b, p, fv, loc);
+            Tape::Spill(p, ty)
         };
         self.tapes.insert(v, t);
         t
@@ -152,8 +152,8 @@ impl Emitter<'_> {
     pub(crate) fn read_tape(&mut self, ctx: &mut Context, t: Tape, loc: qd_ir::Location) -> Value {
         let mut b = self.builder(ctx);
         match t {
-            Tape::Stack(s) => qd_adstack::build_load_top(&mut b, s, loc),
-            Tape::Spill(p) => LocalLoadOp::build(&mut b, p, loc).result(b.ctx),
+            Tape::Stack(s, ty) => Emitter::load_top(&mut b, s, ty, loc),
+            Tape::Spill(p, ty) => Emitter::unspill(&mut b, p, ty, loc),
         }
     }
 
@@ -161,7 +161,7 @@ impl Emitter<'_> {
     pub(crate) fn pop_tapes_of(&mut self, ctx: &mut Context, op: OpId) {
         let loc = ctx.loc(op);
         for r in ctx.results(op).to_vec() {
-            if let Some(Tape::Stack(s)) = self.tapes.get(&r).copied() {
+            if let Some(Tape::Stack(s, _)) = self.tapes.get(&r).copied() {
                 let mut b = self.builder(ctx);
                 qd_adstack::build_pop(&mut b, s, loc);
             }
@@ -170,14 +170,20 @@ impl Emitter<'_> {
 
     /// Makes `v` (a value the forward replay adds after loop `anchor`, defined by `def`)
     /// available to the reverse pass where the loop is reversed.
-    pub(crate) fn make_synth(&mut self, ctx: &mut Context, anchor: OpId, def: OpId, v: Value) -> Synth {
+    pub(crate) fn make_synth(
+        &mut self,
+        ctx: &mut Context,
+        anchor: OpId,
+        def: OpId,
+        v: Value,
+    ) -> Synth {
         let loc = ctx.loc(anchor);
         if in_serial_loop(ctx, anchor) {
             let ty = ctx.value_type(v);
             let s = self.new_stack(ctx, ty, loc);
             let mut b = Builder::new(ctx, InsertPoint::After(def));
-            qd_adstack::build_push(&mut b, s, v, loc);
-            return Synth::Tape(Tape::Stack(s));
+            Emitter::push(&mut b, s, v, loc);
+            return Synth::Tape(Tape::Stack(s, ty));
         }
         let block = ctx.parent_block(anchor);
         if block == Some(self.seg_root) || block == Some(self.f.body) {
@@ -186,11 +192,16 @@ impl Emitter<'_> {
         let ty = ctx.value_type(v);
         let p = self.new_spill(ctx, ty, loc);
         let mut b = Builder::new(ctx, InsertPoint::After(def));
-        LocalStoreOp::build(&mut b, v, p, loc);
-        Synth::Tape(Tape::Spill(p))
+        Emitter::spill(&mut b, p, v, loc);
+        Synth::Tape(Tape::Spill(p, ty))
     }
 
-    pub(crate) fn read_synth(&mut self, ctx: &mut Context, s: Synth, loc: qd_ir::Location) -> Value {
+    pub(crate) fn read_synth(
+        &mut self,
+        ctx: &mut Context,
+        s: Synth,
+        loc: qd_ir::Location,
+    ) -> Value {
         match s {
             Synth::Direct(v) => v,
             Synth::Tape(t) => self.read_tape(ctx, t, loc),
@@ -198,7 +209,7 @@ impl Emitter<'_> {
     }
 
     pub(crate) fn pop_synth(&mut self, ctx: &mut Context, s: Synth, loc: qd_ir::Location) {
-        if let Synth::Tape(Tape::Stack(st)) = s {
+        if let Synth::Tape(Tape::Stack(st, _)) = s {
             let mut b = self.builder(ctx);
             qd_adstack::build_pop(&mut b, st, loc);
         }

@@ -1,7 +1,7 @@
 //! The command line: `qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]...
-//! [--grad OUTPUT=SEED]... [--ad-stack-size N] [--print FIELD]... [--device interp]
-//! [--shuffle SEED] [--json]`. Options take their value as the next argument or after `=`
-//! (`--kernel=compute`); `--` ends the options.
+//! [--grad OUTPUT=SEED]... [--ad-stack-size N] [--print FIELD]... [--report-adstack]
+//! [--device interp] [--shuffle SEED] [--json]`. Options take their value as the next argument
+//! or after `=` (`--kernel=compute`); `--` ends the options.
 
 pub const USAGE: &str = "\
 Usage: qd-run FILE.mlir --kernel NAME [options]
@@ -14,12 +14,17 @@ Options:
   --arg NAME=VALUES      a kernel argument, by parameter name (repeatable)
   --grad OUTPUT=SEED     after the launch, set OUTPUT.grad to SEED (every element) and run the
                          gradient kernel (made by reverse-mode-ad; repeatable)
-  --ad-stack-size N      give every adstack exactly N entries per thread
+  --ad-stack-size N      give every adstack exactly N entries per thread (default: each
+                         stack is sized at every launch from its size expression)
   --print FIELD          print a field (or FIELD.grad) after the launch (repeatable); with
                          --grad, also NAME.grad for an active ndarray parameter NAME
+  --report-adstack       after the launches, print each adstack: its kernel, location, element
+                         type, size expression, depth and bytes per thread as sized for the
+                         launch, and each kernel's total bytes per thread
   --device NAME          the device: interp (default)
   --shuffle SEED         run parallel iterations in a random order drawn from SEED (interp)
   --json                 print one JSON object: {\"fields\": {...}, \"timings_ms\": {...}}
+                         (with --report-adstack, also \"adstack\": [...])
   -h, --help             print this help
 
 VALUES: a comma list (1,2,3), fill(v), linspace(a,b), arange(), or a .npy file;
@@ -45,6 +50,8 @@ pub struct Options {
     pub device: String,
     pub shuffle: Option<u64>,
     pub json: bool,
+    /// `--report-adstack`: print the adstack plan of each launch.
+    pub report_adstack: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -90,11 +97,15 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
         };
         match flag {
             "-h" | "--help" => return Ok(Command::Help),
-            "--json" => {
+            "--json" | "--report-adstack" => {
                 if inline.is_some() {
-                    return Err("--json takes no value".into());
+                    return Err(format!("{flag} takes no value"));
                 }
-                o.json = true;
+                if flag == "--json" {
+                    o.json = true;
+                } else {
+                    o.report_adstack = true;
+                }
                 continue;
             }
             "--kernel" | "--set" | "--arg" | "--print" | "--device" | "--shuffle" | "--grad"
@@ -205,6 +216,7 @@ mod tests {
             "--grad=z=-0.5",
             "--ad-stack-size",
             "32",
+            "--report-adstack",
         ]);
         assert_eq!(o.file, "f.mlir");
         assert_eq!(o.kernel, "compute");
@@ -221,7 +233,10 @@ mod tests {
         assert_eq!(o.shuffle, Some(7));
         assert_eq!(o.grads, vec![("y".into(), 1.0), ("z".into(), -0.5)]);
         assert_eq!(o.ad_stack_size, Some(32));
-        assert_eq!(run(&["f.mlir", "--kernel", "k"]).ad_stack_size, None);
+        assert!(o.report_adstack);
+        let plain = run(&["f.mlir", "--kernel", "k"]);
+        assert_eq!(plain.ad_stack_size, None);
+        assert!(!plain.report_adstack);
         assert_eq!(o.device, "interp");
         assert_eq!(run(&["--kernel=k", "--", "-odd.mlir"]).file, "-odd.mlir");
         assert_eq!(parse(&args(&["--help"])), Ok(Command::Help));
@@ -264,6 +279,10 @@ mod tests {
             (
                 &["f.mlir", "--kernel", "k", "--json=1"][..],
                 "takes no value",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--report-adstack=yes"][..],
+                "--report-adstack takes no value",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--print", " "][..],
@@ -311,6 +330,7 @@ mod tests {
             "--shuffle",
             "--grad",
             "--ad-stack-size",
+            "--report-adstack",
             "y=1",
             "--",
             "-",

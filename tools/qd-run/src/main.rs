@@ -2,13 +2,13 @@
 //!
 //! ```text
 //! qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]... [--print FIELD]...
-//!        [--grad OUTPUT=SEED]... [--ad-stack-size N] [--device interp] [--shuffle SEED] [--json]
+//!        [--grad OUTPUT=SEED]... [--ad-stack-size N] [--report-adstack] [--device interp]
+//!        [--shuffle SEED] [--json]
 //! ```
 //!
 //! See `cli` for the options, `values` for VALUES, `output` for what is printed, `grad` for
-//! gradients. Exit status: 0
-//! on success, 1 on input and runtime errors (with a located diagnostic where there is a
-//! location), 2 on usage errors.
+//! gradients and the sizing of their adstacks. Exit status: 0 on success, 1 on input and
+//! runtime errors (with a located diagnostic where there is a location), 2 on usage errors.
 
 mod cli;
 mod grad;

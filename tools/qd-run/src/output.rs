@@ -1,4 +1,5 @@
-//! What qd-run prints: fields as text or as one JSON object.
+//! What qd-run prints: fields (and with `--report-adstack`, the adstacks of each launch) as text
+//! or as one JSON object.
 //!
 //! Text: `y = 3.2` for a scalar field, `x = [0.0, 0.1, ...]` for a 1-D one, and for more
 //! dimensions a `x: shape [4, 10]` line, then nested rows, one innermost row per line. Floats are
@@ -7,6 +8,13 @@
 //! JSON: `{"fields": {"NAME": {"shape": [...], "data": [...]}}, "timings_ms": {...}}` on one line,
 //! keys in a fixed order (fields in `--print` order), data flat in row-major order. NaN and
 //! infinities are not JSON numbers: they are the strings "NaN", "Infinity" and "-Infinity".
+//!
+//! Adstack report, text: a title, then an aligned table with one row per stack (kernel, stack
+//! number, location, element type, size expression or `-`, depth, bytes per thread) and a
+//! `total` row per kernel; `(forced)` marks a depth forced by `--ad-stack-size`, `(inferred)` a
+//! size expression the runtime inferred for a stack the IR left unbounded. JSON: the key
+//! `"adstack"` (after `"fields"`): a list of `{"kernel", "stack", "loc", "type", "size_expr",
+//! "depth", "bytes_per_thread"}` (`size_expr` is null for a stack without one).
 
 use qd_runtime::Scalar;
 use std::fmt::Write;
@@ -91,8 +99,139 @@ fn json_value(v: Scalar) -> String {
     }
 }
 
-/// The JSON object of `fields` and `timings` (milliseconds), on one line.
-pub fn json(fields: &[FieldOut], timings: &[(&str, f64)]) -> String {
+/// One adstack of a launch, as sized for it.
+#[derive(Clone, PartialEq, Debug)]
+pub struct StackOut {
+    pub kernel: String,
+    pub stack: usize,
+    /// `file:line:col` of the alloca.
+    pub loc: String,
+    /// The element type.
+    pub ty: String,
+    pub size_expr: Option<String>,
+    pub inferred: bool,
+    pub depth: u64,
+    pub forced: bool,
+    pub bytes_per_thread: u64,
+}
+
+/// Pads `cells` into aligned columns (two spaces apart; columns in `right` right-aligned), with
+/// no trailing spaces.
+fn table(rows: &[Vec<String>], right: &[usize]) -> String {
+    let n = rows.iter().map(Vec::len).max().unwrap_or(0);
+    let width: Vec<usize> = (0..n)
+        .map(|c| {
+            rows.iter()
+                .filter_map(|r| r.get(c))
+                .map(|s| s.chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c > 0 {
+                line.push_str("  ");
+            }
+            let pad = width[c] - cell.chars().count();
+            if right.contains(&c) {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(cell);
+            } else {
+                line.push_str(cell);
+                line.push_str(&" ".repeat(pad));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The text report of the adstacks of the launches of `kernels` (in launch order).
+pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
+    if stacks.is_empty() {
+        let names: Vec<String> = kernels.iter().map(|k| format!("@{k}")).collect();
+        return format!("adstack report: no adstacks in {}\n", names.join(", "));
+    }
+    let header = [
+        "kernel",
+        "stack",
+        "location",
+        "type",
+        "size_expr",
+        "depth",
+        "bytes/thread",
+    ];
+    let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    for k in kernels {
+        let mine: Vec<&StackOut> = stacks.iter().filter(|s| &s.kernel == k).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        for s in &mine {
+            let expr = match &s.size_expr {
+                Some(e) if s.inferred => format!("{e} (inferred)"),
+                Some(e) => e.clone(),
+                None => "-".to_string(),
+            };
+            let depth = if s.forced {
+                format!("{} (forced)", s.depth)
+            } else {
+                s.depth.to_string()
+            };
+            rows.push(vec![
+                k.clone(),
+                format!("#{}", s.stack),
+                s.loc.clone(),
+                s.ty.clone(),
+                expr,
+                depth,
+                s.bytes_per_thread.to_string(),
+            ]);
+        }
+        let total = mine
+            .iter()
+            .fold(0u64, |a, s| a.saturating_add(s.bytes_per_thread));
+        let mut row = vec![k.clone(), "total".to_string()];
+        row.extend(std::iter::repeat_n(String::new(), 4));
+        row.push(total.to_string());
+        rows.push(row);
+    }
+    format!(
+        "adstack report (per thread, as sized for this launch):\n{}",
+        table(&rows, &[5, 6])
+    )
+}
+
+/// The JSON list of the adstacks.
+fn adstack_json(stacks: &[StackOut]) -> String {
+    let items: Vec<String> = stacks
+        .iter()
+        .map(|s| {
+            format!(
+                "{{\"kernel\": {}, \"stack\": {}, \"loc\": {}, \"type\": {}, \"size_expr\": {}, \
+                 \"depth\": {}, \"bytes_per_thread\": {}}}",
+                json_string(&s.kernel),
+                s.stack,
+                json_string(&s.loc),
+                json_string(&s.ty),
+                s.size_expr
+                    .as_deref()
+                    .map_or_else(|| "null".to_string(), json_string),
+                s.depth,
+                s.bytes_per_thread
+            )
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// The JSON object of `fields`, the adstacks when reported, and `timings` (milliseconds), on
+/// one line.
+pub fn json(fields: &[FieldOut], adstack: Option<&[StackOut]>, timings: &[(&str, f64)]) -> String {
     let fields: Vec<String> = fields
         .iter()
         .map(|f| {
@@ -110,8 +249,11 @@ pub fn json(fields: &[FieldOut], timings: &[(&str, f64)]) -> String {
         .iter()
         .map(|(k, ms)| format!("{}: {ms:.3}", json_string(k)))
         .collect();
+    let adstack = adstack
+        .map(|a| format!("\"adstack\": {}, ", adstack_json(a)))
+        .unwrap_or_default();
     format!(
-        "{{\"fields\": {{{}}}, \"timings_ms\": {{{}}}}}\n",
+        "{{\"fields\": {{{}}}, {adstack}\"timings_ms\": {{{}}}}}\n",
         fields.join(", "),
         timings.join(", ")
     )
@@ -174,12 +316,82 @@ mod tests {
             field("n", &[1], vec![Scalar::U64(u64::MAX)]),
         ];
         assert_eq!(
-            json(&fields, &[("parse", 1.23456), ("launch", 0.5)]),
+            json(&fields, None, &[("parse", 1.23456), ("launch", 0.5)]),
             "{\"fields\": {\"y\": {\"shape\": [], \"data\": [3.2]}, \"w\\\"q\": {\"shape\": [4], \
              \"data\": [\"NaN\", \"Infinity\", \"-Infinity\", -0.0]}, \"n\": {\"shape\": [1], \
              \"data\": [18446744073709551615]}}, \"timings_ms\": {\"parse\": 1.235, \"launch\": 0.500}}\n"
         );
-        assert_eq!(json(&[], &[]), "{\"fields\": {}, \"timings_ms\": {}}\n");
+        assert_eq!(
+            json(&[], None, &[]),
+            "{\"fields\": {}, \"timings_ms\": {}}\n"
+        );
         assert_eq!(json_string("a\nb"), "\"a\\u000ab\"");
+    }
+
+    fn stack(kernel: &str, n: usize, expr: Option<&str>, depth: u64, bytes: u64) -> StackOut {
+        StackOut {
+            kernel: kernel.into(),
+            stack: n,
+            loc: format!("f.mlir:{}:7", 10 + n),
+            ty: "f32".into(),
+            size_expr: expr.map(str::to_string),
+            inferred: false,
+            depth,
+            forced: false,
+            bytes_per_thread: bytes,
+        }
+    }
+
+    #[test]
+    fn adstack_text_is_an_aligned_table_with_totals() {
+        let mut i32_stack = stack("k_grad", 1, None, 6, 32);
+        i32_stack.ty = "i32".into();
+        let mut forced = stack("h", 0, Some("@n[]:i32"), 32, 264);
+        forced.forced = true;
+        let mut inferred = stack("h", 1, Some("7"), 7, 64);
+        inferred.inferred = true;
+        let stacks = [
+            stack("k_grad", 0, Some("2 + (@n[]:i32 - 0)"), 514, 4120),
+            i32_stack,
+            forced,
+            inferred,
+        ];
+        let kernels = ["k".to_string(), "k_grad".to_string(), "h".to_string()];
+        let want = [
+            "adstack report (per thread, as sized for this launch):",
+            "kernel  stack  location     type  size_expr                 depth  bytes/thread",
+            "k_grad  #0     f.mlir:10:7  f32   2 + (@n[]:i32 - 0)          514          4120",
+            "k_grad  #1     f.mlir:11:7  i32   -                             6            32",
+            "k_grad  total                                                              4152",
+            "h       #0     f.mlir:10:7  f32   @n[]:i32            32 (forced)           264",
+            "h       #1     f.mlir:11:7  f32   7 (inferred)                  7            64",
+            "h       total                                                               328",
+        ];
+        // Kernel k launched no stack: it has no rows.
+        assert_eq!(adstack_text(&stacks, &kernels), want.join("\n") + "\n");
+        assert_eq!(
+            adstack_text(&[], &kernels[..1]),
+            "adstack report: no adstacks in @k\n"
+        );
+    }
+
+    #[test]
+    fn adstack_json_has_the_fixed_keys() {
+        let stacks = [
+            stack("k_grad", 0, Some("arg0.shape[0]"), 9, 80),
+            stack("k_grad", 1, None, 2, 24),
+        ];
+        assert_eq!(
+            json(&[], Some(&stacks), &[]),
+            "{\"fields\": {}, \"adstack\": [{\"kernel\": \"k_grad\", \"stack\": 0, \"loc\": \
+             \"f.mlir:10:7\", \"type\": \"f32\", \"size_expr\": \"arg0.shape[0]\", \"depth\": 9, \
+             \"bytes_per_thread\": 80}, {\"kernel\": \"k_grad\", \"stack\": 1, \"loc\": \
+             \"f.mlir:11:7\", \"type\": \"f32\", \"size_expr\": null, \"depth\": 2, \
+             \"bytes_per_thread\": 24}], \"timings_ms\": {}}\n"
+        );
+        assert_eq!(
+            json(&[], Some(&[]), &[]),
+            "{\"fields\": {}, \"adstack\": [], \"timings_ms\": {}}\n"
+        );
     }
 }

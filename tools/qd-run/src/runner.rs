@@ -1,19 +1,22 @@
-//! Running one kernel: read, parse, verify, make the gradient kernel (with `--grad`), set up the
-//! program, set fields, build arguments, compile, launch, sync, then (with `--grad`) seed the
-//! outputs' adjoints, launch the gradient kernel and sync, and collect the printed fields. Every failure is a message for stderr with
-//! exit status 1: located diagnostics (`file:line:col: error: ...` with the source line) for the
-//! IR and for runtime errors, `qd-run: error: ...` for everything else.
+//! Running one kernel: read, parse, verify, make the gradient kernel and size its adstacks (with
+//! `--grad`), set up the program, set fields, build arguments, compile, launch, sync, then (with
+//! `--grad`) seed the outputs' adjoints, launch the gradient kernel and sync, and collect the
+//! printed fields and (with `--report-adstack`) the adstack plan of each launch. Every failure
+//! is a message for stderr with exit status 1: located diagnostics (`file:line:col: error: ...`
+//! with the source line) for the IR and for runtime errors, `qd-run: error: ...` for everything
+//! else.
 
 use crate::cli::Options;
 use crate::grad::{self, GradError};
-use crate::output::{self, FieldOut};
+use crate::output::{self, FieldOut, StackOut};
 use crate::{params, values};
 use qd_frontend::KernelOp;
 use qd_interp::{InterpOptions, Interpreter};
 use qd_ir::text::{parse_source, SourceMgr};
 use qd_ir::{Context, Diagnostic};
 use qd_runtime::{
-    Arg, Error, GradientKernel, NdarrayId, ParamType, Program, ProgramConfig, RuntimeError,
+    Arg, DepthSource, Error, GradientKernel, KernelId, NdarrayId, ParamType, Program,
+    ProgramConfig, RuntimeError,
 };
 use std::time::Instant;
 
@@ -86,7 +89,7 @@ pub fn run(o: &Options) -> Result<String, Failure> {
     // The gradient kernel, made before the program takes the context.
     let t = Instant::now();
     if !o.grads.is_empty() {
-        match grad::prepare(&mut ctx, module, &o.kernel) {
+        match grad::prepare(&mut ctx, module, &o.kernel, o.ad_stack_size) {
             Ok(()) => {}
             Err(GradError::Diagnostics(d)) => return Err(render(&sm, &ctx, &d)),
             Err(GradError::Message(m)) => return Err(fail(m)),
@@ -185,6 +188,12 @@ pub fn run(o: &Options) -> Result<String, Failure> {
         grad_ms = ms(t);
     }
 
+    // The kernels launched, in order, for the adstack report.
+    let mut launched = vec![k];
+    if let Some(g) = &gradient {
+        launched.push(g.kernel);
+    }
+
     let fields: Vec<FieldOut> = prints
         .iter()
         .map(|name| {
@@ -228,10 +237,51 @@ pub fn run(o: &Options) -> Result<String, Failure> {
             timings.push(("grad", grad_ms));
         }
         timings.push(("total", ms(start)));
-        output::json(&fields, &timings)
+        let stacks = o.report_adstack.then(|| adstack_report(&p, &launched));
+        output::json(&fields, stacks.as_deref(), &timings)
     } else {
-        output::text(&fields)
+        let mut out = output::text(&fields);
+        if o.report_adstack {
+            let names: Vec<String> = launched
+                .iter()
+                .filter_map(|&k| p.kernel_name(k).map(str::to_string))
+                .collect();
+            out.push_str(&output::adstack_text(
+                &adstack_report(&p, &launched),
+                &names,
+            ));
+        }
+        out
     })
+}
+
+/// Every adstack of the last launch of each kernel of `launched`, as sized for it.
+fn adstack_report(p: &Program, launched: &[KernelId]) -> Vec<StackOut> {
+    let ctx = p.context();
+    let mut out = Vec::new();
+    for &k in launched {
+        let Some(plan) = p.last_adstack_plan(k) else {
+            continue;
+        };
+        for s in &plan.stacks {
+            let loc = match ctx.file_line_col(s.loc) {
+                Some((f, l, c)) => format!("{f}:{l}:{c}"),
+                None => qd_ir::text::loc_to_string(ctx, s.loc),
+            };
+            out.push(StackOut {
+                kernel: plan.kernel.clone(),
+                stack: s.index,
+                loc,
+                ty: s.elem.to_string(),
+                size_expr: s.size_expr.as_ref().map(|e| e.to_string()),
+                inferred: s.inferred,
+                depth: s.depth,
+                forced: s.source == DepthSource::Forced,
+                bytes_per_thread: s.bytes_per_thread,
+            });
+        }
+    }
+    out
 }
 
 /// Runtime errors as rendered diagnostics (exit status 1).

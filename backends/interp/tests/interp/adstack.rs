@@ -283,28 +283,62 @@ fn the_forced_ad_stack_size_overrides_max_size() {
 }
 
 #[test]
-fn stacks_without_a_bound_grow() {
+fn a_stack_without_a_bound_is_sized_by_the_analysis_at_compile_time() {
+    // No max_size, no size_expr: the runtime sizes it as determine-ad-stack-size would, n
+    // pushes per launch, and the launch gets exactly that depth.
     let src = BOUNDED.replace(" {max_size = 2}", "");
     let mut p = program(&src);
     p.write_f64("n", &[10000.0]).unwrap();
     run_ok(&mut p, "k", &[]);
     assert_eq!(p.read_f64("r").unwrap(), vec![10000.0]);
+    let k = p.kernel("k").unwrap();
+    let plan = p.last_adstack_plan(k).unwrap();
+    assert_eq!(plan.stacks.len(), 1);
+    assert!(plan.stacks[0].inferred);
+    assert_eq!(plan.stacks[0].depth, 10000);
+    assert_eq!(p.adstack_peaks(k), Some(vec![10000]));
 }
 
 #[test]
-fn an_unbounded_stack_past_the_interpreter_limit_stops_the_launch() {
-    let src = BOUNDED.replace(" {max_size = 2}", "");
-    let mut p = program(&src);
-    let n = qd_interp::adstack::MAX_UNBOUNDED_ENTRIES + 1;
-    p.write_f64("n", &[n as f64]).unwrap();
-    let e = run_err(&mut p, "k", &[]);
-    assert_eq!(e.kind, RuntimeErrorKind::AdstackOverflow);
+fn a_stack_the_analysis_cannot_bound_is_a_compile_error_unless_forced() {
+    // The trip count of this while loop depends on a float: no SizeExpr can bound it.
+    let src = r#"
+qd.field @r : !qd.field<f32>
+qd.kernel @k() {
+  %s = adstack.alloca : f32
+  %one = arith.constant 1.0 : f32
+  qd.while {
+    %v = qd.load @r[] : f32
+    %go = arith.cmpf olt, %v, %one : f32
+    qd.condition %go
+  } do {
+    %v = qd.load @r[] : f32
+    adstack.push %s, %v : f32
+    %h = arith.constant 0.5 : f32
+    %w = arith.addf %v, %h : f32
+    qd.store %w, @r[] : f32
+  }
+}
+"#;
+    let mut p = program(src);
+    let e = p.kernel("k").unwrap_err();
+    let d = &e.diagnostics()[0];
     assert!(
-        e.message.contains("grew past the interpreter's limit"),
+        d.message.starts_with(
+            "kernel @k: this adstack has neither max_size nor size_expr, and the sizing \
+             analysis cannot bound it: "
+        ) && d.message.ends_with(
+            "; size it with determine-ad-stack-size or force a capacity with ad_stack_size \
+             (qd-run --ad-stack-size N)"
+        ),
         "{}",
-        e.message
+        d.message
     );
-    assert_eq!(line_of(&e), 7);
+    assert_eq!(p.context().file_line_col(d.loc).map(|l| l.1), Some(4));
+    // Forced: no bound needed; r goes 0, 0.5, 1 in two iterations, which fit in 2 entries.
+    let mut p = forced(src, 2);
+    run_ok(&mut p, "k", &[]);
+    assert_eq!(p.read_f64("r").unwrap(), vec![1.0]);
 }
 
 #[test]

@@ -8,3 +8,4 @@ mod extension;
 mod runtime_api;
 mod semantics;
 mod shuffle;
+mod sizing;

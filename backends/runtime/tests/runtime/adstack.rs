@@ -34,6 +34,7 @@ impl Device for Overflowing {
         ctx: &Context,
         kernel: CompiledKernel,
         args: &[Arg],
+        _adstacks: &qd_runtime::AdstackPlan,
         memory: &mut Memory,
     ) -> Result<(), RuntimeError> {
         let (name, op) = &self.kernels[kernel.0 as usize];

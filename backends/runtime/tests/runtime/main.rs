@@ -6,3 +6,4 @@ mod grad;
 mod memory;
 mod mock;
 mod program;
+mod sizing;

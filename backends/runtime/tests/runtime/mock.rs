@@ -61,6 +61,7 @@ impl Device for Mock {
         ctx: &Context,
         kernel: CompiledKernel,
         args: &[Arg],
+        _adstacks: &qd_runtime::AdstackPlan,
         memory: &mut Memory,
     ) -> Result<(), RuntimeError> {
         self.log

@@ -314,10 +314,14 @@ fn check_nodes(nodes: &[Node]) -> Result<(), String> {
                     return Err(format!("node {i} (FieldLoad) has an empty field name"));
                 }
                 if indices.len() > MAX_INDICES {
-                    return Err(format!("node {i} (FieldLoad) has more than {MAX_INDICES} indices"));
+                    return Err(format!(
+                        "node {i} (FieldLoad) has more than {MAX_INDICES} indices"
+                    ));
                 }
             }
-            Node::NdarrayRead { indices, .. } if indices.is_empty() || indices.len() > MAX_INDICES => {
+            Node::NdarrayRead { indices, .. }
+                if indices.is_empty() || indices.len() > MAX_INDICES =>
+            {
                 return Err(format!(
                     "node {i} (NdarrayRead) needs 1 to {MAX_INDICES} indices, got {}",
                     indices.len()
@@ -376,7 +380,9 @@ fn check_nodes(nodes: &[Node]) -> Result<(), String> {
     let root_free = free[n - 1];
     if root_free != 0 {
         let v = root_free.trailing_zeros();
-        return Err(format!("v{v} is not bound by an enclosing max over a range"));
+        return Err(format!(
+            "v{v} is not bound by an enclosing max over a range"
+        ));
     }
     Ok(())
 }

@@ -3,7 +3,8 @@
 //! prove), so that `a.sub(b)` evaluates exactly as `Sub(a, b)` would. Heavier rewriting is the
 //! job of `simplify-size-expr`.
 
-use super::expr::{Builder, SizeExpr};
+use super::expr::{var_bit, Builder, SizeExpr, MAX_BOUND_VARS};
+use std::collections::HashMap;
 use super::interval::Interval;
 use super::node::{BinOp, Node, NodeId};
 
@@ -69,8 +70,12 @@ impl SizeExpr {
         }
         let (ia, ib) = (self.interval(), b.interval());
         let a_wins = match op {
-            BinOp::Max => (ia.lo >= ib.hi).then_some(true).or((ib.lo >= ia.hi).then_some(false)),
-            _ => (ia.hi <= ib.lo).then_some(true).or((ib.hi <= ia.lo).then_some(false)),
+            BinOp::Max => (ia.lo >= ib.hi)
+                .then_some(true)
+                .or((ib.lo >= ia.hi).then_some(false)),
+            _ => (ia.hi <= ib.lo)
+                .then_some(true)
+                .or((ib.hi <= ia.lo).then_some(false)),
         };
         match a_wins {
             Some(true) => self.clone(),
@@ -83,7 +88,17 @@ impl SizeExpr {
     /// itself when it does not depend on `v`, the range is surely non-empty and the body is
     /// surely non-negative; its value when nothing in it reads memory (and it is cheap to
     /// compute).
+    /// A max over `v` in a body that already binds `v` (an expression built elsewhere and
+    /// placed here) has those inner binders renamed, so that no variable is bound twice.
     pub fn max_over_range(var: u32, begin: &SizeExpr, end: &SizeExpr, body: &SizeExpr) -> SizeExpr {
+        let renamed;
+        let body = match body.unused_var_if_binds(var, &[begin, end]) {
+            Some(fresh) => {
+                renamed = body.rebind(var, fresh);
+                &renamed
+            }
+            None => body,
+        };
         let (ib, ie) = (begin.interval(), end.interval());
         if ie.hi <= ib.lo {
             return SizeExpr::constant(0);
@@ -122,7 +137,11 @@ impl SizeExpr {
             .iter()
             .filter_map(|t| t.as_const())
             .fold(0, |a, b| a.saturating_add(b));
-        let rest: Vec<&SizeExpr> = terms.iter().copied().filter(|t| t.as_const().is_none()).collect();
+        let rest: Vec<&SizeExpr> = terms
+            .iter()
+            .copied()
+            .filter(|t| t.as_const().is_none())
+            .collect();
         let body = go(&rest);
         if c == 0 {
             body
@@ -177,6 +196,77 @@ impl SizeExpr {
             map.push(id);
         }
         let root = *map.last().expect("a SizeExpr has a root");
+        b.finish(root)
+    }
+
+    /// When some `MaxOverRange` of `self` binds `var`: a variable that none of `self` and
+    /// `others` uses (free or bound), the highest such.
+    fn unused_var_if_binds(&self, var: u32, others: &[&SizeExpr]) -> Option<u32> {
+        let mentioned = |e: &SizeExpr| -> u64 {
+            e.nodes().iter().fold(0, |acc, n| match n {
+                Node::BoundVar(v) | Node::MaxOverRange { var: v, .. } => acc | var_bit(*v),
+                _ => acc,
+            })
+        };
+        let binds = self
+            .nodes()
+            .iter()
+            .any(|n| matches!(n, Node::MaxOverRange { var: v, .. } if *v == var));
+        if !binds {
+            return None;
+        }
+        let used = others.iter().fold(mentioned(self), |acc, e| acc | mentioned(e));
+        (0..MAX_BOUND_VARS).rev().find(|&v| used & var_bit(v) == 0)
+    }
+
+    /// Renames every `MaxOverRange` over `var` to one over `fresh`, with the occurrences it
+    /// binds; free occurrences of `var` stay.
+    fn rebind(&self, var: u32, fresh: u32) -> SizeExpr {
+        fn go(
+            e: &SizeExpr,
+            id: NodeId,
+            inside: bool,
+            ren: (u32, u32),
+            b: &mut Builder,
+            memo: &mut HashMap<(NodeId, bool), NodeId>,
+        ) -> NodeId {
+            if let Some(&m) = memo.get(&(id, inside)) {
+                return m;
+            }
+            let (var, fresh) = ren;
+            let new = match e.node(id) {
+                Node::BoundVar(v) if *v == var && inside => b.intern(Node::BoundVar(fresh)),
+                Node::MaxOverRange {
+                    var: v,
+                    begin,
+                    end,
+                    body,
+                } if *v == var => {
+                    let begin = go(e, *begin, inside, ren, b, memo);
+                    let end = go(e, *end, inside, ren, b, memo);
+                    let body = go(e, *body, true, ren, b, memo);
+                    b.intern(Node::MaxOverRange {
+                        var: fresh,
+                        begin,
+                        end,
+                        body,
+                    })
+                }
+                n => {
+                    let ops: Vec<NodeId> = n
+                        .operands()
+                        .into_iter()
+                        .map(|o| go(e, o, inside, ren, b, memo))
+                        .collect();
+                    let mut it = ops.into_iter();
+                    b.intern(n.map_operands(|_| it.next().expect("one id per operand")))
+                }
+            };
+            memo.insert((id, inside), new);
+            new
+        }
+        let mut b = Builder::default();
+        let root = go(self, self.root(), false, (var, fresh), &mut b, &mut HashMap::new());
         b.finish(root)
     }
 }

@@ -82,8 +82,15 @@ impl SizeExpr {
     /// The interval of every node (indexed as [`SizeExpr::nodes`]). A variable with no binder
     /// (in a constructed, not yet closed expression) may hold any value.
     pub fn intervals(&self) -> Vec<Interval> {
+        self.intervals_with(&|_| Interval::FULL)
+    }
+
+    /// [`SizeExpr::intervals`], where a variable that no `MaxOverRange` of the expression binds
+    /// (a free one) holds `free(v)`.
+    pub fn intervals_with(&self, free: &dyn Fn(u32) -> Interval) -> Vec<Interval> {
         let nodes = self.nodes();
-        let mut vars = [Interval::FULL; MAX_BOUND_VARS as usize];
+        let unbound: [Interval; MAX_BOUND_VARS as usize] = std::array::from_fn(|v| free(v as u32));
+        let mut vars = unbound;
         let binders = nodes
             .iter()
             .filter(|n| matches!(n, Node::MaxOverRange { .. }))
@@ -110,8 +117,8 @@ impl SizeExpr {
                 }
             }
             let mut changed = false;
-            for (v, n) in vars.iter_mut().zip(next) {
-                let n = n.unwrap_or(Interval::FULL);
+            for ((v, n), u) in vars.iter_mut().zip(next).zip(unbound) {
+                let n = n.unwrap_or(u);
                 changed |= *v != n;
                 *v = n;
             }
@@ -126,6 +133,11 @@ impl SizeExpr {
     pub fn interval(&self) -> Interval {
         *self.intervals().last().expect("a SizeExpr has a root")
     }
+
+    /// The interval of the root, free variables holding `free(v)`.
+    pub fn interval_with(&self, free: &dyn Fn(u32) -> Interval) -> Interval {
+        *self.intervals_with(free).last().expect("a SizeExpr has a root")
+    }
 }
 
 fn node_interval(n: &Node, iv: &[Interval], vars: &[Interval]) -> Interval {
@@ -136,10 +148,7 @@ fn node_interval(n: &Node, iv: &[Interval], vars: &[Interval]) -> Interval {
             Interval::new(lo, hi)
         }
         Node::NdarrayShape { .. } => SHAPE_INTERVAL,
-        Node::BoundVar(v) => vars
-            .get(*v as usize)
-            .copied()
-            .unwrap_or(Interval::FULL),
+        Node::BoundVar(v) => vars.get(*v as usize).copied().unwrap_or(Interval::FULL),
         Node::Binary(op, a, b) => Interval::binary(*op, iv[a.index()], iv[b.index()]),
         Node::MaxOverRange {
             begin, end, body, ..

@@ -136,7 +136,10 @@ pub enum Node {
         indices: Vec<NodeId>,
     },
     /// `argN.shape[axis]`: a dimension of the kernel's ndarray argument N.
-    NdarrayShape { arg: u32, axis: u32 },
+    NdarrayShape {
+        arg: u32,
+        axis: u32,
+    },
     /// `argN[i, j]:T`: an element of the kernel's integer ndarray argument N.
     NdarrayRead {
         arg: u32,

@@ -46,7 +46,11 @@ impl SizeExpr {
             };
             records.push(match n {
                 Node::Const(c) => (0, [0; 4], *c),
-                Node::FieldLoad { field, ty, indices: ix } => {
+                Node::FieldLoad {
+                    field,
+                    ty,
+                    indices: ix,
+                } => {
                     let s = strings.iter().position(|s| s == field).unwrap_or_else(|| {
                         strings.push(field);
                         strings.len() - 1
@@ -55,7 +59,11 @@ impl SizeExpr {
                     (1, [s as u32, ty.code(), first, count], 0)
                 }
                 Node::NdarrayShape { arg, axis } => (2, [*arg, *axis, 0, 0], 0),
-                Node::NdarrayRead { arg, ty, indices: ix } => {
+                Node::NdarrayRead {
+                    arg,
+                    ty,
+                    indices: ix,
+                } => {
                     let (first, count) = reads(ix);
                     (3, [*arg, ty.code(), first, count], 0)
                 }

@@ -212,7 +212,8 @@ impl SizeExpr {
         if p.pos != p.s.len() {
             return Err(p.err("expected '+', '-', '*' or the end of the expression"));
         }
-        e.validate().map_err(|message| ParseError { offset: 0, message })?;
+        e.validate()
+            .map_err(|message| ParseError { offset: 0, message })?;
         Ok(e)
     }
 }
@@ -311,7 +312,12 @@ impl Parser<'_> {
     }
 
     /// The number after a `v` or `arg` prefix (`v12` -> 12).
-    fn suffix_number(&self, word: &str, prefix: &str, at: usize) -> Option<Result<u32, ParseError>> {
+    fn suffix_number(
+        &self,
+        word: &str,
+        prefix: &str,
+        at: usize,
+    ) -> Option<Result<u32, ParseError>> {
         let rest = word.strip_prefix(prefix)?;
         if rest.is_empty() || !rest.bytes().all(|b| b.is_ascii_digit()) {
             return None;

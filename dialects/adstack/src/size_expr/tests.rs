@@ -40,7 +40,10 @@ impl EvalEnv for Env {
     }
     fn ndarray_shape(&self, arg: u32, axis: u32) -> Result<i64, String> {
         let (shape, _) = self.arrays.get(&arg).ok_or("no such argument")?;
-        shape.get(axis as usize).copied().ok_or_else(|| "no such axis".into())
+        shape
+            .get(axis as usize)
+            .copied()
+            .ok_or_else(|| "no such axis".into())
     }
     fn ndarray_element(&self, arg: u32, idx: &[i64]) -> Result<i64, String> {
         let (shape, data) = self.arrays.get(&arg).ok_or("no such argument")?;
@@ -51,7 +54,8 @@ impl EvalEnv for Env {
 fn env() -> Env {
     let mut e = Env::default();
     e.fields.insert("n".into(), (vec![], vec![12]));
-    e.fields.insert("starts".into(), (vec![4], vec![0, 2, 3, 6]));
+    e.fields
+        .insert("starts".into(), (vec![4], vec![0, 2, 3, 6]));
     e.arrays.insert(0, (vec![4], vec![0, 0, 0, 100]));
     e.arrays.insert(1, (vec![2], vec![1, 1]));
     e.arrays.insert(2, (vec![2, 3], vec![1, 2, 3, 4, 5, 6]));
@@ -135,7 +139,9 @@ fn nodes_are_shared_and_post_ordered() {
 #[test]
 fn parse_errors_say_what_is_wrong() {
     assert!(perr("v0 + 1").contains("v0 is not bound"));
-    assert!(perr("max(max(v0 for v0 in range(0, 2)) for v0 in range(0, 3))").contains("bound again"));
+    assert!(
+        perr("max(max(v0 for v0 in range(0, 2)) for v0 in range(0, 3))").contains("bound again")
+    );
     assert!(perr("max(v0 for v0 in range(0, v0))").contains("outer v0"));
     assert!(perr("@x[]:f32").contains("element type"));
     assert!(perr("arg0[]:i32").contains("at least one index"));
@@ -184,7 +190,9 @@ fn evaluation_saturates_and_follows_the_semantics() {
 
 #[test]
 fn evaluation_errors_are_clear() {
-    let e = p("max(v0 for v0 in range(0, 16777217))").eval(&env()).unwrap_err();
+    let e = p("max(v0 for v0 in range(0, 16777217))")
+        .eval(&env())
+        .unwrap_err();
     assert_eq!(
         e,
         EvalError::RangeTooLong {
@@ -216,12 +224,12 @@ fn intervals_bound_every_node() {
     assert_eq!(iv[3], Interval::new(1, 6));
     assert_eq!(e.interval(), Interval::new(1, 6));
     // Sub uses the subtrahend's lower bound for its upper bound.
-    assert_eq!(
-        p("@a[]:ui8 - @b[]:ui8").interval(),
-        Interval::new(0, 255)
-    );
+    assert_eq!(p("@a[]:ui8 - @b[]:ui8").interval(), Interval::new(0, 255));
     assert_eq!(p("@a[]:i8 * -2").interval(), Interval::new(-254, 256));
-    assert_eq!(p("arg0.shape[0] + 1").interval(), Interval::new(1, i32::MAX as i64 + 1));
+    assert_eq!(
+        p("arg0.shape[0] + 1").interval(),
+        Interval::new(1, i32::MAX as i64 + 1)
+    );
     // Maybe-empty range: 0 is possible.
     assert_eq!(
         p("max(5 for v0 in range(0, @n[]:ui8))").interval(),
@@ -230,8 +238,17 @@ fn intervals_bound_every_node() {
     // Nested ranges settle: v1 in [0, 9].
     let n = p("max(max(v1 for v1 in range(v0, 10)) for v0 in range(0, 4))");
     assert_eq!(n.interval(), Interval::new(0, 9));
+    // Free variables may be given ranges.
+    let open = SizeExpr::binary(BinOp::Sub, &SizeExpr::bound_var(2), &SizeExpr::constant(1));
+    assert_eq!(open.interval(), Interval::new(0, i64::MAX - 1));
+    let given = open.interval_with(&|v| if v == 2 { Interval::new(3, 9) } else { Interval::FULL });
+    assert_eq!(given, Interval::new(2, 8));
     // Every evaluation lies in the root interval.
-    for s in ["3 - 5", "max(6 - v0 for v0 in range(0, 6))", "@n[]:i32 * 2 - 30"] {
+    for s in [
+        "3 - 5",
+        "max(6 - v0 for v0 in range(0, 6))",
+        "@n[]:i32 * 2 - 30",
+    ] {
         assert!(p(s).interval().contains(ev(s)), "{s}");
     }
 }
@@ -252,8 +269,11 @@ fn folding_keeps_values() {
     assert_eq!(u.max(&SizeExpr::constant(300)), SizeExpr::constant(300));
     assert_eq!(u.min(&SizeExpr::constant(-1)), SizeExpr::constant(-1));
     let v = SizeExpr::bound_var(0);
+    // A range over a read stays; one that reads nothing folds to its value.
+    let r = SizeExpr::max_over_range(0, &zero, &n, &v);
+    assert_eq!(r.to_string(), "max(v0 for v0 in range(0, @n[]:i32))");
     let r = SizeExpr::max_over_range(0, &zero, &SizeExpr::constant(4), &v);
-    assert_eq!(r.to_string(), "max(v0 for v0 in range(0, 4))");
+    assert_eq!(r, SizeExpr::constant(3));
     assert_eq!(
         SizeExpr::max_over_range(0, &SizeExpr::constant(4), &zero, &v),
         zero
@@ -262,7 +282,12 @@ fn folding_keeps_values() {
         SizeExpr::max_over_range(0, &zero, &SizeExpr::constant(4), &u),
         u
     );
-    let s = SizeExpr::sum(&[SizeExpr::constant(2), n.clone(), SizeExpr::constant(3), u.clone()]);
+    let s = SizeExpr::sum(&[
+        SizeExpr::constant(2),
+        n.clone(),
+        SizeExpr::constant(3),
+        u.clone(),
+    ]);
     assert_eq!(s.to_string(), "5 + (@n[]:i32 + @u[]:ui8)");
     assert_eq!(SizeExpr::sum(&[]), zero);
     assert_eq!(SizeExpr::product(&[n.clone(), SizeExpr::constant(1)]), n);
@@ -310,9 +335,14 @@ fn binary_decoding_rejects_bad_input_without_panicking() {
     }
     let mut extra = good.clone();
     extra.push(0);
-    assert!(SizeExpr::from_bytes(&extra).unwrap_err().contains("trailing"));
+    assert!(SizeExpr::from_bytes(&extra)
+        .unwrap_err()
+        .contains("trailing"));
     // A forward operand, a free variable.
-    let fwd = vec![Node::Binary(BinOp::Add, NodeId(1), NodeId(0)), Node::Const(1)];
+    let fwd = vec![
+        Node::Binary(BinOp::Add, NodeId(1), NodeId(0)),
+        Node::Const(1),
+    ];
     assert!(SizeExpr::from_nodes(fwd).unwrap_err().contains("backwards"));
     assert!(SizeExpr::from_nodes(vec![Node::BoundVar(3)])
         .unwrap_err()
@@ -349,11 +379,68 @@ fn the_attribute_round_trips_through_the_ir_text() {
     let bad = "\"test.op\"() {s = #adstack.size<v0>} : () -> ()\n";
     assert!(qd_ir::text::parse_source(&mut ctx, bad, "t.mlir").is_none());
     let msg = ctx.take_diagnostics().pop().unwrap().message;
-    assert!(msg.contains("invalid #adstack.size: v0 is not bound"), "{msg}");
+    assert!(
+        msg.contains("invalid #adstack.size: v0 is not bound"),
+        "{msg}"
+    );
     let other = "\"test.op\"() {s = #adstack.other<1>} : () -> ()\n";
     assert!(qd_ir::text::parse_source(&mut ctx, other, "t.mlir").is_none());
     let s = ctx.string_attr("n");
-    assert!(SizeExpr::from_attr(&ctx, s).unwrap_err().contains("expected a #adstack.size"));
+    assert!(SizeExpr::from_attr(&ctx, s)
+        .unwrap_err()
+        .contains("expected a #adstack.size"));
     assert!(validate_attr(&ctx, "size<1 +>").is_err());
     assert!(parse_attr_body("size<3>").is_ok());
+}
+
+#[test]
+fn closed_ranges_that_read_nothing_fold_to_literals() {
+    let six = SizeExpr::constant(6);
+    let body = six.sub(&SizeExpr::bound_var(0));
+    let r = SizeExpr::max_over_range(0, &SizeExpr::constant(0), &six, &body);
+    assert_eq!(r, SizeExpr::constant(6));
+    assert_eq!(p("max(v0 * v0 for v0 in range(0, 5)) + 1").eval_literal(1000), Some(17));
+    // Too much work, a read or a free variable: no literal.
+    assert_eq!(p("max(v0 for v0 in range(0, 100000))").eval_literal(1000), None);
+    assert_eq!(p("@n[]:i32 + 1").eval_literal(1000), None);
+    let open = SizeExpr::binary(BinOp::Add, &SizeExpr::bound_var(1), &six);
+    assert_eq!(open.eval_literal(1000), None);
+}
+
+#[test]
+fn tidy_rewrites_what_intervals_prove() {
+    let t = |s: &str| p(s).tidy().to_string();
+    // v0 >= 0 inside its range: `v0 - 0` is v0; `n - 0` stays (n may be negative).
+    assert_eq!(
+        t("max(v0 - 0 for v0 in range(0, @n[]:i32)) + (@n[]:i32 - 0)"),
+        "max(v0 for v0 in range(0, @n[]:i32)) + (@n[]:i32 - 0)"
+    );
+    assert_eq!(t("max(@u[]:ui8, 300)"), "300");
+    assert_eq!(t("min(@u[]:ui8, -1) + @u[]:ui8 * 1"), "-1 + @u[]:ui8");
+    assert_eq!(t("@u[]:ui8 - 300"), "0");
+    assert_eq!(t("0 + @n[]:i32"), "@n[]:i32");
+    assert_eq!(t("max(v0 - 5 for v0 in range(0, 3))"), "0");
+    // Tidying keeps values.
+    for s in [
+        "max(6 - v0 for v0 in range(0, 6)) * (@n[]:i32 - 0)",
+        "max(@starts[v0 + 1]:i32 - @starts[v0]:i32 for v0 in range(0, 3))",
+    ] {
+        assert_eq!(p(s).tidy().eval(&env()), p(s).eval(&env()), "{s}");
+    }
+}
+
+#[test]
+fn a_range_over_a_body_that_rebinds_its_variable_renames_the_inner_binder() {
+    // body = max(arg0[v1] for v1 in range(0, 5)) + v1: the inner v1 is another variable.
+    let inner = p("max(arg0[v1]:i32 for v1 in range(0, 5))");
+    let body = inner.add(&SizeExpr::bound_var(1));
+    let e = SizeExpr::max_over_range(1, &SizeExpr::constant(0), &SizeExpr::constant(3), &body);
+    assert_eq!(
+        e.to_string(),
+        "max(max(arg0[v63]:i32 for v63 in range(0, 5)) + v1 for v1 in range(0, 3))"
+    );
+    assert!(e.validate().is_ok());
+    let mut d = env();
+    d.arrays.insert(0, (vec![5], vec![1, 9, 2, 0, 4]));
+    assert_eq!(e.eval(&d), Ok(11));
 }

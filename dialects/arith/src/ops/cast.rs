@@ -10,8 +10,8 @@ use crate::consts::{
 use crate::elementwise::{rounding_mode, CastRule, ElementwiseDef};
 use crate::fold::{const_attr, const_float, const_int, result_type};
 use crate::names;
-use crate::verify::TypeClass::{FixedInt, Float, IntLike, IntOrFloat};
 use crate::reverse::{needs_nothing, FnRule, RuleCx};
+use crate::verify::TypeClass::{FixedInt, Float, IntLike, IntOrFloat};
 use qd_ir::interfaces::ReverseRule;
 use qd_ir::{Attribute, Context, FloatKind, FoldResult, OpId, OpInfo, Value};
 

@@ -46,7 +46,12 @@ fn needs_of(name: &str, arity: usize, active: &[bool]) -> PrimalNeeds {
     let mut h = h();
     let vals: Vec<Value> = (0..arity).map(|_| h.arg("f32")).collect();
     let op = h.op(name, &vals, "f32");
-    let rule = h.ctx.info(op).unwrap().get_interface::<dyn ReverseRule>().unwrap();
+    let rule = h
+        .ctx
+        .info(op)
+        .unwrap()
+        .get_interface::<dyn ReverseRule>()
+        .unwrap();
     rule.primal_needs(&h.ctx, op, active)
 }
 
@@ -79,7 +84,12 @@ fn select_routes_the_adjoint_by_its_condition() {
             let v = crate::build::build_select(&mut bld, c, a, b, loc);
             bld.ctx.defining_op(v).unwrap()
         };
-        let rule = h.ctx.info(op).unwrap().get_interface::<dyn ReverseRule>().unwrap();
+        let rule = h
+            .ctx
+            .info(op)
+            .unwrap()
+            .get_interface::<dyn ReverseRule>()
+            .unwrap();
         let active = [false, true, true];
         let needs = rule.primal_needs(&h.ctx, op, &active);
         assert_eq!(needs.operands, [true, false, false]);
@@ -116,7 +126,12 @@ fn float_casts_convert_the_adjoint_back() {
             let v = crate::build::build_cast(&mut b, cast, x, to_ty, loc);
             b.ctx.defining_op(v).unwrap()
         };
-        let rule = h.ctx.info(op).unwrap().get_interface::<dyn ReverseRule>().unwrap();
+        let rule = h
+            .ctx
+            .info(op)
+            .unwrap()
+            .get_interface::<dyn ReverseRule>()
+            .unwrap();
         let g = h.float(0.25, to);
         let out = {
             let mut b = h.builder();
@@ -132,7 +147,7 @@ fn float_casts_convert_the_adjoint_back() {
 
 #[test]
 fn integer_ops_and_integer_casts_have_no_rule() {
-    let mut h = h();
+    let h = h();
     for name in [
         ADDI, MULI, SUBI, CMPF, CMPI, SITOFP, UITOFP, FPTOSI, FPTOUI, BITCAST, EXTSI, TRUNCI,
         INDEX_CAST, CONSTANT,
@@ -143,7 +158,9 @@ fn integer_ops_and_integer_casts_have_no_rule() {
             "{name} must stop the gradient"
         );
     }
-    for name in [ADDF, SUBF, MULF, DIVF, REMF, NEGF, MINIMUMF, MAXIMUMF, SELECT, EXTF, TRUNCF] {
+    for name in [
+        ADDF, SUBF, MULF, DIVF, REMF, NEGF, MINIMUMF, MAXIMUMF, SELECT, EXTF, TRUNCF,
+    ] {
         let info = h.ctx.lookup_op_info(name).unwrap();
         assert!(info.get_interface::<dyn ReverseRule>().is_some(), "{name}");
     }

@@ -19,7 +19,10 @@ pub fn context() -> Context {
 pub fn rendered(ctx: &Context, src: &str, name: &str) -> String {
     let mut sm = SourceMgr::new();
     sm.add_buffer(name, src);
-    ctx.diagnostics().iter().map(|d| sm.render(ctx, d)).collect()
+    ctx.diagnostics()
+        .iter()
+        .map(|d| sm.render(ctx, d))
+        .collect()
 }
 
 /// Parses and verifies `src`.
@@ -28,6 +31,15 @@ pub fn parse(src: &str) -> (Context, OpId) {
     let Some(m) = parse_source(&mut ctx, src, "input.mlir") else {
         panic!("parse failed:\n{}", rendered(&ctx, src, "input.mlir"));
     };
+    if let Err(d) = qd_ir::verifier::verify(&ctx, m) {
+        for x in d {
+            ctx.emit(x);
+        }
+        panic!(
+            "the input does not verify:\n{}",
+            rendered(&ctx, src, "input.mlir")
+        );
+    }
     (ctx, m)
 }
 
@@ -36,7 +48,10 @@ pub fn differentiate(src: &str) -> (Context, OpId, Report) {
     let (mut ctx, m) = parse(src);
     let report = match reverse_mode_ad(&mut ctx, m, &Options::default()) {
         Ok(r) => r,
-        Err(()) => panic!("reverse-mode-ad failed:\n{}", rendered(&ctx, src, "input.mlir")),
+        Err(_) => panic!(
+            "reverse-mode-ad failed:\n{}",
+            rendered(&ctx, src, "input.mlir")
+        ),
     };
     if let Err(d) = qd_ir::verifier::verify(&ctx, m) {
         let mut ctx2 = ctx;
@@ -90,9 +105,7 @@ pub fn stacks_in(ctx: &Context, module: OpId, name: &str) -> usize {
     let k = ctx
         .walk_pre_order(module)
         .into_iter()
-        .find(|&o| {
-            qd_frontend::KernelOp::from_op(ctx, o).is_some_and(|k| k.name(ctx) == name)
-        })
+        .find(|&o| qd_frontend::KernelOp::from_op(ctx, o).is_some_and(|k| k.name(ctx) == name))
         .unwrap_or_else(|| panic!("no kernel @{name}"));
     ctx.walk_pre_order(k)
         .into_iter()

@@ -7,7 +7,13 @@ use super::gradcheck::{check, ArgSpec, GradCase, Wrt};
 /// numpy's linspace.
 fn linspace(a: f64, b: f64, n: usize) -> Vec<f64> {
     (0..n)
-        .map(|i| if n == 1 { a } else { a + (b - a) * i as f64 / (n - 1) as f64 })
+        .map(|i| {
+            if n == 1 {
+                a
+            } else {
+                a + (b - a) * i as f64 / (n - 1) as f64
+            }
+        })
         .collect()
 }
 
@@ -33,10 +39,23 @@ fn dynamic_loop_gradient_is_095_to_the_512() {
     assert!((want - 3.9308e-12).abs() < 1e-15);
     for &g in &r.ad32[0] {
         // f32: 512 roundings of ~6e-8 each, and 0.95 itself rounded to f32 (6.5e-6 over 512).
-        assert!((g - want).abs() <= 1e-4 * want, "x.grad = {g:e}, want {want:e}");
+        assert!(
+            (g - want).abs() <= 1e-4 * want,
+            "x.grad = {g:e}, want {want:e}"
+        );
     }
     for &g in &r.ad64[0] {
-        assert!((g - want).abs() <= 1e-12 * want, "f64 x.grad = {g:e}, want {want:e}");
+        assert!(
+            (g - want).abs() <= 1e-12 * want,
+            "f64 x.grad = {g:e}, want {want:e}"
+        );
+    }
+    // The finite differences agree with the closed form too.
+    for &g in &r.fd[0] {
+        assert!(
+            super::gradcheck::close(g, want, 1e-3, 0.0),
+            "finite difference {g:e}"
+        );
     }
     assert_eq!(r.stacks, 1);
 }
@@ -49,8 +68,8 @@ fn dynamic_loop_overflows_a_32_entry_stack() {
         ad_stack_size: Some(32),
         ..Default::default()
     };
-    let mut p = qd_runtime::Program::new(ctx, m, Box::new(qd_interp::Interpreter::new()), config)
-        .unwrap();
+    let mut p =
+        qd_runtime::Program::new(ctx, m, Box::new(qd_interp::Interpreter::new()), config).unwrap();
     p.write_f64("n", &[512.0]).unwrap();
     p.write_f64("x", &linspace(0.0, 1.5, 16)).unwrap();
     let k = p.kernel("compute").unwrap();
@@ -59,7 +78,9 @@ fn dynamic_loop_overflows_a_32_entry_stack() {
     p.write_f64("y.grad", &[1.0]).unwrap();
     let kg = p.kernel("compute_grad").unwrap();
     p.launch(kg, &[]).unwrap();
-    let errs = p.sync().expect_err("the gradient kernel must overflow its stack");
+    let errs = p
+        .sync()
+        .expect_err("the gradient kernel must overflow its stack");
     let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
     assert!(
         text.iter().any(|t| t.contains("overflow")),
@@ -87,7 +108,11 @@ fn ndarray_bound_gradient() {
             g *= 0.9 * v.cos();
             v = 0.9 * v.sin() + 0.1;
         }
-        assert!((r.ad64[0][i] - g).abs() < 1e-12, "x.grad[{i}] = {}, want {g}", r.ad64[0][i]);
+        assert!(
+            (r.ad64[0][i] - g).abs() < 1e-12,
+            "x.grad[{i}] = {}, want {g}",
+            r.ad64[0][i]
+        );
     }
     assert_eq!(r.stacks, 1);
 }
@@ -163,11 +188,7 @@ fn control_flow_gradient_through_while_branches_and_break() {
 
 #[test]
 fn control_flow_gradient_fifty_step_exit() {
-    let case = control_flow_case(
-        vec![0.0, 0.1, 0.2, -0.5, 1.0, 3.0],
-        vec![-1.0, -0.5],
-        1e9,
-    );
+    let case = control_flow_case(vec![0.0, 0.1, 0.2, -0.5, 1.0, 3.0], vec![-1.0, -0.5], 1e9);
     check(&case);
 }
 
@@ -182,6 +203,10 @@ fn stack_counts_of_the_examples() {
     ] {
         let (ctx, m, r) = differentiate(&example(name));
         assert_eq!(stacks_in(&ctx, m, "compute_grad"), want, "{name}");
-        assert_eq!(r.gradients, [("compute".into(), "compute_grad".into(), want)], "{name}");
+        assert_eq!(
+            r.gradients,
+            [("compute".into(), "compute_grad".into(), want)],
+            "{name}"
+        );
     }
 }

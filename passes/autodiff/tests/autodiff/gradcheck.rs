@@ -135,14 +135,25 @@ pub fn to_f64(src: &str) -> String {
 
 /// Parses `src`, runs reverse-mode-ad, and returns the program (on the interpreter), the number
 /// of adstacks it made and which arguments of `kernel` carry gradients.
-fn program_with_gradient(src: &str, kernel: &str, ad_stack_size: Option<usize>) -> (Program, usize, Vec<bool>) {
+fn program_with_gradient(
+    src: &str,
+    kernel: &str,
+    ad_stack_size: Option<usize>,
+) -> (Program, usize, Vec<bool>) {
     let mut ctx = context();
     let Some(m) = parse_source(&mut ctx, src, "case.mlir") else {
         panic!("parse failed:\n{}", rendered(&ctx, src, "case.mlir"));
     };
+    if let Err(d) = qd_ir::verifier::verify(&ctx, m) {
+        let msgs: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
+        panic!("the case's module does not verify: {msgs:?}");
+    }
     let report = match reverse_mode_ad(&mut ctx, m, &Options::default()) {
         Ok(r) => r,
-        Err(()) => panic!("reverse-mode-ad failed:\n{}", rendered(&ctx, src, "case.mlir")),
+        Err(_) => panic!(
+            "reverse-mode-ad failed:\n{}",
+            rendered(&ctx, src, "case.mlir")
+        ),
     };
     if let Err(d) = qd_ir::verifier::verify(&ctx, m) {
         let msgs: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
@@ -166,9 +177,7 @@ fn program(ctx: Context, m: qd_ir::OpId, ad_stack_size: Option<usize>) -> Progra
 
 /// The value a parameter of type `dtype` holds for `v` (f32 inputs are rounded here).
 fn round(dtype: DType, v: f64) -> f64 {
-    Scalar::from_f64(dtype, v)
-        .map(|s| s.to_f64())
-        .unwrap_or(v)
+    Scalar::from_f64(dtype, v).map(|s| s.to_f64()).unwrap_or(v)
 }
 
 /// Writes the case's initial field values (zero elsewhere, adjoints cleared).
@@ -189,13 +198,18 @@ fn reset_fields(p: &mut Program, case: &GradCase) {
 }
 
 /// The kernel arguments (fresh ndarrays), with `perturb` = (argument, element, delta) applied.
-fn make_args(p: &mut Program, params: &[ParamType], case: &GradCase, perturb: Option<(usize, usize, f64)>) -> Vec<Arg> {
+fn make_args(
+    p: &mut Program,
+    params: &[ParamType],
+    case: &GradCase,
+    perturb: Option<(usize, usize, f64)>,
+) -> Vec<Arg> {
     let mut args = Vec::new();
     for (i, (spec, param)) in case.args.iter().zip(params).enumerate() {
         match (spec, param) {
-            (ArgSpec::Scalar(v), ParamType::Scalar(dt)) => {
-                args.push(Arg::Scalar(Scalar::from_f64(*dt, *v).expect("scalar argument")))
-            }
+            (ArgSpec::Scalar(v), ParamType::Scalar(dt)) => args.push(Arg::Scalar(
+                Scalar::from_f64(*dt, *v).expect("scalar argument"),
+            )),
             (ArgSpec::Ndarray { shape, data }, ParamType::Ndarray { dtype, .. }) => {
                 let mut data: Vec<f64> = data.iter().map(|&v| round(*dtype, v)).collect();
                 if let Some((a, e, d)) = perturb {
@@ -374,6 +388,11 @@ fn rounded_inputs(case: &GradCase) -> GradCase {
     c
 }
 
+/// `|got - want| <= rtol |want| + atol`; false for a NaN anywhere.
+pub fn close(got: f64, want: f64, rtol: f64, atol: f64) -> bool {
+    (got - want).abs() <= rtol * want.abs() + atol
+}
+
 /// Checks the case (see the module docs); panics with the mismatching elements.
 pub fn check(case: &GradCase) -> GradResult {
     let rounded = rounded_inputs(case);
@@ -384,16 +403,24 @@ pub fn check(case: &GradCase) -> GradResult {
     let mut bad = Vec::new();
     for (w, ((a32, a64), f)) in case.wrt.iter().zip(ad32.iter().zip(&ad64).zip(&fd)) {
         for (e, ((&g32, &g64), &gf)) in a32.iter().zip(a64).zip(f).enumerate() {
-            // Written so that a NaN anywhere fails.
-            if !((g64 - gf).abs() <= case.fd_rtol * gf.abs() + case.fd_atol) {
-                bad.push(format!("{w:?}[{e}]: f64 gradient {g64:e}, finite difference {gf:e}"));
+            if !close(g64, gf, case.fd_rtol, case.fd_atol) {
+                bad.push(format!(
+                    "{w:?}[{e}]: f64 gradient {g64:e}, finite difference {gf:e}"
+                ));
             }
-            if !((g32 - g64).abs() <= case.f32_rtol * g64.abs() + case.f32_atol) {
-                bad.push(format!("{w:?}[{e}]: f32 gradient {g32:e}, f64 gradient {g64:e}"));
+            if !close(g32, g64, case.f32_rtol, case.f32_atol) {
+                bad.push(format!(
+                    "{w:?}[{e}]: f32 gradient {g32:e}, f64 gradient {g64:e}"
+                ));
             }
         }
     }
-    assert!(bad.is_empty(), "{}: gradient mismatch:\n{}", case.kernel, bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{}: gradient mismatch:\n{}",
+        case.kernel,
+        bad.join("\n")
+    );
     GradResult {
         ad32,
         ad64,

@@ -2,6 +2,7 @@
 //! checked on the interpreter against central finite differences.
 
 mod common;
-mod gradcheck;
 mod constructs;
+mod edge_cases;
 mod examples;
+mod gradcheck;

@@ -1,5 +1,6 @@
 //! End-to-end tests of the qd-run binary (one test binary, one module per concern).
 
+mod adstack;
 mod common;
 mod errors;
 mod grad;

@@ -1,0 +1,351 @@
+//! Unit tests of the analyses: activity, stacked locals, jump numbering, the global data access
+//! rules (no false alarms on valid kernels), kernel selection.
+
+use crate::activity::Activity;
+use crate::stacks::stacked_locals;
+use crate::structure::{groups, kernel_ops, Group, Jumps};
+use qd_frontend::{KernelOp, LocalLoadOp};
+use qd_ir::text::parse_source;
+use qd_ir::{Context, OpId, Value};
+use std::collections::HashSet;
+
+fn parse(src: &str) -> (Context, OpId) {
+    let mut ctx = Context::new();
+    ctx.register_dialect(qd_arith::dialect());
+    ctx.register_dialect(qd_math::dialect());
+    ctx.register_dialect(qd_frontend::dialect());
+    ctx.register_dialect(qd_ad::dialect());
+    ctx.register_dialect(qd_adstack::dialect());
+    let m = parse_source(&mut ctx, src, "t.mlir").expect("parses");
+    qd_ir::verifier::verify(&ctx, m).expect("verifies");
+    (ctx, m)
+}
+
+fn kernel(ctx: &Context, m: OpId, name: &str) -> KernelOp {
+    ctx.walk_pre_order(m)
+        .into_iter()
+        .find_map(|o| KernelOp::from_op(ctx, o).filter(|k| k.name(ctx) == name))
+        .expect("kernel")
+}
+
+/// The result of the op whose `name` attribute... ops are found by their result's position.
+fn results_of(ctx: &Context, k: KernelOp, op_name: &str) -> Vec<Value> {
+    kernel_ops(ctx, k)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == op_name)
+        .flat_map(|o| ctx.results(o).to_vec())
+        .collect()
+}
+
+const FIELDS: &str = r#"
+qd.field @x : !qd.field<4xf32> {needs_grad}
+qd.field @c : !qd.field<4xf32>
+qd.field @y : !qd.field<4xf32> {needs_grad}
+"#;
+
+fn needs_grad() -> HashSet<String> {
+    ["x", "y"].into_iter().map(String::from).collect()
+}
+
+#[test]
+fn activity_needs_a_differentiable_input_and_output() {
+    let src = format!(
+        "{FIELDS}{}",
+        r#"
+qd.kernel @k(%n: i32) {
+  qd.struct_for (%i) in @x {
+    %a = qd.load @x[%i] : f32
+    %b = qd.load @c[%i] : f32
+    %s = math.sin %a : f32
+    %t = math.cos %b : f32
+    %u = math.exp %a : f32
+    %q = arith.fptosi %a : f32 to i32
+    %r = arith.sitofp %q : i32 to f32
+    %m = arith.mulf %s, %t : f32
+    %m2 = arith.addf %m, %r : f32
+    qd.store %m2, @y[%i] : f32
+    qd.store %u, @c[%i] : f32
+  }
+}
+"#
+    );
+    let (ctx, m) = parse(&src);
+    let k = kernel(&ctx, m, "k");
+    let act = Activity::compute(&ctx, k, &needs_grad(), &HashSet::new());
+    let load = results_of(&ctx, k, "qd.load");
+    let (a, b) = (load[0], load[1]);
+    assert!(act.is_active(a));
+    assert!(!act.is_active(b), "@c has no gradient");
+    let sin = results_of(&ctx, k, "math.sin")[0];
+    let cos = results_of(&ctx, k, "math.cos")[0];
+    let exp = results_of(&ctx, k, "math.exp")[0];
+    let sitofp = results_of(&ctx, k, "arith.sitofp")[0];
+    assert!(act.is_active(sin));
+    assert!(!act.is_active(cos), "depends on no differentiable input");
+    assert!(!act.is_active(exp), "influences no differentiable output");
+    assert!(!act.is_active(sitofp), "an integer cast stops the gradient");
+}
+
+#[test]
+fn activity_flows_through_locals_around_loops() {
+    let src = format!(
+        "{FIELDS}{}",
+        r#"
+qd.kernel @k(%n: i32) {
+  qd.struct_for (%i) in @x {
+    %p = qd.alloca : !qd.ptr<f32>
+    %q = qd.alloca : !qd.ptr<f32>
+    %c0 = arith.constant 0 : i32
+    qd.range_for %j = %c0 to %n : i32 {
+      %o = qd.local_load %p : !qd.ptr<f32>
+      qd.store %o, @y[%i] : f32
+      %a = qd.load @x[%i] : f32
+      qd.local_store %a, %p : !qd.ptr<f32>
+      %w = qd.local_load %q : !qd.ptr<f32>
+      qd.local_store %w, %q : !qd.ptr<f32>
+    }
+  }
+}
+"#
+    );
+    let (ctx, m) = parse(&src);
+    let k = kernel(&ctx, m, "k");
+    let act = Activity::compute(&ctx, k, &needs_grad(), &HashSet::new());
+    let allocas: Vec<OpId> = kernel_ops(&ctx, k)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == "qd.alloca")
+        .collect();
+    // %p carries x[i] to the next iteration's store into y: active through the back edge.
+    assert!(act.is_active_mem(allocas[0]));
+    assert!(!act.is_active_mem(allocas[1]));
+    let loads: Vec<OpId> = kernel_ops(&ctx, k)
+        .into_iter()
+        .filter(|&o| LocalLoadOp::from_op(&ctx, o).is_some())
+        .collect();
+    assert!(act.is_active(ctx.result(loads[0], 0)));
+    assert!(!act.is_active(ctx.result(loads[1], 0)));
+}
+
+const LOCALS: &str = r#"
+qd.kernel @k(%n: i32) {
+  qd.struct_for (%i) in @x {
+    %rec = qd.alloca : !qd.ptr<f32>
+    %acc = qd.alloca : !qd.ptr<f32>
+    %sub = qd.alloca : !qd.ptr<f32>
+    %lin = qd.alloca : !qd.ptr<f32>
+    %once = qd.alloca : !qd.ptr<f32>
+    %int = qd.alloca : !qd.ptr<i32>
+    %a = qd.load @x[%i] : f32
+    qd.local_store %a, %rec : !qd.ptr<f32>
+    qd.local_store %a, %lin : !qd.ptr<f32>
+    qd.local_store %a, %once : !qd.ptr<f32>
+    %c0 = arith.constant 0 : i32
+    qd.range_for %j = %c0 to %n : i32 {
+      %r = qd.local_load %rec : !qd.ptr<f32>
+      %r2 = math.sin %r : f32
+      qd.local_store %r2, %rec : !qd.ptr<f32>
+      %e = math.cos %a : f32
+      %s = qd.local_load %acc : !qd.ptr<f32>
+      %s2 = arith.addf %e, %s : f32
+      qd.local_store %s2, %acc : !qd.ptr<f32>
+      %u = qd.local_load %sub : !qd.ptr<f32>
+      %u2 = arith.subf %e, %u : f32
+      qd.local_store %u2, %sub : !qd.ptr<f32>
+      %l = qd.local_load %lin : !qd.ptr<f32>
+      %k = arith.constant 0.5 : f32
+      %l2 = arith.mulf %l, %k : f32
+      qd.local_store %l2, %lin : !qd.ptr<f32>
+      %o = qd.local_load %once : !qd.ptr<f32>
+      qd.atomic_add %o, @y[%i] : f32
+      %t = qd.local_load %int : !qd.ptr<i32>
+      %c1 = arith.constant 1 : i32
+      %t2 = arith.muli %t, %c1 : i32
+      qd.local_store %t2, %int : !qd.ptr<i32>
+    }
+    %f1 = qd.local_load %rec : !qd.ptr<f32>
+    %f2 = qd.local_load %acc : !qd.ptr<f32>
+    %f3 = qd.local_load %sub : !qd.ptr<f32>
+    %f4 = qd.local_load %lin : !qd.ptr<f32>
+    %g1 = arith.addf %f1, %f2 : f32
+    %g2 = arith.addf %g1, %f3 : f32
+    %g3 = arith.addf %g2, %f4 : f32
+    qd.atomic_add %g3, @y[%i] : f32
+  }
+}
+"#;
+
+#[test]
+fn recurrences_become_stacks_and_accumulators_do_not() {
+    let (ctx, m) = parse(&format!("{FIELDS}{LOCALS}"));
+    let k = kernel(&ctx, m, "k");
+    let act = Activity::compute(&ctx, k, &needs_grad(), &HashSet::new());
+    let stacked = stacked_locals(&ctx, k, &act);
+    let allocas: Vec<OpId> = kernel_ops(&ctx, k)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == "qd.alloca")
+        .collect();
+    let names = ["rec", "acc", "sub", "lin", "once", "int"];
+    let got: Vec<&str> = allocas
+        .iter()
+        .zip(names)
+        .filter(|(a, _)| stacked.contains(*a))
+        .map(|(_, n)| n)
+        .collect();
+    // rec: non-linear recurrence; lin: a linear recurrence is still a recurrence (the adjoint
+    // of each iteration goes through the stack); acc (s = e + s) is an accumulator; sub
+    // (s = e - s) is not of the form s - e, so it is a recurrence; once is only read in the
+    // loop; int is an integer local.
+    assert_eq!(got, ["rec", "sub", "lin"]);
+}
+
+#[test]
+fn jumps_are_numbered_in_program_order() {
+    let src = format!(
+        "{FIELDS}{}",
+        r#"
+qd.kernel @k(%n: i32, %c: i1, %d: i1) {
+  qd.struct_for (%i) in @x {
+    %c0 = arith.constant 0 : i32
+    qd.range_for %j = %c0 to %n : i32 {
+      %a = arith.constant 1 : i32
+      qd.if %c {
+        qd.continue
+      }
+      %b = arith.constant 2 : i32
+      qd.if %d {
+        %e = arith.constant 3 : i32
+        qd.if %c {
+          qd.break
+        }
+        %f = arith.constant 4 : i32
+      }
+      %g = arith.constant 5 : i32
+      qd.range_for %t = %c0 to %n : i32 {
+        qd.if %c {
+          qd.break
+        }
+      }
+    }
+  }
+}
+"#
+    );
+    let (ctx, m) = parse(&src);
+    let k = kernel(&ctx, m, "k");
+    let j = Jumps::analyze(&ctx, k);
+    let consts: Vec<OpId> = kernel_ops(&ctx, k)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == "arith.constant")
+        .collect();
+    // c0 (outside), a, b, e, f, g.
+    let before: Vec<u32> = consts.iter().map(|&o| j.before(o)).collect();
+    assert_eq!(before, [0, 0, 1, 1, 2, 2]);
+    let loops: Vec<OpId> = kernel_ops(&ctx, k)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == "qd.range_for")
+        .collect();
+    let outer = j.of_loop(loops[0]).unwrap();
+    assert_eq!(
+        (outer.breaks.len(), outer.continues.len(), outer.guarded),
+        (1, 1, true)
+    );
+    // The inner loop's break is its own; nothing follows it.
+    let inner = j.of_loop(loops[1]).unwrap();
+    assert_eq!((inner.breaks.len(), inner.guarded), (1, false));
+}
+
+#[test]
+fn valid_kernels_pass_the_global_data_access_rules() {
+    for name in [
+        "control_flow.mlir",
+        "dynamic_loop.mlir",
+        "local_array.mlir",
+        "ndarray_bound.mlir",
+        "triangular.mlir",
+    ] {
+        let path = format!("{}/../../examples/{name}", env!("CARGO_MANIFEST_DIR"));
+        let src = std::fs::read_to_string(path).unwrap();
+        let (ctx, m) = parse(&src);
+        let k = kernel(&ctx, m, "compute");
+        let ng: HashSet<String> = ["x", "y"].into_iter().map(String::from).collect();
+        assert!(
+            crate::global_rules::check(&ctx, k, &ng).is_empty(),
+            "{name}"
+        );
+    }
+    // Stores to distinct elements in a loop, and a store followed by atomic adds.
+    let src = format!(
+        "{FIELDS}{}",
+        r#"
+qd.kernel @k() {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  qd.range_for %p = %c0 to %c4 : i32 {
+    qd.range_for %r = %c0 to %c4 : i32 {
+      qd.range_for %j = %c0 to %c4 : i32 {
+        %a = qd.load @x[%j] : f32
+        %c1 = arith.constant 1 : i32
+        %jj = arith.addi %j, %c1 : i32
+        %k = arith.remsi %jj, %c4 : i32
+        qd.store %a, @y[%k] : f32
+      }
+      qd.range_for %j = %c0 to %r : i32 {
+        %a = qd.load @x[%j] : f32
+        qd.store %a, @y[%j] : f32
+      }
+    }
+  }
+}
+qd.kernel @k2() {
+  qd.struct_for (%i) in @x {
+    %a = qd.load @x[%i] : f32
+    qd.store %a, @y[%i] : f32
+    qd.atomic_add %a, @y[%i] : f32
+  }
+}
+"#
+    );
+    let (ctx, m) = parse(&src);
+    let k = kernel(&ctx, m, "k");
+    let diags = crate::global_rules::check(&ctx, k, &needs_grad());
+    // y[k] in the first j loop varies with j, but the r loop writes the same elements again;
+    // the second j loop's bound varies with r (conservatively: no error).
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert!(diags[0]
+        .message
+        .contains("every iteration of a serial loop"));
+    let k2 = kernel(&ctx, m, "k2");
+    assert!(crate::global_rules::check(&ctx, k2, &needs_grad()).is_empty());
+}
+
+#[test]
+fn groups_split_parallel_loops_from_loose_statements() {
+    let src = format!(
+        "{FIELDS}{}",
+        r#"
+qd.kernel @k() {
+  %c0 = arith.constant 0 : i32
+  qd.struct_for (%i) in @x {
+  }
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  qd.range_for %j = %c1 to %c2 : i32 {
+  }
+}
+"#
+    );
+    let (ctx, m) = parse(&src);
+    let k = kernel(&ctx, m, "k");
+    let g = groups(&ctx, k.body(&ctx).unwrap());
+    let shape: Vec<String> = g
+        .iter()
+        .map(|g| match g {
+            Group::Parallel(op) => ctx.name(*op).to_string(),
+            Group::Loose(ops) => format!("loose {}", ops.len()),
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        ["loose 1", "qd.struct_for", "loose 2", "qd.range_for"]
+    );
+}

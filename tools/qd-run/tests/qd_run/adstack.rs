@@ -1,0 +1,352 @@
+//! `--report-adstack` and the sizing of gradient kernels' adstacks: the report's text and JSON,
+//! forced sizes, every example's gradient sized without `--ad-stack-size`, and, through the
+//! library crates qd-run is made of, the evaluated depth against the most entries each stack
+//! really held (never under; exact for examples/dynamic_loop.mlir).
+
+use super::common::*;
+use qd_interp::Interpreter;
+use qd_ir::text::parse_source;
+use qd_runtime::{Arg, DType, Ndarray, Program, ProgramConfig, Scalar};
+
+fn main_job(extra: &[&str]) -> Out {
+    let mut args = vec![
+        "examples/dynamic_loop.mlir",
+        "--kernel",
+        "compute",
+        "--set",
+        "n=512",
+        "--set",
+        "x=linspace(0,1.5)",
+        "--grad",
+        "y=1",
+        "--print",
+        "y",
+    ];
+    args.extend_from_slice(extra);
+    qd_run(&args)
+}
+
+/// The cells of the report's row that starts with `kernel` and `stack` (split on runs of two
+/// spaces or more; a size expression has single spaces only).
+fn row(stdout: &str, kernel: &str, stack: &str) -> Vec<String> {
+    let line = stdout
+        .lines()
+        .find(|l| {
+            let mut w = l.split_whitespace();
+            w.next() == Some(kernel) && w.next() == Some(stack)
+        })
+        .unwrap_or_else(|| panic!("no row {kernel} {stack} in:\n{stdout}"));
+    line.split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_report_gives_each_stack_its_exact_depth_and_memory() {
+    let o = main_job(&["--report-adstack"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let lines: Vec<&str> = o.stdout.lines().collect();
+    assert!(lines[0].starts_with("y = 3.2"), "{}", o.stdout);
+    assert_eq!(
+        lines[1],
+        "adstack report (per thread, as sized for this launch):"
+    );
+    let header: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(
+        header,
+        [
+            "kernel",
+            "stack",
+            "location",
+            "type",
+            "size_expr",
+            "depth",
+            "bytes/thread"
+        ]
+    );
+    // Every column starts where its header does.
+    let at = |line: &str, cell: &str| line.find(cell).unwrap();
+    let r = row(&o.stdout, "compute_grad", "#0");
+    assert_eq!(r[2], "examples/dynamic_loop.mlir:15:7");
+    assert_eq!(r[3], "f32");
+    // n + 2: v's zero and x_i, then one entry per iteration.
+    assert_eq!(r[5], "514");
+    // f32: primal and adjoint (8 bytes) per entry, and the 8-byte count.
+    assert_eq!(r[6], "4120");
+    assert_eq!(at(lines[3], &r[2]), at(lines[2], "location"));
+    assert_eq!(at(lines[3], &r[4]), at(lines[2], "size_expr"));
+    assert_eq!(
+        at(lines[3], "514") + 3,
+        at(lines[2], "depth") + "depth".len()
+    );
+    assert_eq!(
+        row(&o.stdout, "compute_grad", "total"),
+        ["compute_grad", "total", "4120"]
+    );
+    assert_eq!(lines.len(), 5, "{}", o.stdout);
+    // The size expression reads n at launch: another n, another depth.
+    let o = qd_run(&[
+        "examples/dynamic_loop.mlir",
+        "--kernel",
+        "compute",
+        "--set",
+        "n=7",
+        "--grad",
+        "y=1",
+        "--report-adstack",
+    ]);
+    assert_eq!(row(&o.stdout, "compute_grad", "#0")[5], "9");
+}
+
+#[test]
+fn the_json_report_is_the_adstack_key() {
+    let o = main_job(&["--report-adstack", "--json"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let start = o.stdout.find("\"adstack\": [").expect("an adstack key");
+    let end = o
+        .stdout
+        .find("], \"timings_ms\"")
+        .expect("the list ends before the timings");
+    let list = &o.stdout[start..end];
+    assert!(
+        list.starts_with(
+            "\"adstack\": [{\"kernel\": \"compute_grad\", \"stack\": 0, \"loc\": \
+             \"examples/dynamic_loop.mlir:15:7\", \"type\": \"f32\", \"size_expr\": \""
+        ),
+        "{list}"
+    );
+    assert!(
+        list.ends_with("\", \"depth\": 514, \"bytes_per_thread\": 4120}"),
+        "{list}"
+    );
+    assert!(
+        o.stdout.starts_with("{\"fields\": {\"y\": "),
+        "{}",
+        o.stdout
+    );
+    // Without --report-adstack there is no such key.
+    let o = main_job(&["--json"]);
+    assert!(!o.stdout.contains("adstack"), "{}", o.stdout);
+}
+
+#[test]
+fn a_forced_size_is_marked_in_the_report() {
+    let o = main_job(&["--report-adstack", "--ad-stack-size", "600"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let r = row(&o.stdout, "compute_grad", "#0");
+    assert_eq!(r[5], "600 (forced)");
+    assert_eq!(r[6], (8 + 600 * 8).to_string());
+    let o = main_job(&["--report-adstack", "--ad-stack-size", "600", "--json"]);
+    assert!(
+        o.stdout
+            .contains("\"depth\": 600, \"bytes_per_thread\": 4808}"),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn a_kernel_without_stacks_reports_none() {
+    let o = qd_run(&[
+        "examples/dynamic_loop.mlir",
+        "--kernel",
+        "compute",
+        "--report-adstack",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(o.stdout, "adstack report: no adstacks in @compute\n");
+    let o = qd_run(&[
+        "examples/dynamic_loop.mlir",
+        "--kernel",
+        "compute",
+        "--report-adstack",
+        "--json",
+    ]);
+    assert!(o.stdout.contains("\"adstack\": [], "), "{}", o.stdout);
+}
+
+/// Each example with inputs that make its adstacks work: (file, --set/--arg options, what to
+/// print).
+const EXAMPLES: &[(&str, &[&str])] = &[
+    (
+        "examples/dynamic_loop.mlir",
+        &["--set", "n=512", "--set", "x=linspace(0,1.5)"],
+    ),
+    (
+        "examples/triangular.mlir",
+        &["--set", "m=12", "--set", "x=linspace(0.5,1.0)"],
+    ),
+    (
+        "examples/ndarray_bound.mlir",
+        &[
+            "--arg",
+            "a=0,3,7,1,12,5,0,9",
+            "--set",
+            "x=linspace(0.1,0.8)",
+        ],
+    ),
+    (
+        "examples/control_flow.mlir",
+        &[
+            "--arg",
+            "w=0.5,-1,0.25,0.1",
+            "--arg",
+            "limit=2.0",
+            "--set",
+            "x=linspace(0,1.5)",
+        ],
+    ),
+    (
+        "examples/local_array.mlir",
+        &["--set", "n=40", "--set", "x=linspace(0,1)"],
+    ),
+];
+
+#[test]
+fn every_example_runs_its_gradient_without_a_forced_size() {
+    for (file, inputs) in EXAMPLES {
+        let mut args = vec![
+            *file,
+            "--kernel",
+            "compute",
+            "--grad",
+            "y=1",
+            "--report-adstack",
+        ];
+        args.extend_from_slice(inputs);
+        let out = ok(&args);
+        let r = row(&out, "compute_grad", "#0");
+        assert!(!r[4].is_empty() && r[4] != "-", "{file}: {out}");
+        assert!(r[5].parse::<u64>().is_ok(), "{file}: {out}");
+    }
+}
+
+// ----- evaluated depths against real peaks, through the library crates ------------------------
+
+/// The module of `file` with the gradient of @compute made and sized as `qd-run --grad` does.
+fn gradient_program(file: &str) -> Program {
+    let path = root().join(file);
+    let src = std::fs::read_to_string(&path).unwrap();
+    let mut ctx = qd_dialects::context();
+    let m = parse_source(&mut ctx, &src, file).unwrap();
+    let reg = qd_passes::all_passes();
+    let mut sizing = "qd.kernel(determine-ad-stack-size".to_string();
+    if reg.lookup("simplify-size-expr").is_some() {
+        sizing.push_str(",simplify-size-expr");
+    }
+    let pipeline = format!("builtin.module(reverse-mode-ad{{kernels=compute}},{sizing}))");
+    let mut pm = qd_pass::PassManager::parse(&reg, &pipeline).unwrap();
+    if pm.run(&mut ctx, m).is_err() {
+        panic!("{file}: {:?}", ctx.diagnostics());
+    }
+    Program::new(
+        ctx,
+        m,
+        Box::new(Interpreter::new()),
+        ProgramConfig::default(),
+    )
+    .unwrap()
+}
+
+fn linspace(a: f64, b: f64, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| a + (b - a) * i as f64 / (n - 1) as f64)
+        .collect()
+}
+
+/// Runs @compute then @compute_grad (y.grad = 1) and returns, per stack of the gradient kernel,
+/// (evaluated depth, most entries held).
+fn depths_and_peaks(p: &mut Program, args: &[Arg]) -> Vec<(u64, u64)> {
+    let k = p.kernel("compute").unwrap();
+    p.launch(k, args).unwrap();
+    p.sync().unwrap();
+    p.write_f64("y.grad", &[1.0]).unwrap();
+    let g = p.gradient("compute").unwrap();
+    let adjoints = p.launch_grad(&g, args).unwrap();
+    if let Err(e) = p.sync() {
+        panic!("{e:?}");
+    }
+    for (_, id) in adjoints {
+        p.remove_ndarray(id).unwrap();
+    }
+    let plan = p.last_adstack_plan(g.kernel).unwrap();
+    assert!(plan.stacks.iter().all(|s| !s.inferred), "{plan:?}");
+    let peaks = p.adstack_peaks(g.kernel).unwrap();
+    plan.stacks.iter().map(|s| s.depth).zip(peaks).collect()
+}
+
+/// Checks that no stack held more than its depth; returns the pairs for the caller's checks.
+fn never_under(what: &str, pairs: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
+    assert!(!pairs.is_empty(), "{what}: no stacks");
+    for &(depth, peak) in &pairs {
+        assert!(
+            peak <= depth,
+            "{what}: a stack held {peak} > its depth {depth}"
+        );
+    }
+    eprintln!("{what}: (depth, peak) per stack = {pairs:?}");
+    pairs
+}
+
+#[test]
+fn dynamic_loop_is_sized_exactly() {
+    let mut p = gradient_program("examples/dynamic_loop.mlir");
+    p.write_f64("x", &linspace(0.0, 1.5, 16)).unwrap();
+    for n in [0, 1, 7, 512, 2000] {
+        p.write_f64("n", &[n as f64]).unwrap();
+        let pairs = never_under(
+            &format!("dynamic_loop n={n}"),
+            depths_and_peaks(&mut p, &[]),
+        );
+        assert_eq!(pairs, [(n + 2, n + 2)]);
+    }
+}
+
+#[test]
+fn every_example_is_sized_at_or_above_its_real_peak() {
+    let mut p = gradient_program("examples/triangular.mlir");
+    p.write_f64("x", &linspace(0.5, 1.0, 4)).unwrap();
+    for m in [0, 1, 5, 12] {
+        p.write_f64("m", &[m as f64]).unwrap();
+        never_under(&format!("triangular m={m}"), depths_and_peaks(&mut p, &[]));
+    }
+
+    let mut p = gradient_program("examples/ndarray_bound.mlir");
+    p.write_f64("x", &linspace(0.1, 0.8, 8)).unwrap();
+    for a in [
+        [0.0, 3.0, 7.0, 1.0, 12.0, 5.0, 0.0, 9.0],
+        [0.0; 8],
+        [40.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0],
+    ] {
+        let id = p.add_ndarray(Ndarray::from_f64(DType::I32, &[8], &a).unwrap());
+        never_under(
+            &format!("ndarray_bound a={a:?}"),
+            depths_and_peaks(&mut p, &[Arg::Ndarray(id)]),
+        );
+    }
+
+    let mut p = gradient_program("examples/control_flow.mlir");
+    p.write_f64("x", &linspace(0.0, 1.5, 6)).unwrap();
+    for w in [
+        vec![0.5, -1.0, 0.25, 0.1],
+        vec![],
+        vec![2.0; 9],
+        vec![-0.5; 3],
+    ] {
+        let id = p.add_ndarray(Ndarray::from_f64(DType::F32, &[w.len()], &w).unwrap());
+        let limit = Arg::Scalar(Scalar::F32(2.0));
+        never_under(
+            &format!("control_flow w={w:?}"),
+            depths_and_peaks(&mut p, &[Arg::Ndarray(id), limit]),
+        );
+    }
+
+    let mut p = gradient_program("examples/local_array.mlir");
+    p.write_f64("x", &linspace(0.0, 1.0, 40)).unwrap();
+    for n in [0, 13, 40] {
+        p.write_f64("n", &[n as f64]).unwrap();
+        never_under(&format!("local_array n={n}"), depths_and_peaks(&mut p, &[]));
+    }
+}
