@@ -12,8 +12,9 @@
 //!   everywhere (a located error stops the launch), atomics return the old value, parallel loops
 //!   run their iterations in ascending order or in a seeded shuffled order
 //!   ([`InterpOptions::shuffle_seed`]), locals are zero-initialized. `ad` reads and accumulates
-//!   adjoints (`x.grad`, adjoint ndarrays); `adstack` keeps per-thread stacks whose overflow is
-//!   recorded for the program's next sync (see the `adstack` module).
+//!   adjoints (`x.grad`, adjoint ndarrays); `adstack` keeps per-thread stacks, each sized
+//!   exactly by the launch's adstack plan, whose overflow is recorded for the program's next
+//!   sync (see the `adstack` module).
 
 pub mod ad;
 pub mod adstack;

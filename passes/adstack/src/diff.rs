@@ -234,8 +234,9 @@ mod tests {
         let a = Diff::of(e("@a[]:i8")).sub(&Diff::of(e("@b[]:i8")));
         let c = Diff::constant(-7);
         let m = a.max(&c);
-        assert_eq!(m.pos.to_string(), "max(@a[]:i8, @b[]:i8 + -7)");
-        assert_eq!(m.neg.to_string(), "@b[]:i8");
+        // max(a - b, -7) = max(a + 7, b) - (b + 7).
+        assert_eq!(m.pos.to_string(), "max(@a[]:i8 + 7, @b[]:i8)");
+        assert_eq!(m.neg.to_string(), "@b[]:i8 + 7");
         let p = a.mul(&Diff::of(e("@c[]:i8")));
         assert_eq!(p.pos.to_string(), "@a[]:i8 * @c[]:i8");
         assert_eq!(p.neg.to_string(), "@b[]:i8 * @c[]:i8");
@@ -250,10 +251,16 @@ mod tests {
         assert_eq!(x.to_string(), "@u[]:ui8 + 1 - 1 + -1");
         assert_eq!(v.upper_expr().to_string(), "@u[]:ui8 - 1");
         let wide = Diff::of(e("@u[]:ui8")).sub(&Diff::of(e("@w[]:i64")));
-        assert!(wide.exact_expr().is_none());
+        assert!(wide.exact_expr(&[]).is_none());
         assert_eq!(
-            Diff::constant(-3).exact_expr(),
+            Diff::constant(-3).exact_expr(&[]),
             Some(SizeExpr::constant(-3))
         );
+        // A free variable with a known range: v0 - 1 >= -1 for v0 in [0, 9].
+        let w = Diff::of(SizeExpr::bound_var(0)).sub(&Diff::constant(1));
+        assert!(w.exact_expr(&[]).is_none());
+        let r = [Interval::new(0, 9)];
+        assert_eq!(w.interval(&r), Interval::new(-1, 8));
+        assert_eq!(w.exact_expr(&r).unwrap().to_string(), "v0 + 1 - 1 + -1");
     }
 }

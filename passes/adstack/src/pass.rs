@@ -53,8 +53,18 @@ impl DetermineAdStackSize {
     }
 }
 
-/// The bound of one stack: phase 1's exact depth, else phase 2's expression.
+/// The bound of the stack `alloca` defines: phase 1's exact depth (and `true`), else phase 2's
+/// expression (and `false`); an error diagnostic when it is outside the grammar.
 pub fn stack_bound(ctx: &Context, alloca: OpId) -> Result<(SizeExpr, bool), Diagnostic> {
+    if ctx.name(alloca) != ALLOCA_OP || ctx.num_results(alloca) != 1 {
+        return Err(Diagnostic::error(
+            ctx.loc(alloca),
+            format!(
+                "'{}' is not an adstack.alloca with one result",
+                ctx.name(alloca)
+            ),
+        ));
+    }
     let (e, exact) = match max_depth(ctx, alloca) {
         Phase1::Exact(n) => (SizeExpr::constant(n.min(i64::MAX as u64) as i64), true),
         Phase1::Unbounded => capture(ctx, alloca)

@@ -81,7 +81,7 @@ impl Unbounded {
 pub(crate) type BoundResult = Result<Diff, Unbounded>;
 
 /// How deep bounding may recurse through the use-def chain.
-const MAX_CHAIN: usize = 200;
+const MAX_CHAIN: usize = 128;
 
 /// Bounds values of one kernel (memoised per value, side and point).
 pub(crate) struct Bounder<'a> {
@@ -228,7 +228,8 @@ impl<'a> Bounder<'a> {
                     None => {
                         let iv = match self.loop_range(l, k) {
                             Ok((_, b, e)) => {
-                                let f = |v: u32| out.get(v as usize).copied().unwrap_or(Interval::FULL);
+                                let f =
+                                    |v: u32| out.get(v as usize).copied().unwrap_or(Interval::FULL);
                                 let (b, e) = (b.interval_with(&f), e.interval_with(&f));
                                 Interval::new(b.lo, e.hi.saturating_sub(1).max(b.lo))
                             }

@@ -12,7 +12,7 @@
 //! - `size`: the smallest tree size of a term of the class, to pick representatives.
 
 use crate::lang::Sz;
-use egg::{Analysis, DidMerge, EGraph, Id};
+use egg::{Analysis, DidMerge, EGraph, Id, Language};
 use qd_adstack::size_expr::interval::SHAPE_INTERVAL;
 use qd_adstack::size_expr::{BinOp, IntTy, Interval, Node, SizeExpr, MAX_BOUND_VARS};
 

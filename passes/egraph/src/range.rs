@@ -2,7 +2,8 @@
 //! otherwise the largest of 0 and `body(v)` for `v` in `[b, e)`. Each is an equality, and none
 //! evaluates anything the input would not (a body is only evaluated where the input evaluates
 //! it: at a point of a range proved non-empty, or, under an emptiness guard, when the body
-//! reads nothing and has no range of its own, so it cannot fail):
+//! reads no array element and has no range of its own, so it cannot fail; a scalar field
+//! `@f[]` always has its one element):
 //!
 //! - `range-free-body`: a body free of `v`, range proved non-empty: `max(body, 0)`.
 //! - `range-monotone`: a body proved non-decreasing in `v` is largest at `v = e - 1`
@@ -39,7 +40,7 @@ enum Kind {
 struct RangeRule(Kind);
 
 impl Searcher<Sz, SizeAnalysis> for RangeRule {
-    fn search_eclass_with_limit(&self, g: &G, eclass: Id, limit: usize) -> Option<SearchMatches<Sz>> {
+    fn search_eclass_with_limit(&self, g: &G, eclass: Id, limit: usize) -> Option<SearchMatches<'_, Sz>> {
         let has = g[eclass].nodes.iter().any(|n| matches!(n, Sz::Mor { .. }));
         (has && limit > 0).then(|| SearchMatches {
             eclass,
@@ -179,9 +180,9 @@ const SUBST_BUDGET: usize = 4096;
 /// How deep a substituted term may be.
 const SUBST_DEPTH: usize = 64;
 
-/// `term[var := point]` for a representative term of a class. With `total`, the term must read
-/// nothing and hold no range (so evaluating it cannot fail), and mention only `allowed`
-/// variables (so that it can stand wherever the range stood).
+/// `term[var := point]` for a representative term of a class. With `total`, the term may read
+/// scalar fields only and hold no range (so evaluating it cannot fail), and mention only
+/// `allowed` variables (so that it can stand wherever the range stood).
 struct Subst1 {
     var: u32,
     point: Id,
@@ -238,7 +239,9 @@ impl Subst1 {
                         continue;
                     }
                 }
-                _ if self.total && n.is_read() => continue,
+                // A scalar field always has its one element; other reads may be out of bounds.
+                Sz::Field { idx, .. } if self.total && !idx.is_empty() => continue,
+                Sz::Read { .. } if self.total => continue,
                 _ => {}
             }
             let mut kids = Vec::with_capacity(n.children().len());

@@ -175,7 +175,8 @@ impl Memory {
         }
     }
 
-    /// The capacity every adstack gets when forced; None: each stack's own bound.
+    /// The capacity every adstack gets when forced; None: each stack's own bound. Devices size
+    /// stacks from the launch's [`crate::AdstackPlan`], which already applies it.
     pub fn ad_stack_size(&self) -> Option<usize> {
         self.ad_stack_size
     }

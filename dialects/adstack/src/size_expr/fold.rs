@@ -4,16 +4,24 @@
 //! job of `simplify-size-expr`.
 
 use super::expr::{var_bit, Builder, SizeExpr, MAX_BOUND_VARS};
-use std::collections::HashMap;
 use super::interval::Interval;
 use super::node::{BinOp, Node, NodeId};
+use std::collections::HashMap;
 
 /// How much work folding a range that reads nothing into a literal may take.
 const FOLD_STEPS: u64 = 1 << 16;
 
 impl SizeExpr {
-    /// `a + b`.
+    /// `a + b`; `(x + c1) + c2` becomes `x + (c1 + c2)` when the literals have one sign and
+    /// their sum fits (saturation cannot then tell the two apart).
     pub fn add(&self, b: &SizeExpr) -> SizeExpr {
+        if let (Some(c2), Node::Binary(BinOp::Add, x, y)) = (b.as_const(), self.root_node()) {
+            if let Some(c1) = self.subexpr(*y).as_const() {
+                if let Some(c) = c1.checked_add(c2).filter(|_| (c1 >= 0) == (c2 >= 0)) {
+                    return self.subexpr(*x).add(&SizeExpr::constant(c));
+                }
+            }
+        }
         match (self.as_const(), b.as_const()) {
             (Some(x), Some(y)) => SizeExpr::constant(BinOp::Add.apply(x, y)),
             (Some(0), _) => b.clone(),
@@ -215,7 +223,9 @@ impl SizeExpr {
         if !binds {
             return None;
         }
-        let used = others.iter().fold(mentioned(self), |acc, e| acc | mentioned(e));
+        let used = others
+            .iter()
+            .fold(mentioned(self), |acc, e| acc | mentioned(e));
         (0..MAX_BOUND_VARS).rev().find(|&v| used & var_bit(v) == 0)
     }
 
@@ -266,7 +276,14 @@ impl SizeExpr {
             new
         }
         let mut b = Builder::default();
-        let root = go(self, self.root(), false, (var, fresh), &mut b, &mut HashMap::new());
+        let root = go(
+            self,
+            self.root(),
+            false,
+            (var, fresh),
+            &mut b,
+            &mut HashMap::new(),
+        );
         b.finish(root)
     }
 }

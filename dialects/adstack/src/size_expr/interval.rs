@@ -136,7 +136,10 @@ impl SizeExpr {
 
     /// The interval of the root, free variables holding `free(v)`.
     pub fn interval_with(&self, free: &dyn Fn(u32) -> Interval) -> Interval {
-        *self.intervals_with(free).last().expect("a SizeExpr has a root")
+        *self
+            .intervals_with(free)
+            .last()
+            .expect("a SizeExpr has a root")
     }
 }
 

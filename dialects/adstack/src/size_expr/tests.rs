@@ -241,7 +241,13 @@ fn intervals_bound_every_node() {
     // Free variables may be given ranges.
     let open = SizeExpr::binary(BinOp::Sub, &SizeExpr::bound_var(2), &SizeExpr::constant(1));
     assert_eq!(open.interval(), Interval::new(0, i64::MAX - 1));
-    let given = open.interval_with(&|v| if v == 2 { Interval::new(3, 9) } else { Interval::FULL });
+    let given = open.interval_with(&|v| {
+        if v == 2 {
+            Interval::new(3, 9)
+        } else {
+            Interval::FULL
+        }
+    });
     assert_eq!(given, Interval::new(2, 8));
     // Every evaluation lies in the root interval.
     for s in [
@@ -264,6 +270,11 @@ fn folding_keeps_values() {
     assert_eq!(u.sub(&zero), u);
     assert_eq!(n.sub(&n), zero);
     assert_eq!(n.add(&zero), n);
+    let one = SizeExpr::constant(1);
+    assert_eq!(n.add(&one).add(&one).to_string(), "@n[]:i32 + 2");
+    // Literals of opposite signs stay apart (saturation could tell them apart).
+    let m1 = SizeExpr::constant(-1);
+    assert_eq!(n.add(&one).add(&m1).to_string(), "@n[]:i32 + 1 + -1");
     assert_eq!(n.mul(&zero), zero);
     assert_eq!(n.mul(&SizeExpr::constant(1)), n);
     assert_eq!(u.max(&SizeExpr::constant(300)), SizeExpr::constant(300));
@@ -399,9 +410,15 @@ fn closed_ranges_that_read_nothing_fold_to_literals() {
     let body = six.sub(&SizeExpr::bound_var(0));
     let r = SizeExpr::max_over_range(0, &SizeExpr::constant(0), &six, &body);
     assert_eq!(r, SizeExpr::constant(6));
-    assert_eq!(p("max(v0 * v0 for v0 in range(0, 5)) + 1").eval_literal(1000), Some(17));
+    assert_eq!(
+        p("max(v0 * v0 for v0 in range(0, 5)) + 1").eval_literal(1000),
+        Some(17)
+    );
     // Too much work, a read or a free variable: no literal.
-    assert_eq!(p("max(v0 for v0 in range(0, 100000))").eval_literal(1000), None);
+    assert_eq!(
+        p("max(v0 for v0 in range(0, 100000))").eval_literal(1000),
+        None
+    );
     assert_eq!(p("@n[]:i32 + 1").eval_literal(1000), None);
     let open = SizeExpr::binary(BinOp::Add, &SizeExpr::bound_var(1), &six);
     assert_eq!(open.eval_literal(1000), None);

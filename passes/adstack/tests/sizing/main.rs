@@ -4,4 +4,5 @@
 
 mod common;
 mod examples;
+mod limits;
 mod property;

@@ -50,6 +50,8 @@ enum Src {
     Sub(Box<Src>, Box<Src>),
     /// min(x + 1, 8).
     NextCapped(Box<Src>),
+    /// A local holding x, then y when @f0 < @f1 (two stores).
+    Local(Box<Src>, Box<Src>),
 }
 
 /// A loop: `range(lower, upper)`.
@@ -93,10 +95,11 @@ fn simple(r: &mut Rng, depth: usize, with_index: bool) -> Src {
 
 fn upper(r: &mut Rng, depth: usize, with_index: bool) -> Src {
     let x = simple(r, depth, with_index);
-    match r.below(10) {
+    match r.below(12) {
         0..=5 => x,
         6..=8 => Src::Sub(Box::new(x), Box::new(simple(r, depth, with_index))),
-        _ => Src::NextCapped(Box::new(x)),
+        9 => Src::NextCapped(Box::new(x)),
+        _ => Src::Local(Box::new(x), Box::new(simple(r, depth, with_index))),
     }
 }
 
@@ -213,6 +216,17 @@ impl Emitter {
                 let w = self.fresh();
                 writeln!(self.s, "{w} = arith.addi {x}, %c1 : i32").unwrap();
                 writeln!(self.s, "{v} = arith.minsi {w}, %c8 : i32")
+            }
+            Src::Local(x, y) => {
+                let (p, a, b, c) = (self.fresh(), self.fresh(), self.fresh(), self.fresh());
+                let x = self.value(x);
+                writeln!(self.s, "{p} = qd.alloca : !qd.ptr<i32>").unwrap();
+                writeln!(self.s, "qd.local_store {x}, {p} : !qd.ptr<i32>").unwrap();
+                writeln!(self.s, "{a} = qd.load @f0[] : i32\n{b} = qd.load @f1[] : i32").unwrap();
+                writeln!(self.s, "{c} = arith.cmpi slt, {a}, {b} : i32\nqd.if {c} {{").unwrap();
+                let y = self.value(y);
+                writeln!(self.s, "qd.local_store {y}, {p} : !qd.ptr<i32>\n}}").unwrap();
+                writeln!(self.s, "{v} = qd.local_load {p} : !qd.ptr<i32>")
             }
         }
         .unwrap();
