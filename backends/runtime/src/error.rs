@@ -162,8 +162,11 @@ impl RuntimeError {
         }
     }
 
-    /// The message with the kernel named: `... (in kernel @k)`.
+    /// The message with the kernel named: `... (in kernel @k)`, unless the message names it.
     pub fn full_message(&self) -> String {
+        if self.message.contains(&format!("kernel '{}'", self.kernel)) {
+            return self.message.clone();
+        }
         format!("{} (in kernel @{})", self.message, self.kernel)
     }
 

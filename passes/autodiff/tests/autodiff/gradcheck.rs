@@ -64,6 +64,10 @@ pub struct GradCase {
     pub f32_atol: f64,
     /// A forced adstack capacity (`ad_stack_size`), if any.
     pub ad_stack_size: Option<usize>,
+    /// Run `determine-ad-stack-size` on the gradient kernel after reverse-mode-ad (as qd-run
+    /// does), forced to `ad_stack_size` when that is set; otherwise the runtime sizes the stacks
+    /// with the same analysis when it compiles the kernel.
+    pub size_stacks: bool,
 }
 
 impl GradCase {
@@ -90,6 +94,7 @@ impl GradCase {
             f32_rtol: 2e-3,
             f32_atol: 1e-6,
             ad_stack_size: None,
+            size_stacks: false,
         }
     }
     pub fn field(mut self, name: &'static str, values: Vec<f64>) -> Self {
@@ -116,6 +121,11 @@ impl GradCase {
         self.h = h;
         self
     }
+    /// Sizes the gradient kernel's stacks with `determine-ad-stack-size` (see `size_stacks`).
+    pub fn sized(mut self) -> Self {
+        self.size_stacks = true;
+        self
+    }
 }
 
 /// The gradients found, one vector per `wrt` entry.
@@ -128,6 +138,34 @@ pub struct GradResult {
     pub stacks: usize,
 }
 
+impl GradResult {
+    /// The largest `|ad64 - fd| / (fd_rtol |fd| + fd_atol)` over every element: at most 1 when
+    /// the check passes.
+    pub fn fd_error_ratio(&self, case: &GradCase) -> f64 {
+        worst_ratio(&self.ad64, &self.fd, case.fd_rtol, case.fd_atol)
+    }
+    /// The largest `|ad32 - ad64| / (f32_rtol |ad64| + f32_atol)`.
+    pub fn f32_error_ratio(&self, case: &GradCase) -> f64 {
+        worst_ratio(&self.ad32, &self.ad64, case.f32_rtol, case.f32_atol)
+    }
+}
+
+fn worst_ratio(got: &[Vec<f64>], want: &[Vec<f64>], rtol: f64, atol: f64) -> f64 {
+    got.iter()
+        .flatten()
+        .zip(want.iter().flatten())
+        .map(|(g, w)| {
+            let tol = rtol * w.abs() + atol;
+            let err = (g - w).abs();
+            if err == 0.0 {
+                0.0
+            } else {
+                err / tol
+            }
+        })
+        .fold(0.0, f64::max)
+}
+
 /// The module text with every `f32` made `f64`.
 pub fn to_f64(src: &str) -> String {
     src.replace("f32", "f64")
@@ -135,11 +173,8 @@ pub fn to_f64(src: &str) -> String {
 
 /// Parses `src`, runs reverse-mode-ad, and returns the program (on the interpreter), the number
 /// of adstacks it made and which arguments of `kernel` carry gradients.
-fn program_with_gradient(
-    src: &str,
-    kernel: &str,
-    ad_stack_size: Option<usize>,
-) -> (Program, usize, Vec<bool>) {
+fn program_with_gradient(src: &str, case: &GradCase) -> (Program, usize, Vec<bool>) {
+    let kernel = case.kernel;
     let mut ctx = context();
     let Some(m) = parse_source(&mut ctx, src, "case.mlir") else {
         panic!("parse failed:\n{}", rendered(&ctx, src, "case.mlir"));
@@ -160,10 +195,26 @@ fn program_with_gradient(
         panic!("the gradient module does not verify: {msgs:?}");
     }
     let stacks = report.gradients.iter().map(|g| g.2).sum();
-    let active = qd_ad::find_reverse(&ctx, m, kernel)
-        .and_then(|d| d.active(&ctx))
-        .expect("the pass records the activity");
-    (program(ctx, m, ad_stack_size), stacks, active)
+    let decl = qd_ad::find_reverse(&ctx, m, kernel).expect("the pass declares the gradient");
+    let active = decl.active(&ctx).expect("the pass records the activity");
+    if case.size_stacks {
+        let grad = decl.gradient(&ctx).expect("the pass makes the gradient kernel");
+        size_stacks(&mut ctx, grad.0, case.ad_stack_size, src);
+    }
+    (program(ctx, m, case.ad_stack_size), stacks, active)
+}
+
+/// Runs `determine-ad-stack-size` on `kernel` (forced to `forced` entries when given).
+fn size_stacks(ctx: &mut Context, kernel: qd_ir::OpId, forced: Option<usize>, src: &str) {
+    use qd_pass::Pass;
+    let forced = forced.map(|n| i64::try_from(n).expect("a forced size fits in i64"));
+    let mut pass = qd_adstack_passes::DetermineAdStackSize::new(forced);
+    if pass.run(ctx, kernel).is_err() {
+        panic!(
+            "determine-ad-stack-size failed:\n{}",
+            rendered(ctx, src, "case.mlir")
+        );
+    }
 }
 
 fn program(ctx: Context, m: qd_ir::OpId, ad_stack_size: Option<usize>) -> Program {
@@ -228,7 +279,7 @@ fn make_args(
 
 /// Runs the kernel and its gradient; returns the adjoints of the `wrt` inputs.
 fn run_ad(src: &str, case: &GradCase) -> (Vec<Vec<f64>>, usize) {
-    let (mut p, stacks, active) = program_with_gradient(src, case.kernel, case.ad_stack_size);
+    let (mut p, stacks, active) = program_with_gradient(src, case);
     let k = p.kernel(case.kernel).expect("kernel");
     let kg = p
         .kernel(&format!("{}_grad", case.kernel))
