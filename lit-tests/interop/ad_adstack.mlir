@@ -25,8 +25,8 @@ qd.kernel @k_grad(%a: !qd.ndarray<?xf32>, %n: !qd.ndarray<?xi32>, %da: !qd.ndarr
   ad.store_field_adjoint %dy, @x[%c0] : f32
   // CHECK: ad.acc_ndarray_adjoint %[[DY]], %{{.*}}[%[[C0]]] : !qd.ndarray<?xf32>
   ad.acc_ndarray_adjoint %dy, %da[%c0] : !qd.ndarray<?xf32>
-  // CHECK: %[[S:.*]] = adstack.alloca : f32 {max_size = 100, size_expr = "n"}
-  %s = adstack.alloca : f32 {max_size = 100, size_expr = "n"}
+  // CHECK: %[[S:.*]] = adstack.alloca : f32 {max_size = 100, size_expr = #adstack.size<@n[]:i32 + 1>}
+  %s = adstack.alloca : f32 {max_size = 100, size_expr = #adstack.size<@n[]:i32 + 1>}
   // CHECK: adstack.push %[[S]], %[[DY]] : f32
   adstack.push %s, %dy : f32
   // CHECK: %[[T:.*]] = adstack.load_top %[[S]] : f32

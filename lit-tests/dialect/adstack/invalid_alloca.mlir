@@ -55,3 +55,21 @@ qd.kernel @k() {
   %s = "adstack.alloca"() ({
   }) : () -> !adstack.stack<f32>
 }
+
+// -----
+
+module {
+  qd.kernel @k() {
+    // expected-error@+1 {{property 'size_expr' must be a #adstack.size<...>}}
+    %s = "adstack.alloca"() <{size_expr = "n"}> : () -> !adstack.stack<f32>
+  }
+}
+
+// -----
+
+module {
+  qd.kernel @k() {
+    // expected-error@+1 {{invalid #adstack.size: expected an expression}}
+    %s = adstack.alloca : f32 {size_expr = #adstack.size<1 +>}
+  }
+}

@@ -34,9 +34,9 @@ qd.kernel @k(%v: f32, %n: i32, %b: i1, %d: f64) {
   // CHECK: adstack.load_top %[[B]] : i1
   %bt = adstack.load_top %bs : i1
 
-  // size_expr (any attribute for now) and discardable attributes share the dictionary.
-  // CHECK: %[[D:.*]] = adstack.alloca : f64 {max_size = 7, size_expr = 7 : i64, note = "kept"}
-  %ds = adstack.alloca : f64 {note = "kept", size_expr = 7 : i64, max_size = 7}
+  // size_expr and discardable attributes share the dictionary.
+  // CHECK: %[[D:.*]] = adstack.alloca : f64 {max_size = 7, size_expr = #adstack.size<7>, note = "kept"}
+  %ds = adstack.alloca : f64 {note = "kept", size_expr = #adstack.size<7>, max_size = 7}
   // CHECK: adstack.push %[[D]], %{{.*}} {note = "kept"} : f64
   adstack.push %ds, %d {note = "kept"} : f64
   // CHECK: adstack.load_top_adj %[[D]] {note = "kept"} : f64

@@ -12,7 +12,7 @@
 // GENERIC: "adstack.pop"(%[[S]]) : (!adstack.stack<f32>) -> ()
 // GENERIC: %[[I:.*]] = "adstack.alloca"() : () -> !adstack.stack<i1>
 // GENERIC: "adstack.push"(%[[I]], %{{.*}}) : (!adstack.stack<i1>, i1) -> ()
-// GENERIC: %{{.*}} = "adstack.alloca"() <{max_size = 3 : i64, size_expr = "n"}> {note} : () -> !adstack.stack<i32>
+// GENERIC: %{{.*}} = "adstack.alloca"() <{max_size = 3 : i64, size_expr = #adstack.size<@n[]:i32 + 1>}> {note} : () -> !adstack.stack<i32>
 
 // CHECK: %[[S:.*]] = adstack.alloca : f32 {max_size = 100}
 // CHECK: adstack.push %[[S]], %{{.*}} : f32
@@ -22,7 +22,7 @@
 // CHECK: adstack.pop %[[S]] : f32
 // CHECK: %[[I:.*]] = adstack.alloca : i1
 // CHECK: adstack.push %[[I]], %{{.*}} : i1
-// CHECK: adstack.alloca : i32 {max_size = 3, size_expr = "n", note}
+// CHECK: adstack.alloca : i32 {max_size = 3, size_expr = #adstack.size<@n[]:i32 + 1>, note}
 
 "qd.kernel"() <{function_type = (f32, i1) -> (), sym_name = "k"}> ({
 ^bb0(%v: f32, %b: i1):
@@ -34,5 +34,5 @@
   "adstack.pop"(%s) : (!adstack.stack<f32>) -> ()
   %i = "adstack.alloca"() : () -> !adstack.stack<i1>
   "adstack.push"(%i, %b) : (!adstack.stack<i1>, i1) -> ()
-  %n = "adstack.alloca"() <{max_size = 3 : i64, size_expr = "n"}> {note} : () -> !adstack.stack<i32>
+  %n = "adstack.alloca"() <{max_size = 3 : i64, size_expr = #adstack.size<@n[]:i32 + 1>}> {note} : () -> !adstack.stack<i32>
 }) : () -> ()
