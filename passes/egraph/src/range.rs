@@ -241,7 +241,7 @@ impl Subst1 {
                 }
                 // A scalar field always has its one element; other reads may be out of bounds.
                 Sz::Field { idx, .. } if self.total && !idx.is_empty() => continue,
-                Sz::Read { .. } if self.total => continue,
+                
                 _ => {}
             }
             let mut kids = Vec::with_capacity(n.children().len());

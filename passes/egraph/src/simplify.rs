@@ -85,7 +85,8 @@ fn egraph_round(e: &SizeExpr, limits: Limits) -> (SizeExpr, bool, usize) {
         .roots
         .first()
         .and_then(|&root| extract(&runner.egraph, root, &fields))
-        .filter(|(_, cost)| *cost <= cost_of(e))
+        // Ties keep the input, so that a result that was already the cheapest stays as it is.
+        .filter(|(_, cost)| *cost < cost_of(e))
         .map(|(x, _)| x)
         .unwrap_or_else(|| e.clone());
     (best, hit, nodes)

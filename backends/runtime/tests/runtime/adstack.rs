@@ -107,7 +107,7 @@ fn an_overflow_is_reported_by_the_next_sync_only() {
     assert_eq!(
         e.to_string(),
         "m.mlir:1:1: error: adstack overflow in kernel 'k': stack at m.mlir:1:1 exceeded its \
-         capacity of 32 (in kernel @k)"
+         capacity of 32"
     );
     // Reset: the next sync and a clean launch report nothing.
     assert!(p.memory().adstack_overflow().is_none());

@@ -3,6 +3,8 @@
 
 mod common;
 mod constructs;
+mod corpus;
+mod corpus_spec;
 mod edge_cases;
 mod examples;
 mod gradcheck;

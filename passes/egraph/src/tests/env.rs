@@ -220,7 +220,26 @@ impl<'a> Gen<'a> {
         if depth == 0 || self.r.chance(20) {
             return self.leaf();
         }
-        match self.r.below(10) {
+        match self.r.below(12) {
+            10 | 11 => {
+                // Shared operands in two operators: what cancellation and absorption rules
+                // match, e.g. (x - y) + y, max(x, min(x, y)), x * z + x * y.
+                let ops = BinOp::ALL;
+                let (o1, o2) = (ops[self.r.below(5) as usize], ops[self.r.below(5) as usize]);
+                let x = self.expr(depth - 1);
+                let y = self.expr(depth - 1);
+                let inner = SizeExpr::binary(o1, &x, &y);
+                let shared = if self.r.chance(50) { y } else { x };
+                match self.r.below(3) {
+                    0 => SizeExpr::binary(o2, &inner, &shared),
+                    1 => SizeExpr::binary(o2, &shared, &inner),
+                    _ => {
+                        let z = self.expr(depth - 1);
+                        let other = SizeExpr::binary(o1, &shared, &z);
+                        SizeExpr::binary(o2, &inner, &other)
+                    }
+                }
+            }
             0..=6 => {
                 let op = BinOp::ALL[self.r.below(5) as usize];
                 let a = self.expr(depth - 1);

@@ -373,7 +373,7 @@ fn generic_output_of_custom_ops_reparses() {
     );
     let c = round_trip(src);
     assert!(
-        c.contains("%1 = unrealized_conversion_cast %0 : i32 to f32"),
+        c.contains("%1 = builtin.unrealized_conversion_cast %0 : i32 to f32"),
         "{c}"
     );
 }

@@ -1,0 +1,316 @@
+//! The gradient corpus: every kernel of `examples/grad/` (`.mlir` files with `// GRAD-...`
+//! directives, and `.grad` sidecars giving the inputs of the shared `examples/*.mlir`), each
+//! differentiated by reverse-mode-ad, its stacks sized by determine-ad-stack-size, and checked by
+//! [`check`] against central finite differences in f64. Prints a table: file, constructs, the
+//! number of adstacks in the gradient kernel, and the worst error over its tolerance.
+//!
+//! The directive syntax is documented in `examples/grad/README.md` and parsed in `corpus_spec`.
+
+use super::common::context;
+use super::corpus_spec::{self, values, Spec};
+use super::gradcheck::{check, ArgSpec, GradCase, Wrt};
+use qd_frontend::{FieldOp, KernelOp, NdarrayType};
+use qd_ir::text::parse_source;
+use qd_ir::Context;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+
+/// The constructs of the [reverse-ad] issue's corpus: each must be covered by some file.
+const REQUIRED: &[&str] = &[
+    "while-exit",
+    "break",
+    "if-else",
+    "shape-trip",
+    "local-struct",
+    "field-trip",
+    "ndarray-read-trip",
+    "triangular",
+    "reversed-triangular",
+    "sibling-loops",
+    "nested-loops",
+    "mixed-f32-i32",
+    "branch-in-loop",
+    "local-array",
+    "atomic-scalar",
+    "several-outputs",
+];
+
+pub fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/grad")
+}
+
+/// Every corpus file (`.mlir` and `.grad`), sorted by name.
+fn corpus_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus_dir())
+        .expect("examples/grad exists")
+        .map(|e| e.unwrap().path())
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("mlir" | "grad")))
+        .collect();
+    files.sort();
+    files
+}
+
+/// `s` as a `&'static str`: the harness names fields and kernels by static strings, and the
+/// corpus lives as long as the test binary.
+fn leak(s: &str) -> &'static str {
+    Box::leak(s.to_string().into_boxed_str())
+}
+
+/// What the module declares: field element counts, and the kernel's parameters (name, ndarray?).
+struct Signature {
+    fields: Vec<(String, usize)>,
+    params: Vec<(String, bool)>,
+}
+
+fn signature(spec: &Spec) -> Result<Signature, String> {
+    let mut ctx = context();
+    let file = spec.name.as_str();
+    let Some(m) = parse_source(&mut ctx, &spec.src, file) else {
+        return Err(format!("{file}: the kernel file does not parse"));
+    };
+    let ops = ctx.region_ops(ctx.region(m, 0));
+    let fields = ops
+        .iter()
+        .filter_map(|&o| FieldOp::from_op(&ctx, o))
+        .map(|f| (f.name(&ctx).to_string(), f.shape(&ctx).iter().product::<i64>() as usize))
+        .collect();
+    let kernel = ops
+        .iter()
+        .filter_map(|&o| KernelOp::from_op(&ctx, o))
+        .find(|k| k.name(&ctx) == spec.kernel)
+        .ok_or_else(|| format!("{file}: no kernel @{}", spec.kernel))?;
+    let params = kernel
+        .args(&ctx)
+        .iter()
+        .map(|&a| {
+            let ty = ctx.value_type(a);
+            (param_name(&ctx, a, &spec.src), NdarrayType::from_type(&ctx, ty).is_some())
+        })
+        .collect();
+    Ok(Signature { fields, params })
+}
+
+/// A kernel parameter's name: the `%name` its location points at (as qd-run reads it).
+fn param_name(ctx: &Context, a: qd_ir::Value, src: &str) -> String {
+    let (_, line, col) = ctx.file_line_col(ctx.value_loc(a)).expect("a located parameter");
+    let text = src.lines().nth(line as usize - 1).unwrap_or("");
+    text[col as usize - 1..]
+        .trim_start_matches('%')
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || "_$.-".contains(*c))
+        .collect()
+}
+
+/// The gradient case a spec describes.
+pub fn case(spec: &Spec) -> Result<GradCase, String> {
+    let file = &spec.name;
+    let sig = signature(spec)?;
+    let count = |f: &str| {
+        sig.fields
+            .iter()
+            .find(|(n, _)| n == f)
+            .map(|(_, c)| *c)
+            .ok_or_else(|| format!("{file}: no field @{f}"))
+    };
+    let mut c = GradCase::new(spec.src.clone(), leak(&spec.kernel)).sized();
+    for (f, v) in &spec.sets {
+        let (_, data) = values(v, Some(count(f)?)).map_err(|e| format!("{file}: {f}: {e}"))?;
+        c = c.field(leak(f), data);
+    }
+    for (p, _) in &sig.params {
+        let Some((_, v)) = spec.args.iter().find(|(n, _)| n == p) else {
+            return Err(format!("{file}: no GRAD-ARG for parameter %{p}"));
+        };
+        let (shape, data) = values(v, None).map_err(|e| format!("{file}: {p}: {e}"))?;
+        let nd = sig.params.iter().any(|(n, nd)| n == p && *nd);
+        c = c.arg(match (nd, data.as_slice()) {
+            (true, _) => ArgSpec::Ndarray { shape, data },
+            (false, [x]) => ArgSpec::Scalar(*x),
+            (false, _) => return Err(format!("{file}: %{p} is a scalar: give one value")),
+        });
+    }
+    if let Some((a, _)) = spec.args.iter().find(|(a, _)| !sig.params.iter().any(|p| &p.0 == a)) {
+        return Err(format!("{file}: @{} has no parameter %{a}", spec.kernel));
+    }
+    for (f, s) in &spec.seeds {
+        c = c.seed(leak(f), vec![*s; count(f)?]);
+    }
+    for w in &spec.wrt {
+        if let Some(i) = sig.params.iter().position(|(n, nd)| n == w && *nd) {
+            c = c.wrt(Wrt::Arg(i));
+        } else if spec.sets.iter().any(|(f, _)| f == w) {
+            c = c.wrt(Wrt::Field(leak(w)));
+        } else {
+            return Err(format!(
+                "{file}: GRAD-WRT {w}: not an ndarray parameter nor a field given by GRAD-SET"
+            ));
+        }
+    }
+    for (k, v) in &spec.tol {
+        match k.as_str() {
+            "h" => c.h = *v,
+            "fd_rtol" => c.fd_rtol = *v,
+            "fd_atol" => c.fd_atol = *v,
+            "f32_rtol" => c.f32_rtol = *v,
+            _ => c.f32_atol = *v,
+        }
+    }
+    c.ad_stack_size = spec.ad_stack_size;
+    Ok(c)
+}
+
+/// One row of the table.
+struct Row {
+    file: String,
+    covers: String,
+    stacks: String,
+    fd_ratio: String,
+    f32_ratio: String,
+    failure: Option<String>,
+}
+
+fn run(path: &Path) -> Row {
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let mut row = Row {
+        file: name.clone(),
+        covers: String::new(),
+        stacks: "-".into(),
+        fd_ratio: "-".into(),
+        f32_ratio: "-".into(),
+        failure: None,
+    };
+    let spec = match corpus_spec::read(path) {
+        Ok(s) => s,
+        Err(e) => {
+            row.failure = Some(e);
+            return row;
+        }
+    };
+    row.covers = spec.covers.join(", ");
+    let c = match case(&spec) {
+        Ok(c) => c,
+        Err(e) => {
+            row.failure = Some(e);
+            return row;
+        }
+    };
+    let r = match catch_unwind(AssertUnwindSafe(|| check(&c))) {
+        Ok(r) => r,
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "panicked".into());
+            row.failure = Some(format!("{name}: {msg}"));
+            return row;
+        }
+    };
+    row.stacks = r.stacks.to_string();
+    row.fd_ratio = format!("{:.3}", r.fd_error_ratio(&c));
+    row.f32_ratio = format!("{:.3}", r.f32_error_ratio(&c));
+    let mut problems = Vec::new();
+    if let Some(want) = spec.stacks {
+        if want != r.stacks {
+            problems.push(format!("GRAD-STACKS says {want}, the gradient kernel has {}", r.stacks));
+        }
+    }
+    // A gradient that is zero everywhere checks nothing.
+    for (w, fd) in spec.wrt.iter().zip(&r.fd) {
+        if fd.is_empty() || fd.iter().all(|&g| g == 0.0) {
+            problems.push(format!("the gradient with respect to {w} is zero: pick other inputs"));
+        }
+    }
+    if !problems.is_empty() {
+        row.failure = Some(format!("{name}: {}", problems.join("; ")));
+    }
+    row
+}
+
+fn table(rows: &[Row]) -> String {
+    let head = ["file", "constructs", "stacks", "max|ad64-fd|/tol", "max|ad32-ad64|/tol"];
+    let mut cells: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
+    for r in rows {
+        cells.push(vec![
+            r.file.clone(),
+            r.covers.clone(),
+            r.stacks.clone(),
+            r.fd_ratio.clone(),
+            r.f32_ratio.clone(),
+        ]);
+    }
+    let widths: Vec<usize> = (0..head.len())
+        .map(|i| cells.iter().map(|c| c[i].len()).max().unwrap_or(0))
+        .collect();
+    cells.insert(1, widths.iter().map(|w| "-".repeat(*w)).collect());
+    cells
+        .iter()
+        .map(|c| {
+            let cols: Vec<String> = c
+                .iter()
+                .zip(&widths)
+                .map(|(s, w)| format!("{s:w$}"))
+                .collect();
+            format!("| {} |\n", cols.join(" | "))
+        })
+        .collect()
+}
+
+#[test]
+fn every_corpus_kernel_matches_finite_differences() {
+    let files = corpus_files();
+    let rows: Vec<Row> = files.iter().map(|p| run(p)).collect();
+    println!("{}", table(&rows));
+    let failures: Vec<&str> = rows.iter().filter_map(|r| r.failure.as_deref()).collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(rows.len() >= 25, "the corpus has {} kernels, wants 25", rows.len());
+    let covered: Vec<&str> = rows
+        .iter()
+        .flat_map(|r| r.covers.split(", "))
+        .collect();
+    let missing: Vec<&&str> = REQUIRED.iter().filter(|t| !covered.contains(t)).collect();
+    assert!(missing.is_empty(), "no corpus file covers {missing:?}");
+}
+
+#[test]
+fn the_shared_examples_are_in_the_corpus() {
+    // Each example of examples/ is referenced by a sidecar, not copied.
+    for ex in ["control_flow", "dynamic_loop", "local_array", "ndarray_bound", "triangular"] {
+        let side = corpus_dir().join(format!("{ex}.grad"));
+        let spec = corpus_spec::read(&side).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(spec.src, super::common::example(&format!("{ex}.mlir")), "{ex}");
+    }
+}
+
+#[test]
+fn a_spec_naming_a_missing_parameter_or_field_is_an_error() {
+    let src = "module {\n  qd.field @x : !qd.field<2xf32> {needs_grad}\n  qd.field @y : !qd.field<f32> {needs_grad}\n  qd.kernel @k(%w: !qd.ndarray<?xf32>, %s: f32) {\n  }\n}\n";
+    let spec = |extra: &str| Spec {
+        name: "t.mlir".into(),
+        src: src.into(),
+        kernel: "k".into(),
+        covers: vec!["t".into()],
+        sets: vec![("x".into(), "1,2".into())],
+        args: vec![("w".into(), "fill(1):3".into()), ("s".into(), "2".into())],
+        seeds: vec![("y".into(), 1.0)],
+        wrt: vec![extra.into()],
+        ..Spec::default()
+    };
+    let c = case(&spec("w")).unwrap();
+    assert!(matches!(c.wrt[..], [Wrt::Arg(0)]));
+    assert!(matches!(c.args[1], ArgSpec::Scalar(s) if s == 2.0));
+    assert!(matches!(case(&spec("x")).unwrap().wrt[..], [Wrt::Field("x")]));
+    assert!(case(&spec("z")).unwrap_err().contains("GRAD-WRT z"));
+    let mut s = spec("x");
+    s.args.pop();
+    assert!(case(&s).unwrap_err().contains("no GRAD-ARG for parameter %s"));
+    s.args.push(("t".into(), "1".into()));
+    s.args.push(("s".into(), "1".into()));
+    assert!(case(&s).unwrap_err().contains("no parameter %t"));
+    let mut s = spec("x");
+    s.sets[0].1 = "1,2,3".into();
+    assert!(case(&s).unwrap_err().contains("expected 2"));
+    let mut s = spec("x");
+    s.args[1].1 = "1,2".into();
+    assert!(case(&s).unwrap_err().contains("is a scalar"));
+}
