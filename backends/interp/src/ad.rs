@@ -5,15 +5,20 @@
 //!   `ad.acc_field_adjoint` adds to it (threads run one after another, so the add is atomic).
 //! - `ad.acc_ndarray_adjoint` adds to an element of an ndarray argument.
 //! - Adds happen in the element's precision. Every index is checked, as qd's accesses are.
+//! - `ad.load_element` / `ad.store_element` read and write one scalar of a local aggregate,
+//!   exactly as the `qd.elem_ptr`/`qd.member_ptr` chain of their path followed by
+//!   `qd.local_load`/`qd.local_store` would (same layout, same bounds checks and messages).
 //! - `ad.reverse` is a module-level declaration: it never reaches a kernel body.
 
 use crate::exec::{Compiler, DialectInterpreter, Exec, Flow, Slot};
 use crate::helpers::{flat_index, out_of_bounds};
 use crate::num::{Float, Kind};
 use qd_ad::{
-    AccNdarrayAdjointOp, FieldAdjointWriteOp, LoadFieldAdjointOp, ACC_FIELD_ADJOINT_OP,
-    ACC_NDARRAY_ADJOINT_OP, LOAD_FIELD_ADJOINT_OP, STORE_FIELD_ADJOINT_OP,
+    element_access, AccNdarrayAdjointOp, FieldAdjointWriteOp, LoadFieldAdjointOp, PathIndex,
+    ACC_FIELD_ADJOINT_OP, ACC_NDARRAY_ADJOINT_OP, LOAD_ELEMENT_OP, LOAD_FIELD_ADJOINT_OP,
+    STORE_ELEMENT_OP, STORE_FIELD_ADJOINT_OP,
 };
+use qd_frontend::{pointee_of, ArrayType, StructType};
 use qd_ir::{Diagnostic, OpId, Value, ValueDef};
 use qd_runtime::{NdarrayId, RuntimeErrorKind};
 
@@ -31,6 +36,7 @@ impl DialectInterpreter for AdInterpreter {
             LOAD_FIELD_ADJOINT_OP => load_field(c, op),
             ACC_FIELD_ADJOINT_OP | STORE_FIELD_ADJOINT_OP => write_field(c, op),
             ACC_NDARRAY_ADJOINT_OP => acc_ndarray(c, op),
+            LOAD_ELEMENT_OP | STORE_ELEMENT_OP => element(c, op),
             _ => Err(c.unsupported(op)),
         }
     }
@@ -162,4 +168,107 @@ fn acc_ndarray(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
         }
         Ok(Flow::Next)
     }))
+}
+
+/// One dynamic level of an element path: the index register, the array's length and text (for
+/// messages), and the element's stride in cells.
+struct DynLevel {
+    index: Slot,
+    len: i64,
+    stride: u64,
+    ty_text: String,
+}
+
+/// The layout of an element path: a constant cell offset plus the dynamic levels.
+fn element_layout(
+    c: &mut Compiler<'_>,
+    op: OpId,
+) -> Result<(Slot, u64, Vec<DynLevel>), Diagnostic> {
+    let Some((base, path)) = element_access(c.ctx(), op) else {
+        return Err(c.error(op, format!("'{}' has too few operands", c.ctx().name(op))));
+    };
+    let mut ty = pointee_of(c.ctx(), base);
+    let mut offset = 0u64;
+    let mut dynamic = Vec::new();
+    let bad = |c: &Compiler<'_>| c.error(op, "the element path does not fit the local's type");
+    for p in path {
+        let ctx = c.ctx();
+        if let Some(a) = ArrayType::from_type(ctx, ty) {
+            let (elem, len) = (a.elem(ctx), a.len(ctx));
+            let stride = crate::qd::local_cells(ctx, elem).ok_or_else(|| bad(c))? as u64;
+            match p {
+                PathIndex::Const(k) if (0..len).contains(&k) => offset += k as u64 * stride,
+                PathIndex::Const(_) => return Err(bad(c)),
+                PathIndex::Value(v) => {
+                    let ty_text = qd_ir::text::type_to_string(ctx, ty);
+                    let index = c.slot(v);
+                    dynamic.push(DynLevel {
+                        index,
+                        len,
+                        stride,
+                        ty_text,
+                    });
+                }
+            }
+            ty = elem;
+        } else if let Some(s) = StructType::from_type(ctx, ty) {
+            let PathIndex::Const(k) = p else {
+                return Err(bad(c));
+            };
+            let members = s.members(ctx);
+            let k = usize::try_from(k)
+                .ok()
+                .filter(|&k| k < members.len())
+                .ok_or_else(|| bad(c))?;
+            for &m in &members[..k] {
+                offset += crate::qd::local_cells(ctx, m).ok_or_else(|| bad(c))? as u64;
+            }
+            ty = members[k];
+        } else {
+            return Err(bad(c));
+        }
+    }
+    let base = c.slot(base);
+    Ok((base, offset, dynamic))
+}
+
+/// `ad.load_element` / `ad.store_element`: the cell of the path, then a load or a store.
+fn element(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
+    let (base, offset, dynamic) = element_layout(c, op)?;
+    let loc = c.ctx().loc(op);
+    let cell =
+        move |f: &mut crate::exec::Frame<'_>| -> Result<usize, Box<qd_runtime::RuntimeError>> {
+            let mut p = f.get(base) + offset;
+            for d in &dynamic {
+                let k = f.get(d.index) as i64;
+                if k < 0 || k >= d.len {
+                    return Err(f.error(
+                        loc,
+                        RuntimeErrorKind::OutOfBounds,
+                        format!(
+                            "index {k} is out of bounds for local array '{}' of length {}",
+                            d.ty_text, d.len
+                        ),
+                    ));
+                }
+                p += k as u64 * d.stride;
+            }
+            Ok(p as usize)
+        };
+    if c.ctx().name(op) == LOAD_ELEMENT_OP {
+        let r = c.slot(c.ctx().result(op, 0));
+        Ok(Box::new(move |f| {
+            let i = cell(f)?;
+            let v = f.locals[i];
+            f.set(r, v);
+            Ok(Flow::Next)
+        }))
+    } else {
+        let v = c.slot(c.ctx().operand(op, 0));
+        Ok(Box::new(move |f| {
+            let i = cell(f)?;
+            f.locals[i] = f.get(v);
+            Ok(Flow::Next)
+        }))
+    }
 }

@@ -1,7 +1,8 @@
 // RUN: qd-opt %s --pass=reverse-mode-ad | FileCheck %s
-// Local arrays and structs keep element-addressed loads and stores: their adjoint is a local of
-// the same type, addressed through the same elem_ptr/member_ptr chain with the index's primal.
-// Only the element a sin reads is saved per iteration (one f32 stack), never the whole array.
+// Local arrays and structs keep element-addressed loads and stores (reverse-mode-ad runs
+// element-access-ad first): their adjoint is a local of the same type, addressed with the same
+// path and the index's primal. Each store saves only the element it overwrites (one f32 stack),
+// never the whole array; sin's operand is re-read from the restored array.
 
 qd.field @x : !qd.field<2x4xf32> {needs_grad}
 qd.field @y : !qd.field<2xf32> {needs_grad}
@@ -33,32 +34,38 @@ qd.kernel @k() {
 }
 
 // CHECK-LABEL: qd.kernel @k_grad()
-// CHECK: %[[S:.*]] = adstack.alloca : f32
-// CHECK-NEXT: %[[DST:.*]] = qd.alloca : !qd.ptr<!qd.struct<f32, i32>>
+// CHECK: %[[DST:.*]] = qd.alloca : !qd.ptr<!qd.struct<f32, i32>>
 // CHECK-NEXT: %[[DARR:.*]] = qd.alloca : !qd.ptr<!qd.array<4xf32>>
+// CHECK-NEXT: %[[S:.*]] = adstack.alloca : f32
 // CHECK-NEXT: %[[ARR:.*]] = qd.alloca : !qd.ptr<!qd.array<4xf32>>
+// CHECK-NEXT: %[[ST:.*]] = qd.alloca : !qd.ptr<!qd.struct<f32, i32>>
 // CHECK-NOT: adstack.alloca
 // CHECK: qd.range_for
 // CHECK: qd.range_for %[[T:.*]] = %{{.*}} to %{{.*}} : i32 {
-// CHECK-NEXT: %[[P:.*]] = qd.elem_ptr %[[ARR]][%[[T]]]
-// CHECK-NEXT: %[[A:.*]] = qd.local_load %[[P]] : !qd.ptr<f32>
+// CHECK-NEXT: %[[A:.*]] = ad.load_element %[[ARR]][%[[T]]] : !qd.ptr<!qd.array<4xf32>>
+// CHECK-NEXT: %[[SN:.*]] = math.sin %[[A]] : f32
 // CHECK-NEXT: adstack.push %[[S]], %[[A]] : f32
-// Reverse of the t loop: the struct member's and the element's adjoints, element by element.
+// CHECK-NEXT: ad.store_element %[[SN]], %[[ARR]][%[[T]]]
+// CHECK-NEXT: ad.load_element %[[ST]][0] : !qd.ptr<!qd.struct<f32, i32>>
+// Reverse of the t loop: the struct member's and the element's adjoints, element by element;
+// the element is restored, then re-read for cos.
 // CHECK: qd.range_for %[[K:.*]] = %{{.*}} to %{{.*}} : i32 {
 // CHECK: %[[TR:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT: qd.member_ptr %[[DST]][0]
-// CHECK: %[[DP:.*]] = qd.elem_ptr %[[DARR]][%[[TR]]]
-// CHECK-NEXT: qd.local_load %[[DP]]
-// CHECK: %[[AR:.*]] = adstack.load_top %[[S]] : f32
+// CHECK-NEXT: ad.load_element %[[DST]][0]
+// CHECK: %[[G:.*]] = ad.load_element %[[DARR]][%[[TR]]]
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: ad.store_element %[[Z]], %[[DARR]][%[[TR]]]
+// CHECK: %[[OLD:.*]] = adstack.load_top %[[S]] : f32
+// CHECK-NEXT: ad.store_element %[[OLD]], %[[ARR]][%[[TR]]]
+// CHECK-NEXT: adstack.pop %[[S]] : f32
+// CHECK-NEXT: %[[AR:.*]] = ad.load_element %[[ARR]][%[[TR]]]
 // CHECK-NEXT: math.cos %[[AR]]
-// CHECK: qd.elem_ptr %[[DARR]][%[[TR]]]
-// CHECK: adstack.pop %[[S]] : f32
+// CHECK: ad.store_element %{{.*}}, %[[DARR]][%[[TR]]]
 // CHECK-NEXT: }
-// The k loop: each element's adjoint goes to x[r, k].
+// The k loop: each element's adjoint goes to x[r, k]; nothing was saved for these stores.
 // CHECK: qd.range_for
 // CHECK: %[[KR:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
-// CHECK-NEXT: %[[DP2:.*]] = qd.elem_ptr %[[DARR]][%[[KR]]]
-// CHECK-NEXT: %[[G:.*]] = qd.local_load %[[DP2]]
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
-// CHECK-NEXT: qd.local_store %[[Z]], %[[DP2]]
-// CHECK-NEXT: ad.acc_field_adjoint %[[G]], @x[%{{.*}}, %[[KR]]]
+// CHECK-NEXT: %[[G2:.*]] = ad.load_element %[[DARR]][%[[KR]]]
+// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: ad.store_element %[[Z2]], %[[DARR]][%[[KR]]]
+// CHECK-NEXT: ad.acc_field_adjoint %[[G2]], @x[%{{.*}}, %[[KR]]]

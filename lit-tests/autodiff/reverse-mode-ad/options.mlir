@@ -2,7 +2,8 @@
 // RUN: qd-opt %s --pass=reverse-mode-ad | FileCheck %s --check-prefix=DEFAULT
 // RUN: qd-opt %s --pass=reverse-mode-ad --pass=reverse-mode-ad | FileCheck %s --check-prefix=DEFAULT
 // RUN: qd-opt %s --pass=reverse-mode-ad --print-op-generic | qd-opt | FileCheck %s --check-prefix=DEFAULT
-// RUN: not qd-opt %s --pass='reverse-mode-ad{aggregates=ssa}' 2>&1 | FileCheck %s --check-prefix=AGG
+// RUN: qd-opt %s --pass='reverse-mode-ad{aggregates=ssa}' | FileCheck %s --check-prefix=DEFAULT
+// RUN: not qd-opt %s --pass='reverse-mode-ad{aggregates=whole}' 2>&1 | FileCheck %s --check-prefix=AGG
 // RUN: not qd-opt %s --pass='reverse-mode-ad{kernels=nope}' 2>&1 | FileCheck %s --check-prefix=NOPE
 // Which kernels are differentiated: those named by kernels=, else those with an ad.reverse
 // declaration and those that read and write differentiable data. An explicit `active` list
@@ -52,5 +53,5 @@ qd.kernel @c() {
 // DEFAULT-NOT: _grad
 // DEFAULT-NOT: ad.reverse
 
-// AGG: aggregates='ssa' is not supported; the only mode is 'element'
+// AGG: aggregates='whole' is not a mode; use 'element' (element-addressed, the default) or 'ssa' (whole-aggregate values)
 // NOPE: error: reverse-mode-ad: no kernel named @nope (given in kernels=)

@@ -89,11 +89,26 @@ const INPUTS: &[&str] = &[
         qd.atomic_add %p, @y[] : f32
       }
     }"#,
+    // Element accesses of a local array for element-access-ad to address.
+    r#"qd.kernel @locals(%i: i32) {
+      %arr = qd.alloca : !qd.ptr<!qd.array<4xf32>>
+      %c1 = arith.constant 1 : i32
+      %p = qd.elem_ptr %arr[%c1] : !qd.ptr<!qd.array<4xf32>>
+      %v = qd.local_load %p : !qd.ptr<f32>
+      %q = qd.elem_ptr %arr[%i] : !qd.ptr<!qd.array<4xf32>>
+      qd.local_store %v, %q : !qd.ptr<f32>
+    }"#,
     // An adstack for determine-ad-stack-size to size.
     r#"qd.kernel @stacks() {
       %s = adstack.alloca : f32
       %c = arith.constant 1.0 : f32
       adstack.push %s, %c : f32
+    }"#,
+    // A symbolic adstack bound for simplify-size-expr to simplify.
+    r#"qd.field @n : !qd.field<i32>
+    qd.kernel @bounds(%v: f32) {
+      %s = adstack.alloca : f32 {size_expr = #adstack.size<6 * max(6 - v0 for v0 in range(0, 6)) + max(v0 for v0 in range(0, @n[]:i32))>}
+      adstack.push %s, %v : f32
     }"#,
 ];
 

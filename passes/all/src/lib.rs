@@ -10,8 +10,10 @@ pub fn register_all_passes(reg: &mut PassRegistry) {
     reg.register(cse_pass_info());
     reg.register(dce_pass_info());
     reg.register(symbol_dce_pass_info());
+    reg.register(qd_autodiff::element_access_ad_pass_info());
     reg.register(qd_autodiff::reverse_mode_ad_pass_info());
     reg.register(qd_adstack_passes::determine_ad_stack_size_pass_info());
+    reg.register(qd_egraph::simplify_size_expr_pass_info());
 }
 
 /// A registry with every pass of qd.
@@ -36,7 +38,9 @@ mod tests {
                 "cse",
                 "dce",
                 "determine-ad-stack-size",
+                "element-access-ad",
                 "reverse-mode-ad",
+                "simplify-size-expr",
                 "symbol-dce"
             ]
         );
@@ -56,10 +60,10 @@ mod tests {
         let reg = all_passes();
         let pm = qd_pass::PassManager::parse(
             &reg,
-            "builtin.module(reverse-mode-ad{kernels=k aggregates=element},canonicalize{max-iterations=4},cse,dce,symbol-dce)",
+            "builtin.module(qd.kernel(element-access-ad),reverse-mode-ad{kernels=k aggregates=element},canonicalize{max-iterations=4},cse,dce,symbol-dce)",
         )
         .unwrap();
-        assert_eq!(pm.root().len(), 5);
+        assert_eq!(pm.root().len(), 6);
     }
 }
 

@@ -7,10 +7,12 @@
 //! Differentiable ops are those with a `ReverseRule`; an op without one (integer arithmetic,
 //! comparisons, integer casts) stops the dependence. Locals are followed through memory: a store
 //! makes its local (the whole `qd.alloca`, aggregates included, conservatively) depend on the
-//! stored value, and a load depends on its local. Both directions are fixpoints over the kernel,
+//! stored value, and a load depends on its local (`ad.load_element` / `ad.store_element` as
+//! loads and stores of their aggregate). Both directions are fixpoints over the kernel,
 //! so values carried around loops through locals are covered.
 
 use crate::structure::{is_float_value, kernel_ops, root_alloca};
+use qd_ad::{LoadElementOp, StoreElementOp, LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{
     KernelOp, LoadOp, LocalLoadOp, LocalStoreOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp,
     ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP,
@@ -102,6 +104,20 @@ impl Activity {
                     changed |= self.vary(ctx, l.result(ctx));
                 }
             }
+            STORE_ELEMENT_OP => {
+                let s = StoreElementOp(op);
+                if self.varied.contains(&s.value(ctx)) {
+                    if let Some(a) = root_alloca(ctx, s.base(ctx)) {
+                        changed |= self.varied_mem.insert(a);
+                    }
+                }
+            }
+            LOAD_ELEMENT_OP => {
+                let l = LoadElementOp(op);
+                if root_alloca(ctx, l.base(ctx)).is_some_and(|a| self.varied_mem.contains(&a)) {
+                    changed |= self.vary(ctx, l.result(ctx));
+                }
+            }
             _ => {
                 if rule_of(ctx, op).is_some() && ctx.operands(op).any(|v| self.varied.contains(&v))
                 {
@@ -156,6 +172,20 @@ impl Activity {
             LOCAL_STORE_OP => {
                 let s = LocalStoreOp(op);
                 if root_alloca(ctx, s.ptr(ctx)).is_some_and(|a| self.useful_mem.contains(&a)) {
+                    changed |= self.use_(ctx, s.value(ctx));
+                }
+            }
+            LOAD_ELEMENT_OP => {
+                let l = LoadElementOp(op);
+                if self.useful.contains(&l.result(ctx)) {
+                    if let Some(a) = root_alloca(ctx, l.base(ctx)) {
+                        changed |= self.useful_mem.insert(a);
+                    }
+                }
+            }
+            STORE_ELEMENT_OP => {
+                let s = StoreElementOp(op);
+                if root_alloca(ctx, s.base(ctx)).is_some_and(|a| self.useful_mem.contains(&a)) {
                     changed |= self.use_(ctx, s.value(ctx));
                 }
             }

@@ -18,6 +18,8 @@ pub(crate) struct Facts {
     /// Locals that become adstacks (see `stacks`).
     pub stacked: IndexSet<OpId>,
     pub jumps: Jumps,
+    /// How local arrays and structs are differentiated (see `element`, `aggregate_ssa`).
+    pub elements: crate::element::ElementPlan,
 }
 
 /// Where a primal value the reverse pass needs was saved by the forward replay.
@@ -120,6 +122,8 @@ pub(crate) struct Emitter<'f> {
     /// The op being reversed (primal requests are made for it).
     pub cur: Option<OpId>,
     pub num_stacks: usize,
+    /// Saved stores and leaf stacks of local aggregates.
+    pub elem: crate::element::ElementState,
 }
 
 impl<'f> Emitter<'f> {
@@ -140,6 +144,7 @@ impl<'f> Emitter<'f> {
             adj_mem: HashMap::new(),
             cur: None,
             num_stacks: 0,
+            elem: Default::default(),
         }
     }
 

@@ -42,6 +42,10 @@ impl Emitter<'_> {
         let loc = ctx.loc(op);
         match ctx.name(op) {
             STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP | NDARRAY_STORE_OP => {}
+            qd_ad::LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP => self.replay_element(ctx, op, dst),
+            ALLOCA_OP if self.f.elements.whole.contains_key(&op) => {
+                self.replay_whole_alloca(ctx, op, dst)
+            }
             ALLOCA_OP if self.f.stacked.contains(&op) => {
                 let ty = AllocaOp(op).pointee(ctx);
                 let s = self.new_stack(ctx, ty, loc);

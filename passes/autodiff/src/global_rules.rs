@@ -14,7 +14,7 @@
 //! atomic (the old value depends on the order of the threads and on what the forward pass left),
 //! memory writes in a `qd.while` condition, a kernel-level local used inside a parallel loop
 //! (locals are per thread), ops with regions other than qd's control flow, and kernels that
-//! already contain ad/adstack ops.
+//! already contain ad/adstack ops (other than the element accesses `element-access-ad` makes).
 
 use crate::structure::{is_serial_loop, kernel_ops, parallel_ancestor};
 use qd_frontend::{
@@ -36,7 +36,11 @@ pub(crate) fn check(
     let name = kernel.name(ctx).to_string();
     for (pos, &op) in ops.iter().enumerate() {
         let d = ctx.dialect_of(op);
-        if d == "ad" || d == "adstack" {
+        let element = matches!(
+            ctx.name(op),
+            qd_ad::LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP
+        );
+        if (d == "ad" || d == "adstack") && !element {
             diags.push(err(
                 ctx,
                 op,
@@ -253,8 +257,10 @@ fn check_while_condition(ctx: &Context, op: OpId, diags: &mut Vec<Diagnostic>) {
     for b in ctx.region_blocks(cond).to_vec() {
         for o in ctx.block_ops(b) {
             for n in ctx.walk_pre_order(o) {
-                let writes = matches!(ctx.name(n), STORE_OP | LOCAL_STORE_OP | NDARRAY_STORE_OP)
-                    || AtomicOp::from_op(ctx, n).is_some();
+                let writes = matches!(
+                    ctx.name(n),
+                    STORE_OP | LOCAL_STORE_OP | NDARRAY_STORE_OP | qd_ad::STORE_ELEMENT_OP
+                ) || AtomicOp::from_op(ctx, n).is_some();
                 if writes {
                     diags.push(err(
                         ctx,

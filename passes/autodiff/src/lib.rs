@@ -74,11 +74,15 @@
 //! `control`.
 
 mod activity;
+mod aggregate_ssa;
 mod cleanup;
 mod control;
+mod element;
+mod element_access;
 mod emitter;
 mod forward;
 mod global_rules;
+mod needs;
 mod pass;
 mod reverse;
 mod stacks;
@@ -88,6 +92,11 @@ mod tape;
 #[cfg(test)]
 mod tests;
 
+pub use element::Aggregates;
+pub use element_access::{
+    element_access_ad_pass_info, rewrite_element_accesses, ElementAccessAdPass, ElementRewrite,
+    ELEMENT_ACCESS_PASS,
+};
 pub use pass::{
     reverse_mode_ad, reverse_mode_ad_pass_info, Options, Report, ReverseModeAdPass, PASS_NAME,
 };

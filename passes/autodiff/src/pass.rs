@@ -2,6 +2,7 @@
 //! segment, see the crate docs) and records it in the module's `ad.reverse` declaration.
 
 use crate::activity::Activity;
+use crate::element::{Aggregates, ElementPlan};
 use crate::emitter::{Anchor, Emitter, Facts};
 use crate::stacks::stacked_locals;
 use crate::structure::{groups, kernel_ops, parallel_ancestor, Group, Jumps};
@@ -31,20 +32,21 @@ pub fn reverse_mode_ad_pass_info() -> PassInfo {
         .option(OptionDecl::string(
             "aggregates",
             "element",
-            "how local arrays and structs are differentiated: 'element' (element-addressed adjoints)",
+            "how local arrays and structs are differentiated: 'element' (element-addressed loads and stores, only overwritten scalars saved) or 'ssa' (the naive whole-aggregate value, saved whole at every store; for comparison)",
         ))
 }
 
 fn create(opts: &ParsedOptions) -> Result<Box<dyn Pass>, String> {
     let aggregates = opts.get_string("aggregates");
-    if !aggregates.is_empty() && aggregates != "element" {
+    let Some(aggregates) = Aggregates::parse(aggregates) else {
         return Err(format!(
-            "reverse-mode-ad: aggregates='{aggregates}' is not supported; the only mode is 'element' (local arrays and structs keep element-addressed adjoints)"
+            "reverse-mode-ad: aggregates='{aggregates}' is not a mode; use 'element' (element-addressed, the default) or 'ssa' (whole-aggregate values)"
         ));
-    }
+    };
     Ok(Box::new(ReverseModeAdPass {
         options: Options {
             kernels: opts.get_list("kernels").to_vec(),
+            aggregates,
         },
         ..Default::default()
     }))
@@ -55,6 +57,8 @@ fn create(opts: &ParsedOptions) -> Result<Box<dyn Pass>, String> {
 pub struct Options {
     /// Kernels to differentiate; empty for the default choice.
     pub kernels: Vec<String>,
+    /// How local arrays and structs are differentiated.
+    pub aggregates: Aggregates,
 }
 
 /// What one run produced, per gradient kernel: (primal kernel, gradient kernel, adstacks).
@@ -137,7 +141,7 @@ pub fn reverse_mode_ad(
     let mut report = Report::default();
     let mut failed = false;
     for k in kernels {
-        match differentiate(ctx, module, k, &needs_grad) {
+        match differentiate(ctx, module, k, &needs_grad, options.aggregates) {
             Ok(entry) => report.gradients.push(entry),
             Err(diags) => {
                 failed = true;
@@ -234,7 +238,10 @@ fn differentiate(
     module: OpId,
     k: KernelOp,
     needs_grad: &HashSet<String>,
+    aggregates: Aggregates,
 ) -> Result<(String, String, usize), Vec<Diagnostic>> {
+    // Element and member accesses of local aggregates become addressed loads and stores.
+    crate::element_access::rewrite_element_accesses(ctx, k.0);
     let name = k.name(ctx).to_string();
     let arg_types = k.arg_types(ctx);
     let decl = find_reverse(ctx, module, &name);
@@ -246,6 +253,13 @@ fn differentiate(
     let mut diags = crate::global_rules::check(ctx, k, needs_grad);
     let act = Activity::compute(ctx, k, needs_grad, &arrays);
     diags.extend(check_active_uses(ctx, k, &act, needs_grad));
+    let elements = match crate::element::plan(ctx, k, &act, aggregates) {
+        Ok(p) => p,
+        Err(d) => {
+            diags.extend(d);
+            ElementPlan::default()
+        }
+    };
     let grad_name = format!("{name}_grad");
     if SymbolTable::new(ctx, module).contains(&grad_name) {
         diags.push(Diagnostic::error(
@@ -266,7 +280,9 @@ fn differentiate(
     let gbody = grad.ensure_body(ctx);
     // A kernel whose body is an empty region computes nothing: its gradient is empty too.
     let stacks = match k.body(ctx) {
-        Some(kbody) => emit_gradient(ctx, k, kbody, grad, gbody, act, needs_grad, &activity),
+        Some(kbody) => emit_gradient(
+            ctx, k, kbody, grad, gbody, act, elements, needs_grad, &activity,
+        ),
         None => 0,
     };
     // Record the gradient kernel in the declaration (made when missing).
@@ -291,6 +307,7 @@ fn emit_gradient(
     grad: KernelOp,
     gbody: BlockId,
     act: Activity,
+    elements: ElementPlan,
     needs_grad: &HashSet<String>,
     activity: &[bool],
 ) -> usize {
@@ -300,6 +317,7 @@ fn emit_gradient(
         stacked: stacked_locals(ctx, k, &act),
         act,
         jumps: Jumps::analyze(ctx, k),
+        elements,
     };
     let mut em = Emitter::new(&facts, gbody);
     let gargs = grad.args(ctx);

@@ -11,10 +11,11 @@
 //!   adjoint: the earlier contributions still count).
 //! - `y = qd.ndarray_load %a[i]`, a active: `ad.acc_ndarray_adjoint adj(y), %a_adj[i]`;
 //!   `qd.ndarray_store v, %a[i]`: `adj(v) += %a_adj[i]`, then `%a_adj[i] = 0`.
-//! - Locals: a load adds its adjoint to the local's adjoint (an adjoint local of the same type,
-//!   addressed element by element through the same `elem_ptr`/`member_ptr` chain); a store moves
-//!   the local's adjoint to the stored value and zeroes it. Stacked locals keep their adjoints in
-//!   the stack's entries (see `stacks`).
+//! - Locals: a load adds its adjoint to the local's adjoint (an adjoint local of the same type);
+//!   a store moves the local's adjoint to the stored value and zeroes it. Stacked locals keep
+//!   their adjoints in the stack's entries (see `stacks`); element accesses of local arrays and
+//!   structs (`ad.load_element` / `ad.store_element`) address the adjoint aggregate with the same
+//!   path (see `element`, and `aggregate_ssa` for `aggregates=ssa`).
 
 use crate::activity::rule_of;
 use crate::emitter::Emitter;
@@ -40,7 +41,9 @@ impl Emitter<'_> {
                     let mut b = self.builder(ctx);
                     qd_adstack::build_pop(&mut b, s, loc);
                 }
+                self.reverse_whole_alloca(ctx, op);
             }
+            qd_ad::LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP => self.reverse_element(ctx, op),
             LOCAL_LOAD_OP => self.reverse_local_load(ctx, op),
             LOCAL_STORE_OP => self.reverse_local_store(ctx, op),
             LOAD_OP => self.reverse_field_load(ctx, op),

@@ -10,7 +10,9 @@
 //!    by the global data access rules, and the gradient kernel writes no primal data): the op is
 //!    cloned where it is needed, over its operands' primals.
 //! 4. `v` was loaded from a stacked local and no store to that local lies between the load and
-//!    `U`: the stack's top entry is `v` (`load_top`).
+//!    `U`: the stack's top entry is `v` (`load_top`). Likewise an element of a local aggregate
+//!    (`ad.load_element`) is re-read from the aggregate, which the reverse pass restores store by
+//!    store (see `element`).
 //! 5. Otherwise `v` is taped: inside a serial loop on an adstack of its own (one entry per
 //!    execution: pushed right after its definition in the forward replay, read with `load_top`,
 //!    popped where the reverse pass reaches its definition, after all its uses), elsewhere in a
@@ -51,6 +53,8 @@ impl Emitter<'_> {
             let loc = ctx.loc(d);
             let mut b = self.builder(ctx);
             qd_adstack::build_load_top(&mut b, s, loc)
+        } else if let Some(p) = self.element_primal(ctx, d) {
+            p
         } else {
             let t = self.tape(ctx, d, v);
             self.read_tape(ctx, t, ctx.loc(d))

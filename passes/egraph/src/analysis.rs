@@ -60,14 +60,20 @@ impl Data {
     }
 }
 
-/// The analysis: the hull of every bound variable.
+/// The analysis: the hull of every bound variable, and the e-node budget of the run (rules
+/// stop applying past it, see `simplify::Capped`).
 #[derive(Clone, Debug)]
 pub struct SizeAnalysis {
     vars: Vec<Interval>,
+    /// Rules apply only while the e-graph has fewer e-nodes than this.
+    pub node_limit: usize,
+    /// Whether a rule application was skipped for the budget.
+    pub capped: bool,
 }
 
 impl SizeAnalysis {
-    /// The hulls of `e`'s variables (a variable `e` never uses may hold anything).
+    /// The hulls of `e`'s variables (a variable `e` never uses may hold anything), with no
+    /// e-node budget.
     pub fn new(e: &SizeExpr) -> SizeAnalysis {
         let mut vars = vec![Interval::FULL; MAX_BOUND_VARS as usize];
         for (n, iv) in e.nodes().iter().zip(e.intervals()) {
@@ -77,7 +83,11 @@ impl SizeAnalysis {
                 }
             }
         }
-        SizeAnalysis { vars }
+        SizeAnalysis {
+            vars,
+            node_limit: usize::MAX,
+            capped: false,
+        }
     }
 
     pub fn var_interval(&self, v: u32) -> Interval {
@@ -198,7 +208,12 @@ impl Analysis<Sz> for SizeAnalysis {
     fn merge(&mut self, a: &mut Data, b: Data) -> DidMerge {
         let meet = Interval::new(a.iv.lo.max(b.iv.lo), a.iv.hi.min(b.iv.hi));
         // Equal values have overlapping intervals; an empty meet would mean an unsound rule.
-        debug_assert!(meet.lo <= meet.hi, "disjoint intervals {:?} and {:?}", a.iv, b.iv);
+        debug_assert!(
+            meet.lo <= meet.hi,
+            "disjoint intervals {:?} and {:?}",
+            a.iv,
+            b.iv
+        );
         let merged = Data {
             iv: if meet.lo <= meet.hi { meet } else { a.iv },
             free: a.free & b.free,

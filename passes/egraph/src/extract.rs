@@ -109,7 +109,11 @@ impl Extractor<'_> {
             let mut changed = false;
             // Children are discovered after their parents: go backwards for fewer passes.
             for i in (0..self.best.len()).rev() {
-                let ((c, scope), cur) = self.best.get_index(i).map(|(k, v)| (*k, *v)).expect("in range");
+                let ((c, scope), cur) = self
+                    .best
+                    .get_index(i)
+                    .map(|(k, v)| (*k, *v))
+                    .expect("in range");
                 let mut best = cur;
                 for (j, node) in self.eg[c].nodes.iter().enumerate() {
                     if let Some(cost) = self.node_cost(node, scope) {
@@ -177,7 +181,13 @@ pub fn extract(
     ex.solve();
     let (cost, _) = ex.best.get(&root).copied().flatten()?;
     let mut out = Vec::new();
-    ex.build(root, fields, &mut out, &mut HashMap::new(), &mut HashSet::new())?;
+    ex.build(
+        root,
+        fields,
+        &mut out,
+        &mut HashMap::new(),
+        &mut HashSet::new(),
+    )?;
     let e = SizeExpr::from_nodes(out).ok()?;
     Some((e, cost))
 }

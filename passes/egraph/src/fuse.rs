@@ -117,7 +117,11 @@ impl Fuser<'_> {
                 })
             }
             other => {
-                let ops: Vec<NodeId> = other.operands().into_iter().map(|o| self.go(o, false)).collect();
+                let ops: Vec<NodeId> = other
+                    .operands()
+                    .into_iter()
+                    .map(|o| self.go(o, false))
+                    .collect();
                 let mut it = ops.into_iter();
                 self.push(other.map_operands(|_| it.next().expect("one per operand")))
             }

@@ -16,11 +16,22 @@ pub enum Sz {
     /// A bound variable `vN`.
     Var(u32),
     /// `argN.shape[axis]`.
-    Shape { arg: u32, axis: u32 },
+    Shape {
+        arg: u32,
+        axis: u32,
+    },
     /// `@field[idx]:T`: `field` indexes the [`FieldTable`], `ty` is an [`IntTy`] code.
-    Field { field: u32, ty: u32, idx: Box<[Id]> },
+    Field {
+        field: u32,
+        ty: u32,
+        idx: Box<[Id]>,
+    },
     /// `argN[idx]:T`.
-    Read { arg: u32, ty: u32, idx: Box<[Id]> },
+    Read {
+        arg: u32,
+        ty: u32,
+        idx: Box<[Id]>,
+    },
     Add([Id; 2]),
     Sub([Id; 2]),
     Mul([Id; 2]),
@@ -28,7 +39,10 @@ pub enum Sz {
     Min([Id; 2]),
     /// `max(body for v in range(begin, end))`: children `[begin, end, body]`. The variable is
     /// data, not a child, so that no rewrite can turn the binder into anything else.
-    Mor { var: u32, ops: [Id; 3] },
+    Mor {
+        var: u32,
+        ops: [Id; 3],
+    },
 }
 
 /// The discriminant: the variant and its non-child data, so that e-matching only compares
@@ -188,6 +202,13 @@ impl FieldTable {
 /// fields it reads.
 pub fn to_rec_expr(e: &SizeExpr) -> (RecExpr<Sz>, FieldTable) {
     let mut fields = FieldTable::default();
+    let rec = to_rec_expr_in(e, &mut fields);
+    (rec, fields)
+}
+
+/// The egg expression of `e`, numbering its fields in `fields` (shared between expressions
+/// that go into one e-graph).
+pub fn to_rec_expr_in(e: &SizeExpr, fields: &mut FieldTable) -> RecExpr<Sz> {
     let mut rec = RecExpr::default();
     let id = |n: &qd_adstack::size_expr::NodeId| Id::from(n.index());
     for n in e.nodes() {
@@ -221,16 +242,12 @@ pub fn to_rec_expr(e: &SizeExpr) -> (RecExpr<Sz>, FieldTable) {
         };
         rec.add(node);
     }
-    (rec, fields)
+    rec
 }
 
 /// The SizeExpr node of an e-node whose children have become `ops` (None for a field or type
 /// code the table does not know, which a conversion never produces).
-pub fn to_node(
-    n: &Sz,
-    fields: &FieldTable,
-    ops: &[qd_adstack::size_expr::NodeId],
-) -> Option<Node> {
+pub fn to_node(n: &Sz, fields: &FieldTable, ops: &[qd_adstack::size_expr::NodeId]) -> Option<Node> {
     let pair = || (ops[0], ops[1]);
     Some(match n {
         Sz::Num(c) => Node::Const(*c),

@@ -21,7 +21,9 @@
 use crate::analysis::{var_bit, SizeAnalysis};
 use crate::lang::Sz;
 use crate::rules::{literal, Rw};
-use egg::{Applier, EGraph, Id, Language, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symbol, Var};
+use egg::{
+    Applier, EGraph, Id, Language, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symbol, Var,
+};
 use std::collections::HashMap;
 
 type G = EGraph<Sz, SizeAnalysis>;
@@ -40,7 +42,12 @@ enum Kind {
 struct RangeRule(Kind);
 
 impl Searcher<Sz, SizeAnalysis> for RangeRule {
-    fn search_eclass_with_limit(&self, g: &G, eclass: Id, limit: usize) -> Option<SearchMatches<'_, Sz>> {
+    fn search_eclass_with_limit(
+        &self,
+        g: &G,
+        eclass: Id,
+        limit: usize,
+    ) -> Option<SearchMatches<'_, Sz>> {
         let has = g[eclass].nodes.iter().any(|n| matches!(n, Sz::Mor { .. }));
         (has && limit > 0).then(|| SearchMatches {
             eclass,
@@ -55,7 +62,14 @@ impl Searcher<Sz, SizeAnalysis> for RangeRule {
 }
 
 impl Applier<Sz, SizeAnalysis> for RangeRule {
-    fn apply_one(&self, g: &mut G, eclass: Id, _: &Subst, _: Option<&PatternAst<Sz>>, _: Symbol) -> Vec<Id> {
+    fn apply_one(
+        &self,
+        g: &mut G,
+        eclass: Id,
+        _: &Subst,
+        _: Option<&PatternAst<Sz>>,
+        _: Symbol,
+    ) -> Vec<Id> {
         let eclass = g.find(eclass);
         let mors: Vec<(u32, [Id; 3])> = g[eclass]
             .nodes
@@ -88,7 +102,12 @@ impl RangeRule {
         let (ib, ie) = (g[b].data.iv, g[e].data.iv);
         let non_empty = ie.lo > ib.hi;
         let body = g[y].data.clone();
-        let mor = |g: &mut G, body: Id| g.add(Sz::Mor { var, ops: [b, e, body] });
+        let mor = |g: &mut G, body: Id| {
+            g.add(Sz::Mor {
+                var,
+                ops: [b, e, body],
+            })
+        };
         let zero = |g: &mut G| g.add(Sz::Num(0));
         match self.0 {
             Kind::FreeBody if body.is_free_of(var) && non_empty => {
@@ -233,15 +252,15 @@ impl Subst1 {
             match &n {
                 Sz::Var(u) if *u == self.var => return Some(self.point),
                 Sz::Var(u) if self.total && self.allowed & var_bit(*u) == 0 => continue,
-                Sz::Mor { var: u, .. } => {
-                    // Rebinding the variable, capturing one of the point, or (total) a range.
-                    if self.total || *u == self.var || point_free & var_bit(*u) != 0 {
-                        continue;
-                    }
+                // Rebinding the variable, capturing one of the point, or (total) a range.
+                Sz::Mor { var: u, .. }
+                    if self.total || *u == self.var || point_free & var_bit(*u) != 0 =>
+                {
+                    continue
                 }
                 // A scalar field always has its one element; other reads may be out of bounds.
                 Sz::Field { idx, .. } if self.total && !idx.is_empty() => continue,
-                
+                Sz::Read { .. } if self.total => continue,
                 _ => {}
             }
             let mut kids = Vec::with_capacity(n.children().len());

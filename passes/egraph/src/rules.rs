@@ -90,13 +90,10 @@ fn factor_exact(a: Interval, b: Interval, c: Interval) -> bool {
     let ab = mul128(wide(a), wide(b));
     let ac = mul128(wide(a), wide(c));
     let bc = add128(b, c);
-    fits(ab.0, ab.1)
-        && fits(ac.0, ac.1)
-        && fits(ab.0 + ac.0, ab.1 + ac.1)
-        && fits(bc.0, bc.1)
+    fits(ab.0, ab.1) && fits(ac.0, ac.1) && fits(ab.0 + ac.0, ab.1 + ac.1) && fits(bc.0, bc.1)
 }
 
-/// `max(a + k, 0) -> a - (-k)` for a literal `k < 0` (with no saturation in `a + k`).
+/// `max(a + k, 0) -> a - (-k)` for a literal `k < 0`.
 struct MaxAddNeg {
     a: Var,
     k: Var,
@@ -111,14 +108,10 @@ impl Applier<Sz, SizeAnalysis> for MaxAddNeg {
         _: Option<&PatternAst<Sz>>,
         _: Symbol,
     ) -> Vec<Id> {
-        let Some(k) = literal(g, s[self.k]) else {
+        // `a + k` and `a - (-k)` saturate alike (the same true value, clamped alike).
+        let Some(k) = literal(g, s[self.k]).filter(|&k| k < 0 && k != i64::MIN) else {
             return vec![];
         };
-        let a = iv(g, s, self.a);
-        let (lo, hi) = add128(a, Interval::point(k));
-        if k >= 0 || k == i64::MIN || !fits(lo, hi) {
-            return vec![];
-        }
         let m = g.add(Sz::Num(-k));
         let sub = g.add(Sz::Sub([s[self.a], m]));
         if g.union(eclass, sub) {

@@ -8,9 +8,9 @@ use crate::fuse::fuse;
 use crate::lang::{to_rec_expr, Sz};
 use crate::range::range_rules;
 use crate::rules::{algebraic_rules, Rw};
-use egg::{CostFunction, Runner, StopReason};
+use egg::{Applier, CostFunction, EGraph, Id, PatternAst, Runner, StopReason, Subst, Symbol, Var};
 use qd_adstack::size_expr::SizeExpr;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// The e-graph's limits, per run. There is deliberately no time limit: results must not
@@ -50,11 +50,40 @@ pub struct Simplified {
     pub egraph_nodes: usize,
 }
 
-fn rules() -> &'static [Rw] {
+/// An applier that applies only while the e-graph is under its e-node budget. egg checks its
+/// node limit between rules only, and one rule (associativity over a long sum) can add tens of
+/// thousands of e-nodes in one go; this bounds the e-graph to about the limit.
+struct Capped(Arc<dyn Applier<Sz, SizeAnalysis> + Sync + Send>);
+
+impl Applier<Sz, SizeAnalysis> for Capped {
+    fn apply_one(
+        &self,
+        g: &mut EGraph<Sz, SizeAnalysis>,
+        eclass: Id,
+        subst: &Subst,
+        ast: Option<&PatternAst<Sz>>,
+        rule: Symbol,
+    ) -> Vec<Id> {
+        if g.total_size() >= g.analysis.node_limit {
+            g.analysis.capped = true;
+            return Vec::new();
+        }
+        self.0.apply_one(g, eclass, subst, ast, rule)
+    }
+
+    fn vars(&self) -> Vec<Var> {
+        self.0.vars()
+    }
+}
+
+pub(crate) fn rules() -> &'static [Rw] {
     static RULES: OnceLock<Vec<Rw>> = OnceLock::new();
     RULES.get_or_init(|| {
         let mut r = algebraic_rules();
         r.extend(range_rules());
+        for rw in &mut r {
+            rw.applier = Arc::new(Capped(rw.applier.clone()));
+        }
         r
     })
 }
@@ -73,13 +102,16 @@ pub fn cost_of(e: &SizeExpr) -> Cost {
 /// limit stopped the run, and the e-graph's size.
 fn egraph_round(e: &SizeExpr, limits: Limits) -> (SizeExpr, bool, usize) {
     let (rec, fields) = to_rec_expr(e);
-    let runner = Runner::<Sz, SizeAnalysis, ()>::new(SizeAnalysis::new(e))
+    let mut analysis = SizeAnalysis::new(e);
+    analysis.node_limit = limits.node_limit;
+    let runner = Runner::<Sz, SizeAnalysis, ()>::new(analysis)
         .with_iter_limit(limits.iter_limit)
         .with_node_limit(limits.node_limit)
         .with_time_limit(Duration::MAX)
         .with_expr(&rec)
         .run(rules());
-    let hit = !matches!(runner.stop_reason, Some(StopReason::Saturated));
+    let hit =
+        runner.egraph.analysis.capped || !matches!(runner.stop_reason, Some(StopReason::Saturated));
     let nodes = runner.egraph.total_size();
     let best = runner
         .roots

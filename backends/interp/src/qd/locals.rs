@@ -14,7 +14,7 @@ use qd_ir::{Context, Diagnostic, OpId, Type};
 use qd_runtime::RuntimeErrorKind;
 
 /// The number of scalar cells of a local type (None on overflow or for a non-local type).
-fn cells(ctx: &Context, ty: Type) -> Option<usize> {
+pub(crate) fn cells(ctx: &Context, ty: Type) -> Option<usize> {
     if let Some(a) = ArrayType::from_type(ctx, ty) {
         let n = usize::try_from(a.len(ctx)).ok()?;
         return n.checked_mul(cells(ctx, a.elem(ctx))?);

@@ -14,6 +14,9 @@ mod locals;
 mod loops;
 mod memory;
 
+/// The local-memory layout (cells per local type), shared with `ad.load_element`.
+pub(crate) use locals::cells as local_cells;
+
 use crate::exec::{Compiler, DialectInterpreter, Exec, Flow};
 use qd_frontend as qd;
 use qd_ir::{Diagnostic, OpId};

@@ -3,6 +3,7 @@
 mod adjoint;
 mod adstack;
 mod common;
+mod element;
 mod examples;
 mod extension;
 mod runtime_api;

@@ -195,7 +195,13 @@ pub fn values(text: &str, count: Option<usize>) -> Result<(Vec<usize>, Vec<f64>)
         let n = sized("linspace(a,b)")?;
         let step = if n > 1 { (b - a) / (n - 1) as f64 } else { 0.0 };
         (0..n)
-            .map(|i| if n > 1 && i == n - 1 { b } else { a + i as f64 * step })
+            .map(|i| {
+                if n > 1 && i == n - 1 {
+                    b
+                } else {
+                    a + i as f64 * step
+                }
+            })
             .collect()
     } else if call("arange") == Some("") {
         (0..sized("arange()")?).map(|i| i as f64).collect()
@@ -259,7 +265,11 @@ module {}
         let s = parse("k.grad", side, &|p| Ok(format!("text of {p}"))).unwrap();
         assert_eq!(s.src, "text of ../k.mlir");
         assert!(s.tol.is_empty());
-        let e = parse("k.grad", &side.replace("// GRAD-SOURCE: ../k.mlir\n", ""), &no_source);
+        let e = parse(
+            "k.grad",
+            &side.replace("// GRAD-SOURCE: ../k.mlir\n", ""),
+            &no_source,
+        );
         assert!(e.unwrap_err().contains("no GRAD-SOURCE"));
         let e = parse("k.grad", side, &no_source).unwrap_err();
         assert_eq!(e, "k.grad:1: no file ../k.mlir");
@@ -289,14 +299,22 @@ module {}
 
     #[test]
     fn values_follow_qd_run() {
-        assert_eq!(values("1,2.5,3", None).unwrap(), (vec![3], vec![1.0, 2.5, 3.0]));
+        assert_eq!(
+            values("1,2.5,3", None).unwrap(),
+            (vec![3], vec![1.0, 2.5, 3.0])
+        );
         assert_eq!(values("0,3,7,1:4", None).unwrap().0, vec![4]);
-        assert_eq!(values("fill(0.5):2x2", None).unwrap(), (vec![2, 2], vec![0.5; 4]));
+        assert_eq!(
+            values("fill(0.5):2x2", None).unwrap(),
+            (vec![2, 2], vec![0.5; 4])
+        );
         assert_eq!(values("arange()", Some(3)).unwrap().1, vec![0.0, 1.0, 2.0]);
         let (_, l) = values("linspace(0,1.5)", Some(16)).unwrap();
         assert_eq!((l[0], l[15], l.len()), (0.0, 1.5, 16));
         assert!((l[1] - 0.1).abs() < 1e-15);
-        assert!(values("linspace(0,1)", None).unwrap_err().contains("needs a shape"));
+        assert!(values("linspace(0,1)", None)
+            .unwrap_err()
+            .contains("needs a shape"));
         assert!(values("1,2", Some(3)).unwrap_err().contains("expected 3"));
         assert!(values("1,2:3", None).unwrap_err().contains("expected 3"));
         assert!(values("1,x", None).is_err());

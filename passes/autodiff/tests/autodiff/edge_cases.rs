@@ -200,6 +200,7 @@ qd.kernel @b() {
     let (mut ctx, m) = parse(src);
     let opts = qd_autodiff::Options {
         kernels: vec!["b".into()],
+        ..Default::default()
     };
     let r = qd_autodiff::reverse_mode_ad(&mut ctx, m, &opts).unwrap();
     assert_eq!(r.gradients, [("b".into(), "b_grad".into(), 0)]);

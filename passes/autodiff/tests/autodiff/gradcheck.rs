@@ -17,7 +17,7 @@
 //! values, so both precisions differentiate the same function at the same point.
 
 use super::common::{context, rendered};
-use qd_autodiff::{reverse_mode_ad, Options};
+use qd_autodiff::{reverse_mode_ad, Aggregates, Options};
 use qd_interp::Interpreter;
 use qd_ir::text::parse_source;
 use qd_ir::Context;
@@ -68,6 +68,8 @@ pub struct GradCase {
     /// does), forced to `ad_stack_size` when that is set; otherwise the runtime sizes the stacks
     /// with the same analysis when it compiles the kernel.
     pub size_stacks: bool,
+    /// How reverse-mode-ad differentiates local arrays and structs (`aggregates=`).
+    pub aggregates: Aggregates,
 }
 
 impl GradCase {
@@ -95,6 +97,7 @@ impl GradCase {
             f32_atol: 1e-6,
             ad_stack_size: None,
             size_stacks: false,
+            aggregates: Aggregates::Element,
         }
     }
     pub fn field(mut self, name: &'static str, values: Vec<f64>) -> Self {
@@ -183,7 +186,11 @@ fn program_with_gradient(src: &str, case: &GradCase) -> (Program, usize, Vec<boo
         let msgs: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
         panic!("the case's module does not verify: {msgs:?}");
     }
-    let report = match reverse_mode_ad(&mut ctx, m, &Options::default()) {
+    let options = Options {
+        aggregates: case.aggregates,
+        ..Options::default()
+    };
+    let report = match reverse_mode_ad(&mut ctx, m, &options) {
         Ok(r) => r,
         Err(_) => panic!(
             "reverse-mode-ad failed:\n{}",
@@ -198,7 +205,9 @@ fn program_with_gradient(src: &str, case: &GradCase) -> (Program, usize, Vec<boo
     let decl = qd_ad::find_reverse(&ctx, m, kernel).expect("the pass declares the gradient");
     let active = decl.active(&ctx).expect("the pass records the activity");
     if case.size_stacks {
-        let grad = decl.gradient(&ctx).expect("the pass makes the gradient kernel");
+        let grad = decl
+            .gradient(&ctx)
+            .expect("the pass makes the gradient kernel");
         size_stacks(&mut ctx, grad.0, case.ad_stack_size, src);
     }
     (program(ctx, m, case.ad_stack_size), stacks, active)
@@ -446,6 +455,11 @@ pub fn close(got: f64, want: f64, rtol: f64, atol: f64) -> bool {
 
 /// Checks the case (see the module docs); panics with the mismatching elements.
 pub fn check(case: &GradCase) -> GradResult {
+    try_check(case).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`check`], with a gradient mismatch returned as its message (other failures still panic).
+pub fn try_check(case: &GradCase) -> Result<GradResult, String> {
     let rounded = rounded_inputs(case);
     let (ad32, stacks) = run_ad(&case.src, &rounded);
     let src64 = case.src64.clone().unwrap_or_else(|| to_f64(&case.src));
@@ -466,16 +480,17 @@ pub fn check(case: &GradCase) -> GradResult {
             }
         }
     }
-    assert!(
-        bad.is_empty(),
-        "{}: gradient mismatch:\n{}",
-        case.kernel,
-        bad.join("\n")
-    );
-    GradResult {
+    if !bad.is_empty() {
+        return Err(format!(
+            "{}: gradient mismatch:\n{}",
+            case.kernel,
+            bad.join("\n")
+        ));
+    }
+    Ok(GradResult {
         ad32,
         ad64,
         fd,
         stacks,
-    }
+    })
 }

@@ -44,7 +44,11 @@ impl Array {
     }
     fn at(&self, idx: &[i64]) -> Result<i64, String> {
         if idx.len() != self.shape.len() {
-            return Err(format!("rank {} indexed with {}", self.shape.len(), idx.len()));
+            return Err(format!(
+                "rank {} indexed with {}",
+                self.shape.len(),
+                idx.len()
+            ));
         }
         let mut off = 0i64;
         for (&s, &i) in self.shape.iter().zip(idx) {
@@ -77,15 +81,30 @@ impl Env {
 
 impl EvalEnv for Env {
     fn field_element(&self, field: &str, idx: &[i64]) -> Result<i64, String> {
-        let (_, a) = self.fields.iter().find(|(n, _)| n == field).ok_or("no such field")?;
+        let (_, a) = self
+            .fields
+            .iter()
+            .find(|(n, _)| n == field)
+            .ok_or("no such field")?;
         a.at(idx)
     }
     fn ndarray_shape(&self, arg: u32, axis: u32) -> Result<i64, String> {
-        let (_, a) = self.arrays.iter().find(|(n, _)| *n == arg).ok_or("no such argument")?;
-        a.shape.get(axis as usize).copied().ok_or_else(|| "no such axis".into())
+        let (_, a) = self
+            .arrays
+            .iter()
+            .find(|(n, _)| *n == arg)
+            .ok_or("no such argument")?;
+        a.shape
+            .get(axis as usize)
+            .copied()
+            .ok_or_else(|| "no such axis".into())
     }
     fn ndarray_element(&self, arg: u32, idx: &[i64]) -> Result<i64, String> {
-        let (_, a) = self.arrays.iter().find(|(n, _)| *n == arg).ok_or("no such argument")?;
+        let (_, a) = self
+            .arrays
+            .iter()
+            .find(|(n, _)| *n == arg)
+            .ok_or("no such argument")?;
         a.at(idx)
     }
 }
@@ -97,6 +116,7 @@ const FIELDS: &[(&str, IntTy, &[i64])] = &[
     ("n", IntTy::I32, &[]),
     ("m", IntTy::U16, &[]),
     ("w", IntTy::I64, &[]),
+    ("u", IntTy::I64, &[]),
     ("t", IntTy::I32, &[3, 3]),
 ];
 const ARRAYS: &[(u32, IntTy, usize)] = &[(0, IntTy::I8, 1), (1, IntTy::U8, 1), (2, IntTy::I32, 2)];
@@ -164,10 +184,14 @@ impl<'a> Gen<'a> {
         match self.r.below(4) {
             0 => SizeExpr::constant(self.r.range(0, 4)),
             1 => match self.var() {
-                Some(v) => SizeExpr::binary(BinOp::Add, &v, &SizeExpr::constant(self.r.range(-1, 2))),
+                Some(v) => {
+                    SizeExpr::binary(BinOp::Add, &v, &SizeExpr::constant(self.r.range(-1, 2)))
+                }
                 None => SizeExpr::constant(self.r.range(0, 4)),
             },
-            _ => self.var().unwrap_or_else(|| SizeExpr::constant(self.r.range(0, 4))),
+            _ => self
+                .var()
+                .unwrap_or_else(|| SizeExpr::constant(self.r.range(0, 4))),
         }
     }
 
@@ -244,13 +268,21 @@ impl<'a> Gen<'a> {
                 let op = BinOp::ALL[self.r.below(5) as usize];
                 let a = self.expr(depth - 1);
                 // Repeats make the cancellation rules fire.
-                let b = if self.r.chance(15) { a.clone() } else { self.expr(depth - 1) };
+                let b = if self.r.chance(15) {
+                    a.clone()
+                } else {
+                    self.expr(depth - 1)
+                };
                 SizeExpr::binary(op, &a, &b)
             }
             7 if self.r.chance(50) => {
                 // The fusion's shape: two ranges over one variable from one begin.
                 let (v, b, e1) = (self.fresh(), self.bound(), self.bound());
-                let e2 = if self.r.chance(60) { e1.clone() } else { self.bound() };
+                let e2 = if self.r.chance(60) {
+                    e1.clone()
+                } else {
+                    self.bound()
+                };
                 self.scope.push(v);
                 let (x, y) = (self.expr(depth - 1), self.expr(depth - 1));
                 self.scope.pop();

@@ -2,6 +2,7 @@
 
 mod adstack;
 mod common;
+mod corpus;
 mod errors;
 mod grad;
 mod outputs;

@@ -1,0 +1,88 @@
+//! Which primal values the reverse pass may ask for (a superset), before it is emitted: the plan
+//! of element accesses needs it to decide which stores must save what they overwrite (see
+//! `element`).
+//!
+//! A value is needed when one of its uses reads its primal in reverse: a derivative rule that
+//! asks for it (`ReverseRule::primal_needs`, operands and results), an index of any memory
+//! access, a branch condition, a loop bound, any use by an op the reverse does not know. The
+//! value stored by a store is not (its reverse moves adjoints only), nor a `qd.while`'s
+//! condition (the reverse runs the loop over its recorded trip count). A needed result of an op the
+//! reverse recomputes (pure ops, field and ndarray reads) or re-reads (`ad.load_element`) needs
+//! that op's operands too.
+
+use crate::activity::{rule_of, Activity};
+use crate::structure::kernel_ops;
+use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
+use qd_frontend::{
+    KernelOp, ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, CONDITION_OP, LOAD_OP, LOCAL_LOAD_OP,
+    LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP,
+};
+use qd_ir::{Context, OpId, OpTraits, Value};
+use std::collections::HashSet;
+
+/// The values of `kernel` whose primal the reverse pass may read.
+pub(crate) fn needed_primals(ctx: &Context, kernel: KernelOp, act: &Activity) -> HashSet<Value> {
+    let ops = kernel_ops(ctx, kernel);
+    let mut needed = HashSet::new();
+    for &op in &ops {
+        direct_needs(ctx, op, act, &mut needed);
+    }
+    loop {
+        let mut changed = false;
+        for &op in ops.iter().rev() {
+            if recomputed(ctx, op) && ctx.results(op).iter().any(|r| needed.contains(r)) {
+                for v in ctx.operand_vec(op) {
+                    changed |= needed.insert(v);
+                }
+            }
+        }
+        if !changed {
+            return needed;
+        }
+    }
+}
+
+/// Ops whose results the reverse rebuilds from their operands' primals.
+fn recomputed(ctx: &Context, op: OpId) -> bool {
+    ctx.regions(op).is_empty()
+        && (ctx.has_trait(op, OpTraits::PURE)
+            || matches!(ctx.name(op), LOAD_OP | NDARRAY_LOAD_OP | LOAD_ELEMENT_OP))
+}
+
+/// The operands (and results) `op`'s own reverse reads.
+fn direct_needs(ctx: &Context, op: OpId, act: &Activity, needed: &mut HashSet<Value>) {
+    if let Some(rule) = rule_of(ctx, op) {
+        let operands = ctx.operand_vec(op);
+        let active: Vec<bool> = operands.iter().map(|&v| act.is_active(v)).collect();
+        let needs = rule.primal_needs(ctx, op, &active);
+        for (i, &v) in operands.iter().enumerate() {
+            if needs.operands.get(i).copied().unwrap_or(false) {
+                needed.insert(v);
+            }
+        }
+        for (i, &r) in ctx.results(op).iter().enumerate() {
+            if needs.results.get(i).copied().unwrap_or(false) {
+                needed.insert(r);
+            }
+        }
+        return;
+    }
+    if ctx.has_trait(op, OpTraits::PURE) {
+        // Only through their results.
+        return;
+    }
+    // Everything else but what the reverse never reads: stored values and local pointers (the
+    // reverse of a read reads its indices: that is where the adjoint goes).
+    let skip = match ctx.name(op) {
+        // The reverse runs a while loop over its recorded trip count: the condition is not read.
+        CONDITION_OP => return,
+        LOCAL_STORE_OP => 2,
+        STORE_ELEMENT_OP => 2,
+        LOCAL_LOAD_OP | LOAD_ELEMENT_OP => 1,
+        STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP | NDARRAY_STORE_OP => 1,
+        _ => 0,
+    };
+    for v in ctx.operands(op).skip(skip) {
+        needed.insert(v);
+    }
+}
