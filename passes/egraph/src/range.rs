@@ -2,8 +2,9 @@
 //! otherwise the largest of 0 and `body(v)` for `v` in `[b, e)`. Each is an equality, and none
 //! evaluates anything the input would not (a body is only evaluated where the input evaluates
 //! it: at a point of a range proved non-empty, or, under an emptiness guard, when the body
-//! reads no array element and has no range of its own, so it cannot fail; a scalar field
-//! `@f[]` always has its one element):
+//! reads no array element and has no range of its own, so it cannot fail: a scalar field
+//! `@f[]` always has its one element and `argN.shape[k]` is always there, in any kernel that
+//! names them):
 //!
 //! - `range-free-body`: a body free of `v`, range proved non-empty: `max(body, 0)`.
 //! - `range-monotone`: a body proved non-decreasing in `v` is largest at `v = e - 1`

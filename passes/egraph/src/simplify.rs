@@ -19,7 +19,7 @@ use std::time::Duration;
 pub struct Limits {
     /// Rewrite iterations per e-graph run.
     pub iter_limit: usize,
-    /// E-nodes past which an e-graph run stops.
+    /// E-nodes an e-graph run may reach: rules stop applying there (and egg stops the run).
     pub node_limit: usize,
 }
 

@@ -6,5 +6,6 @@ mod constructs;
 mod corpus;
 mod corpus_spec;
 mod edge_cases;
+mod element;
 mod examples;
 mod gradcheck;
