@@ -1,5 +1,7 @@
 //! Input generators shared by the benchmarks.
 
+pub mod element_ad;
+
 use std::fmt::Write;
 
 /// A module of about `n` arith ops in a chain of 10-op groups. Each group has a duplicate

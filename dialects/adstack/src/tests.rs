@@ -105,13 +105,17 @@ fn alloca_bounds_can_be_set_and_cleared() {
     let a = AllocaOp::build(&mut fx.b(), i32t, None, loc);
     a.set_max_size(&mut fx.ctx, Some(5));
     assert_eq!(a.max_size(&fx.ctx), Some(5));
-    let e = crate::size_expr::SizeExpr::parse("@n[]:i32 + 1").unwrap().to_attr(&mut fx.ctx);
+    let e = crate::size_expr::SizeExpr::parse("@n[]:i32 + 1")
+        .unwrap()
+        .to_attr(&mut fx.ctx);
     a.set_size_expr(&mut fx.ctx, Some(e));
     assert_eq!(a.size_expr(&fx.ctx), Some(e));
     assert_eq!(fx.verify(), None);
     let text = print_op(&fx.ctx, fx.module, &PrintOptions::default());
     assert!(
-        text.contains("adstack.alloca : i32 {max_size = 5, size_expr = #adstack.size<@n[]:i32 + 1>}"),
+        text.contains(
+            "adstack.alloca : i32 {max_size = 5, size_expr = #adstack.size<@n[]:i32 + 1>}"
+        ),
         "{text}"
     );
     a.set_max_size(&mut fx.ctx, None);

@@ -145,7 +145,11 @@ pub(crate) fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
     }
     if let Some(a) = ctx.prop(op, SIZE_EXPR) {
         crate::size_expr::SizeExpr::from_attr(ctx, a).map_err(|m| {
-            err(ctx, op, format!("property 'size_expr' must be a #adstack.size<...>: {m}"))
+            err(
+                ctx,
+                op,
+                format!("property 'size_expr' must be a #adstack.size<...>: {m}"),
+            )
         })?;
     }
     Ok(())

@@ -2,13 +2,18 @@
 //! place, and whether the place is surely written before any read after its allocation.
 //!
 //! A local is a `qd.alloca`; its places are reached through `qd.member_ptr` (a literal member)
-//! and `qd.elem_ptr` (a literal or unknown element). Two places may be the same unless a member
-//! or a literal element tells them apart. A local whose address goes anywhere else escapes, and
+//! and `qd.elem_ptr` (a literal or unknown element), or by the path of an `ad.load_element` /
+//! `ad.store_element` (the same steps, made by element-access-ad). Two places may be the same
+//! unless a member or a literal element tells them apart. A local whose address goes anywhere else escapes, and
 //! nothing is known about it. A stack is an `adstack.alloca`: every push may be what
 //! `load_top` reads.
 
+use qd_ad::{PathIndex, LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_adstack::{ALLOCA_OP as STACK_ALLOCA, LOAD_TOP_OP, PUSH_OP};
-use qd_frontend::{ALLOCA_OP, ELEM_PTR_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, MEMBER_PTR_OP};
+use qd_frontend::{
+    pointee_of, ArrayType, StructType, ALLOCA_OP, ELEM_PTR_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP,
+    MEMBER_PTR_OP,
+};
 use qd_ir::{Context, OpId, Value};
 
 /// One step from a local to a place inside it.
@@ -31,14 +36,47 @@ pub(crate) struct Location {
     pub initialized: bool,
 }
 
-/// The location a `qd.local_load` or `adstack.load_top` reads.
+/// The location a `qd.local_load`, `ad.load_element` or `adstack.load_top` reads.
 pub(crate) fn location_of(ctx: &Context, load: OpId) -> Result<Location, String> {
     let ptr = ctx.operand(load, 0);
     match ctx.name(load) {
         LOAD_TOP_OP => stack_location(ctx, ptr),
-        LOCAL_LOAD_OP => local_location(ctx, ptr),
+        LOCAL_LOAD_OP => local_location(ctx, resolve(ctx, ptr)),
+        LOAD_ELEMENT_OP => local_location(ctx, resolve_element(ctx, load)),
         other => Err(format!("'{other}' is not a load")),
     }
+}
+
+/// The steps of an element op's path below its base pointer (literals at struct levels are
+/// members, at array levels elements).
+fn element_steps(ctx: &Context, op: OpId) -> Option<Vec<Step>> {
+    let (base, path) = qd_ad::element_access(ctx, op)?;
+    let mut ty = pointee_of(ctx, base);
+    let mut steps = Vec::with_capacity(path.len());
+    for p in path {
+        if let Some(a) = ArrayType::from_type(ctx, ty) {
+            steps.push(Step::Elem(match p {
+                PathIndex::Const(c) => Some(c),
+                PathIndex::Value(v) => crate::value_bound::const_of(ctx, v),
+            }));
+            ty = a.elem(ctx);
+        } else {
+            let PathIndex::Const(c) = p else {
+                return None;
+            };
+            ty = StructType::from_type(ctx, ty)?.member(ctx, usize::try_from(c).ok()?)?;
+            steps.push(Step::Member(c));
+        }
+    }
+    Some(steps)
+}
+
+/// The local and the steps an element op addresses.
+fn resolve_element(ctx: &Context, op: OpId) -> Option<(OpId, Vec<Step>)> {
+    let (base, _) = qd_ad::element_access(ctx, op)?;
+    let (root, mut path) = resolve(ctx, base)?;
+    path.extend(element_steps(ctx, op)?);
+    Some((root, path))
 }
 
 fn stack_location(ctx: &Context, stack: Value) -> Result<Location, String> {
@@ -104,8 +142,8 @@ fn is_exact(a: &[Step], b: &[Step]) -> bool {
     a == b && a.iter().all(|s| *s != Step::Elem(None))
 }
 
-fn local_location(ctx: &Context, ptr: Value) -> Result<Location, String> {
-    let (root, path) = resolve(ctx, ptr).ok_or("its pointer does not come from a qd.alloca")?;
+fn local_location(ctx: &Context, place: Option<(OpId, Vec<Step>)>) -> Result<Location, String> {
+    let (root, path) = place.ok_or("its pointer does not come from a qd.alloca")?;
     // Every access to the local: (op, the steps it reaches, whether it stores).
     let mut accesses: Vec<(OpId, Vec<Step>, bool)> = Vec::new();
     let mut work = vec![(ctx.result(root, 0), Vec::new())];
@@ -115,6 +153,15 @@ fn local_location(ctx: &Context, ptr: Value) -> Result<Location, String> {
             match (name, u.index) {
                 (LOCAL_LOAD_OP, 0) => accesses.push((u.op, steps.clone(), false)),
                 (LOCAL_STORE_OP, 1) => accesses.push((u.op, steps.clone(), true)),
+                (LOAD_ELEMENT_OP, 0) | (STORE_ELEMENT_OP, 1) => {
+                    let Some(tail) = element_steps(ctx, u.op) else {
+                        return Err("an element access does not fit its local's type".into());
+                    };
+                    let mut s = steps.clone();
+                    s.extend(tail);
+                    // The stored value is operand 0 of both stores.
+                    accesses.push((u.op, s, name == STORE_ELEMENT_OP));
+                }
                 (MEMBER_PTR_OP | ELEM_PTR_OP, 0) => {
                     let r = ctx.result(u.op, 0);
                     let Some((_, s)) = resolve(ctx, r) else {

@@ -339,7 +339,7 @@ impl<'a> Bounder<'a> {
                 let axis = qd_frontend::NdarrayShapeOp(op).axis(ctx) as u32;
                 Ok(Diff::of(SizeExpr::ndarray_shape(arg as u32, axis)))
             }
-            LOCAL_LOAD_OP | LOAD_TOP_OP => self.memory(op, dir, None),
+            LOCAL_LOAD_OP | LOAD_TOP_OP | qd_ad::LOAD_ELEMENT_OP => self.memory(op, dir, None),
             name => Err(Unbounded::value(
                 v,
                 format!("'{name}' is not in the SizeExpr grammar"),

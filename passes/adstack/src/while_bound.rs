@@ -7,7 +7,8 @@
 //! do { ...; %k1 = arith.addi (qd.local_load %p), 1; qd.local_store %k1, %p; ... }
 //! ```
 //!
-//! The store must sit directly in the body (not under a branch), no `qd.continue` may skip it,
+//! The counter may also be a scalar of a local aggregate (`ad.load_element` /
+//! `ad.store_element` of one path). The store must sit directly in the body (not under a branch), no `qd.continue` may skip it,
 //! and it must be the loop's only store to the counter. Then the trip count is at most
 //! `hi(n) - lo(k0)` (plus one for `<=`), `k0` being any value the counter can start from: a
 //! store before the loop, or 0 when the counter may be read unset (an earlier run of the loop
@@ -89,7 +90,7 @@ fn counted(b: &mut Bounder, w: OpId, c: Value) -> Option<SizeExpr> {
     };
     let load = ctx
         .defining_op(k)
-        .filter(|&o| ctx.name(o) == LOCAL_LOAD_OP && ctx.is_ancestor(w, o))?;
+        .filter(|&o| is_load(ctx, o) && ctx.is_ancestor(w, o))?;
     let loc = locals::location_of(ctx, load).ok()?;
     let body = ctx.regions(w).get(1).and_then(|&r| ctx.entry_block(r))?;
     let inside: Vec<(OpId, Value)> = loc
@@ -138,11 +139,41 @@ fn is_increment(ctx: &Context, v: Value, load: OpId) -> bool {
     let (a, b) = (ctx.operand(add, 0), ctx.operand(add, 1));
     let same_place = |x: Value| {
         ctx.defining_op(x)
-            .filter(|&o| ctx.name(o) == LOCAL_LOAD_OP)
-            .is_some_and(|o| ctx.operand(o, 0) == ctx.operand(load, 0) || same_ptr(ctx, o, load))
+            .filter(|&o| ctx.name(o) == ctx.name(load) && is_load(ctx, o))
+            .is_some_and(|o| {
+                if ctx.name(o) == qd_ad::LOAD_ELEMENT_OP {
+                    return same_element(ctx, o, load);
+                }
+                ctx.operand(o, 0) == ctx.operand(load, 0) || same_ptr(ctx, o, load)
+            })
     };
     (same_place(a) && const_of(ctx, b).is_some_and(|s| s >= 1))
         || (same_place(b) && const_of(ctx, a).is_some_and(|s| s >= 1))
+}
+
+/// A load of a scalar local or of an aggregate's scalar.
+fn is_load(ctx: &Context, op: OpId) -> bool {
+    matches!(ctx.name(op), LOCAL_LOAD_OP | qd_ad::LOAD_ELEMENT_OP)
+}
+
+/// Whether two element loads read the same place: one base, equal paths (entry by entry the
+/// same value or equal literals).
+fn same_element(ctx: &Context, a: OpId, b: OpId) -> bool {
+    let (Some((ba, pa)), Some((bb, pb))) =
+        (qd_ad::element_access(ctx, a), qd_ad::element_access(ctx, b))
+    else {
+        return false;
+    };
+    let lit = |p: &qd_ad::PathIndex| match *p {
+        qd_ad::PathIndex::Const(c) => Some(c),
+        qd_ad::PathIndex::Value(v) => const_of(ctx, v),
+    };
+    ba == bb
+        && pa.len() == pb.len()
+        && pa
+            .iter()
+            .zip(&pb)
+            .all(|(x, y)| x == y || lit(x).is_some_and(|c| lit(y) == Some(c)))
 }
 
 /// Whether two loads read the same place (pointers built the same way from the same local).

@@ -103,10 +103,7 @@ impl Pass for ElementAccessAdPass {
 /// `qd.member_ptr` (None for any other pointer).
 fn chain(ctx: &Context, mut p: Value) -> Option<(Value, Vec<PathIndex>)> {
     let mut rev = Vec::new();
-    loop {
-        let Some(d) = ctx.defining_op(p) else {
-            break;
-        };
+    while let Some(d) = ctx.defining_op(p) {
         match ctx.name(d) {
             ELEM_PTR_OP if ctx.num_operands(d) == 2 => {
                 let e = ElemPtrOp(d);

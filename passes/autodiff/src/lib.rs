@@ -36,7 +36,11 @@
 //!   derivative rule reads, an index, a branch condition, a loop bound) and can neither use
 //!   directly nor recompute (recomputable: pure ops, induction variables, ndarray shapes, reads
 //!   of fields and ndarrays, values defined outside the loop) nor read from a stacked local's top
-//!   entry. Integer and `i1` values get stacks without adjoints;
+//!   entry or re-read from a restored local aggregate. Integer and `i1` values get stacks
+//!   without adjoints;
+//! - *saved scalars* of a local aggregate (`element`): one stack per aggregate and element type,
+//!   for the scalars its stores overwrite inside serial loops (`aggregates=ssa`: one stack per
+//!   scalar of each loop-carried aggregate, see `aggregate_ssa`);
 //! - the trip count of a loop that has no fixed trip count (`qd.while`, loops that break), when
 //!   it sits inside another serial loop (elsewhere it is a plain value); the jump number of each
 //!   iteration of a loop with `qd.continue` whose later ops need guards; the jump that ended the
@@ -47,14 +51,22 @@
 //! used linearly with constant coefficients outside such a recurrence (`%m = mulf %a, %c` on a
 //! value the loop does not carry) is not. Examples (see the tests): `dynamic_loop` 1 stack (v,
 //! n + 2 entries: its zero, x_i, one per iteration), `ndarray_bound` 1 (v), `triangular` 1 (v),
-//! `local_array` 1 (the element each iteration reads), `control_flow` 1 (v before each sin).
+//! `local_array` 1 (the element each iteration overwrites), `control_flow` 1 (v before each
+//! update of the t loop, shared by both branches).
 //!
-//! Local arrays and structs (`aggregates=element`, the only mode for now) keep element-addressed
-//! loads and stores: their adjoint is a local of the same type, addressed through the same
-//! `elem_ptr`/`member_ptr` chain with the indices' primals; an aggregate is never one
-//! loop-carried value, and an element is never a stack of its own: a loaded element is taped
-//! (one entry per iteration) only when the reverse pass needs it. So a recurrence of a struct
-//! member with constant coefficients (control_flow's `v * 1.3 + 0.05`) needs no stack at all.
+//! # Local arrays and structs ([element-ad], Slang issue #4197)
+//! The pass first runs `element-access-ad` on the kernel (also a pass of its own): every load and
+//! store through `qd.elem_ptr` / `qd.member_ptr` becomes `ad.load_element` /
+//! `ad.store_element` with the whole path. With `aggregates=element` (the default, `element`)
+//! they stay addressed loads and stores: the adjoint of an aggregate is a local of the same type
+//! (zeroed once per thread) whose slots the element accesses' reverses address directly; a store
+//! that may overwrite what the reverse pass reads back saves the one scalar it overwrites (on the
+//! aggregate's adstack of that element type) and writes it back in reverse, so loaded elements
+//! are re-read from the restored aggregate rather than saved (`needs` says which loads the
+//! reverse pass reads back). An aggregate is never one loop-carried value. With
+//! `aggregates=ssa` (`aggregate_ssa`) each loop-carried aggregate is one value, saved whole at
+//! every store on one stack per scalar, and every access selects or masks over all its scalars:
+//! the naive treatment, correct and kept for comparison.
 
 //! # Semantics worth knowing
 //! - An integer cast stops the gradient: casts from or to integers (`sitofp`, `fptosi`,
@@ -71,7 +83,8 @@
 //!
 //! Files: `pass` (the pass, options, kernel selection), `global_rules`, `activity`, `stacks`,
 //! `structure` (groups, jumps), `emitter` (state, adjoint storage), `forward`, `tape`, `reverse`,
-//! `control`.
+//! `control`; `element_access` (the `element-access-ad` pass), `needs`, `element`,
+//! `aggregate_ssa`.
 
 mod activity;
 mod aggregate_ssa;

@@ -10,7 +10,9 @@ use std::process::{Command, Stdio};
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
 fn mlir_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -32,7 +34,14 @@ fn reparse(text: &str) -> Option<(qd_ir::Context, qd_ir::OpId)> {
 }
 
 fn print(ctx: &qd_ir::Context, m: qd_ir::OpId, generic: bool) -> String {
-    print_op(ctx, m, &PrintOptions { generic, debug_info: false })
+    print_op(
+        ctx,
+        m,
+        &PrintOptions {
+            generic,
+            debug_info: false,
+        },
+    )
 }
 
 #[test]
@@ -47,19 +56,25 @@ fn every_lit_file_round_trips_in_both_forms() {
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap();
         for (i, chunk) in text.split("\n// -----\n").enumerate() {
-            let Some((ctx, m)) = reparse(chunk) else { continue };
+            let Some((ctx, m)) = reparse(chunk) else {
+                continue;
+            };
             let where_ = format!("{} (chunk {i})", f.display());
             let custom = print(&ctx, m, false);
             let generic = print(&ctx, m, true);
             let Some((c2, m2)) = reparse(&custom) else {
-                failures.push(format!("{where_}: custom output does not re-parse:\n{custom}"));
+                failures.push(format!(
+                    "{where_}: custom output does not re-parse:\n{custom}"
+                ));
                 continue;
             };
             if print(&c2, m2, false) != custom {
                 failures.push(format!("{where_}: custom printing is not a fixed point"));
             }
             let Some((g2, n2)) = reparse(&generic) else {
-                failures.push(format!("{where_}: generic output does not re-parse:\n{generic}"));
+                failures.push(format!(
+                    "{where_}: generic output does not re-parse:\n{generic}"
+                ));
                 continue;
             };
             if print(&g2, n2, true) != generic || print(&g2, n2, false) != custom {
@@ -67,15 +82,25 @@ fn every_lit_file_round_trips_in_both_forms() {
             }
             if have_mlir_opt {
                 if let Err(e) = mlir_opt_accepts(&generic) {
-                    failures.push(format!("{where_}: mlir-opt rejects our generic output:\n{e}\n{generic}"));
+                    failures.push(format!(
+                        "{where_}: mlir-opt rejects our generic output:\n{e}\n{generic}"
+                    ));
                 }
             }
             checked += 1;
         }
     }
-    eprintln!("round-tripped {checked} chunks of {} files (mlir-opt: {have_mlir_opt})", files.len());
+    eprintln!(
+        "round-tripped {checked} chunks of {} files (mlir-opt: {have_mlir_opt})",
+        files.len()
+    );
     assert!(checked >= 50, "too few chunks checked: {checked}");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 fn mlir_opt_accepts(generic: &str) -> Result<(), String> {
@@ -86,7 +111,12 @@ fn mlir_opt_accepts(generic: &str) -> Result<(), String> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| e.to_string())?;
-    child.stdin.take().unwrap().write_all(generic.as_bytes()).map_err(|e| e.to_string())?;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(generic.as_bytes())
+        .map_err(|e| e.to_string())?;
     let out = child.wait_with_output().map_err(|e| e.to_string())?;
     if out.status.success() {
         Ok(())

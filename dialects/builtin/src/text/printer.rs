@@ -58,7 +58,11 @@ impl<'c> Printer<'c> {
             Some(print) => {
                 // MLIR elides the dialect prefix of `builtin.module` only.
                 let name = ctx.name(op);
-                self.out.push_str(if name == crate::builtin::MODULE { "module" } else { name });
+                self.out.push_str(if name == crate::builtin::MODULE {
+                    "module"
+                } else {
+                    name
+                });
                 print(op, self);
             }
             None => self.print_generic(op),

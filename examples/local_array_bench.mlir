@@ -1,0 +1,44 @@
+// The benchmark kernel of element-addressed differentiation (benches/benches/element_ad.rs):
+// examples/local_array.mlir scaled up to a 64-element local array updated one element per step
+// for n steps (n = 4096 in the benchmark), one thread per row of x.
+//
+// Reverse mode saves, per thread: element mode (the default), the element each step overwrites
+// (n values); the naive whole-aggregate mode (reverse-mode-ad{aggregates=ssa}), the whole array
+// at every store (64 (1 + 64 + n) values), and it selects and masks over all 64 elements at
+// every access.
+module {
+  qd.field @n : !qd.field<i32>
+  qd.field @x : !qd.field<4x64xf32> {needs_grad}
+  qd.field @y : !qd.field<f32> {needs_grad}
+
+  qd.kernel @compute() {
+    %c0 = arith.constant 0 : i32
+    %c4 = arith.constant 4 : i32
+    qd.range_for %r = %c0 to %c4 : i32 {
+      %arr = qd.alloca : !qd.ptr<!qd.array<64xf32>>
+      %c64 = arith.constant 64 : i32
+      qd.range_for %k = %c0 to %c64 : i32 {
+        %x_rk = qd.load @x[%r, %k] : f32
+        %p = qd.elem_ptr %arr[%k] : !qd.ptr<!qd.array<64xf32>>
+        qd.local_store %x_rk, %p : !qd.ptr<f32>
+      }
+      %n = qd.load @n[] : i32
+      qd.range_for %t = %c0 to %n : i32 {
+        %j = arith.remsi %t, %c64 : i32
+        %p = qd.elem_ptr %arr[%j] : !qd.ptr<!qd.array<64xf32>>
+        %a = qd.local_load %p : !qd.ptr<f32>
+        %sn = math.sin %a : f32
+        %k9 = arith.constant 0.9 : f32
+        %b = arith.constant 0.1 : f32
+        %m = arith.mulf %sn, %k9 : f32
+        %s = arith.addf %m, %b : f32
+        qd.local_store %s, %p : !qd.ptr<f32>
+      }
+      qd.range_for %k = %c0 to %c64 : i32 {
+        %p = qd.elem_ptr %arr[%k] : !qd.ptr<!qd.array<64xf32>>
+        %a = qd.local_load %p : !qd.ptr<f32>
+        qd.atomic_add %a, @y[] : f32
+      }
+    }
+  }
+}
