@@ -13,16 +13,18 @@
 //! (value, ndarray, indices...). Indices are i32, one per dimension; constant indices must be in
 //! bounds. The field must be needs_grad with a float element; the ndarray must have float elements.
 
-use crate::syntax::*;
 use crate::verify::*;
 use crate::{
     ACC_FIELD_ADJOINT_OP, ACC_NDARRAY_ADJOINT_OP, LOAD_FIELD_ADJOINT_OP, STORE_FIELD_ADJOINT_OP,
 };
+use qd_frontend::memory::{field_name_of, parse_field_load, print_field_load, print_field_write};
+use qd_frontend::ndarray::print_ndarray_write;
+use qd_frontend::syntax::*;
 use qd_frontend::NdarrayType;
-use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::asm::OpAsmParser;
 use qd_ir::{
-    AttrData, Builder, Context, DiagResult, Diagnostic, Location, OpId, OpInfo, OpTraits,
-    OperationState, Type, Value,
+    Builder, Context, DiagResult, Diagnostic, Location, OpId, OpInfo, OpTraits, OperationState,
+    Type, Value,
 };
 
 pub(crate) fn ops() -> Vec<OpInfo> {
@@ -33,7 +35,7 @@ pub(crate) fn ops() -> Vec<OpInfo> {
         )
         .traits(OpTraits::READ_ONLY)
         .verify(verify_load)
-        .syntax(parse_load, print_load),
+        .syntax(parse_field_load, print_field_load),
         OpInfo::new(
             ACC_FIELD_ADJOINT_OP,
             "atomically adds to one element of a field's adjoint",
@@ -51,16 +53,8 @@ pub(crate) fn ops() -> Vec<OpInfo> {
             "atomically adds to one element of an adjoint ndarray",
         )
         .verify(verify_ndarray_acc)
-        .syntax(parse_ndarray_acc, print_ndarray_acc),
+        .syntax(parse_ndarray_acc, print_ndarray_write),
     ]
-}
-
-/// The symbol name of an op's `field` property ("" when missing).
-fn field_name_of(ctx: &Context, op: OpId) -> &str {
-    match ctx.prop(op, "field").map(|a| ctx.attr_data(a)) {
-        Some(AttrData::SymbolRef { root, .. }) => ctx.ident_str(*root),
-        _ => "",
-    }
 }
 
 // ----- wrappers and builders ---------------------------------------------------------------
@@ -282,58 +276,9 @@ fn verify_ndarray_acc(ctx: &Context, op: OpId) -> DiagResult<()> {
 
 // ----- syntax ------------------------------------------------------------------------------
 
-fn set_field(p: &mut dyn OpAsmParser, st: &mut OperationState, field: &str) {
-    let sym = p.ctx().symbol_ref_attr(field);
-    st.add_prop(p.ctx(), "field", sym);
-}
-
-/// `@x[%i] {attrs} : T`.
-fn parse_load(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let field = p.parse_symbol_name()?;
-    let idx = parse_indices(p)?;
-    parse_attrs(p, st)?;
-    let ty = p.parse_colon_type()?;
-    st.operands = resolve_i32(p, &idx)?;
-    st.result_types.push(ty);
-    set_field(p, st, &field);
-    Ok(())
-}
-
-fn print_load(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    print_symbol_prop(p, op, "field");
-    let idx = p.ctx().operand_vec(op);
-    print_index_list(p, &idx);
-    print_attrs(p, op);
-    let ty = p.ctx().results(op).first().map(|&r| p.ctx().value_type(r));
-    print_colon_type(p, ty);
-}
-
 /// `%v, @x[%i] {attrs} : T`.
 fn parse_field_write(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let value = p.parse_operand()?;
-    p.parse_punct(",")?;
-    let field = p.parse_symbol_name()?;
-    let idx = parse_indices(p)?;
-    parse_attrs(p, st)?;
-    let ty = p.parse_colon_type()?;
-    st.operands = vec![p.resolve_operand(&value, ty)?];
-    st.operands.extend(resolve_i32(p, &idx)?);
-    set_field(p, st, &field);
-    Ok(())
-}
-
-fn print_field_write(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    let v = operand(p, op, 0);
-    print_opt_value(p, v);
-    p.write(", ");
-    print_symbol_prop(p, op, "field");
-    let idx: Vec<Value> = p.ctx().operands(op).skip(1).collect();
-    print_index_list(p, &idx);
-    print_attrs(p, op);
-    let ty = v.map(|v| p.ctx().value_type(v));
-    print_colon_type(p, ty);
+    qd_frontend::memory::parse_field_write(p, st).map(|_| ())
 }
 
 /// `%v, %g[%i] {attrs} : !qd.ndarray<...>`: the value has the ndarray's element type.
@@ -357,18 +302,4 @@ fn parse_ndarray_acc(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagRe
     st.operands = p.resolve_operands(&[value, array], &[elem, aty])?;
     st.operands.extend(resolve_i32(p, &idx)?);
     Ok(())
-}
-
-fn print_ndarray_acc(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    let v = operand(p, op, 0);
-    print_opt_value(p, v);
-    p.write(", ");
-    let a = operand(p, op, 1);
-    print_opt_value(p, a);
-    let idx: Vec<Value> = p.ctx().operands(op).skip(2).collect();
-    print_index_list(p, &idx);
-    print_attrs(p, op);
-    let ty = a.map(|a| p.ctx().value_type(a));
-    print_colon_type(p, ty);
 }

@@ -22,9 +22,9 @@
 //! Literal and constant indices must be in bounds. `load_element` is READ_ONLY; `store_element`
 //! writes memory.
 
-use crate::syntax::*;
 use crate::verify::*;
 use crate::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
+use qd_frontend::syntax::*;
 use qd_frontend::types::is_scalar;
 use qd_frontend::verify::constant_int;
 use qd_frontend::{ArrayType, PtrType, StructType};

@@ -33,7 +33,6 @@
 pub mod access;
 pub mod element;
 pub mod reverse;
-mod syntax;
 mod verify;
 
 pub use access::{

@@ -12,9 +12,9 @@
 //! its primal's type). Active, by default, means a float-element ndarray; `active` overrides it
 //! (only float ndarray arguments may be active). [`gradient_arg_types`] computes the signature.
 
-use crate::syntax::*;
 use crate::verify::*;
 use crate::REVERSE_OP;
+use qd_frontend::syntax::*;
 use qd_frontend::{KernelOp, NdarrayType, KERNEL_OP};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
 use qd_ir::{

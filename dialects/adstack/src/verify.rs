@@ -4,26 +4,13 @@
 
 use crate::types::StackType;
 use crate::{MAX_SIZE, SIZE_EXPR};
-use qd_ir::{AttrData, Context, DiagResult, Diagnostic, OpId, Type, TypeData};
+use qd_ir::verify_helpers::{check_elem_type, expect_simple_shape};
+use qd_ir::{AttrData, Context, DiagResult, OpId, Type, TypeData};
 
-/// An error at `op`'s location, prefixed with `'name' op`.
-pub(crate) fn err(ctx: &Context, op: OpId, msg: impl AsRef<str>) -> Diagnostic {
-    Diagnostic::error(
-        ctx.loc(op),
-        format!("'{}' op {}", ctx.name(op), msg.as_ref()),
-    )
-}
+pub(crate) use qd_ir::verify_helpers::op_error as err;
 
 pub(crate) fn type_str(ctx: &Context, ty: Type) -> String {
     qd_ir::text::type_to_string(ctx, ty)
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 /// Exactly `operands` operands and `results` results, no regions, no successors, and no
@@ -35,39 +22,7 @@ fn expect_shape(
     results: usize,
     props: &[&str],
 ) -> DiagResult<()> {
-    let n = ctx.num_operands(op);
-    if n != operands {
-        return Err(err(
-            ctx,
-            op,
-            format!("expects {}, got {n}", plural(operands, "operand")),
-        ));
-    }
-    let r = ctx.num_results(op);
-    if r != results {
-        return Err(err(
-            ctx,
-            op,
-            format!("expects {}, got {r}", plural(results, "result")),
-        ));
-    }
-    if !ctx.regions(op).is_empty() {
-        return Err(err(
-            ctx,
-            op,
-            format!("expects no regions, got {}", ctx.regions(op).len()),
-        ));
-    }
-    if !ctx.successors(op).is_empty() {
-        return Err(err(ctx, op, "expects no successors"));
-    }
-    for (k, _) in ctx.properties(op) {
-        let k = ctx.ident_str(*k);
-        if !props.contains(&k) {
-            return Err(err(ctx, op, format!("has unknown property '{k}'")));
-        }
-    }
-    Ok(())
+    expect_simple_shape(ctx, op, operands, true, results, props)
 }
 
 /// Operand 0 must be a stack; returns its type.
@@ -86,19 +41,7 @@ fn stack_operand(ctx: &Context, op: OpId) -> DiagResult<StackType> {
 }
 
 fn check_elem(ctx: &Context, op: OpId, st: StackType, got: Type, what: &str) -> DiagResult<()> {
-    let elem = st.elem(ctx);
-    if got != elem {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects the {what} type to match the stack element type {}, got {}",
-                type_str(ctx, elem),
-                type_str(ctx, got)
-            ),
-        ));
-    }
-    Ok(())
+    check_elem_type(ctx, op, st.elem(ctx), got, what, "stack")
 }
 
 fn check_has_adjoint(ctx: &Context, op: OpId, st: StackType) -> DiagResult<()> {

@@ -25,6 +25,7 @@ pub mod symbol_table;
 pub mod text;
 pub mod types;
 pub mod verifier;
+pub mod verify_helpers;
 mod walk;
 
 pub use attributes::AttrData;

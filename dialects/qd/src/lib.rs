@@ -62,7 +62,7 @@ pub mod locals;
 pub mod loops;
 pub mod memory;
 pub mod ndarray;
-mod syntax;
+pub mod syntax;
 pub mod type_syntax;
 pub mod types;
 pub mod verify;

@@ -25,30 +25,30 @@ pub(crate) fn ops() -> Vec<OpInfo> {
         OpInfo::new(LOAD_OP, "reads one element of a field")
             .traits(OpTraits::READ_ONLY)
             .verify(verify_load)
-            .syntax(parse_load, print_load),
+            .syntax(parse_field_load, print_field_load),
         OpInfo::new(STORE_OP, "writes one element of a field")
             .verify(verify_store)
-            .syntax(parse_store, print_store),
+            .syntax(parse_store, print_field_write),
         OpInfo::new(ATOMIC_ADD_OP, "atomically adds to one element of a field")
             .verify(verify_atomic)
-            .syntax(parse_store, print_store),
+            .syntax(parse_store, print_field_write),
         OpInfo::new(
             ATOMIC_MIN_OP,
             "atomically lowers one element of a field to a value",
         )
         .verify(verify_atomic)
-        .syntax(parse_store, print_store),
+        .syntax(parse_store, print_field_write),
         OpInfo::new(
             ATOMIC_MAX_OP,
             "atomically raises one element of a field to a value",
         )
         .verify(verify_atomic)
-        .syntax(parse_store, print_store),
+        .syntax(parse_store, print_field_write),
     ]
 }
 
 /// The symbol name of an op's `field` property ("" when missing).
-pub(crate) fn field_name_of(ctx: &Context, op: OpId) -> &str {
+pub fn field_name_of(ctx: &Context, op: OpId) -> &str {
     match ctx.prop(op, "field").map(|a| ctx.attr_data(a)) {
         Some(AttrData::SymbolRef { root, .. }) => ctx.ident_str(*root),
         _ => "",
@@ -204,42 +204,13 @@ fn check_access(ctx: &Context, op: OpId, indices: &[Value]) -> DiagResult<Option
     let Some((name, field)) = referenced_field(ctx, op)? else {
         return Ok(None);
     };
-    let shape = field.shape(ctx);
-    if indices.len() != shape.len() {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects {} for field @{name} of rank {}, got {}",
-                if shape.len() == 1 {
-                    "1 index".to_string()
-                } else {
-                    format!("{} indices", shape.len())
-                },
-                shape.len(),
-                indices.len()
-            ),
-        ));
-    }
-    let bounds: Vec<Option<i64>> = shape.iter().map(|&d| Some(d)).collect();
-    check_indices(ctx, op, indices, &bounds)?;
+    let bounds: Vec<Option<i64>> = field.shape(ctx).into_iter().map(Some).collect();
+    check_access_indices(ctx, op, indices, &bounds, &format!("field @{name}"))?;
     Ok(Some(field))
 }
 
 fn check_elem(ctx: &Context, op: OpId, field: FieldType, got: Type, what: &str) -> DiagResult<()> {
-    let elem = field.elem(ctx);
-    if got != elem {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects the {what} type to match the field element type {}, got {}",
-                type_str(ctx, elem),
-                type_str(ctx, got)
-            ),
-        ));
-    }
-    Ok(())
+    qd_ir::verify_helpers::check_elem_type(ctx, op, field.elem(ctx), got, what, "field")
 }
 
 fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
@@ -284,7 +255,9 @@ fn verify_atomic(ctx: &Context, op: OpId) -> DiagResult<()> {
     Ok(())
 }
 
-fn parse_load(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
+/// `@x[%i] {attrs} : T`: a field element read, whose result has type T. Shared with the
+/// dialects that read other views of a field (e.g. its adjoint).
+pub fn parse_field_load(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
     let field = p.parse_symbol_name()?;
     let idx = parse_indices(p)?;
     parse_attrs(p, st)?;
@@ -296,7 +269,8 @@ fn parse_load(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()
     Ok(())
 }
 
-fn print_load(op: OpId, p: &mut dyn OpAsmPrinter) {
+/// Prints what [`parse_field_load`] reads.
+pub fn print_field_load(op: OpId, p: &mut dyn OpAsmPrinter) {
     p.write(" ");
     print_symbol_prop(p, op, "field");
     let idx = p.ctx().operand_vec(op);
@@ -306,8 +280,9 @@ fn print_load(op: OpId, p: &mut dyn OpAsmPrinter) {
     print_colon_type(p, ty);
 }
 
-/// `%v, @x[%i] : T` — shared by store and the atomics (whose optional result has type T).
-fn parse_store(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
+/// `%v, @x[%i] {attrs} : T`: a field element write of a T value. Sets the operands (value,
+/// indices...) and the `field` property; returns T.
+pub fn parse_field_write(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<Type> {
     let value = p.parse_operand()?;
     p.parse_punct(",")?;
     let field = p.parse_symbol_name()?;
@@ -316,16 +291,13 @@ fn parse_store(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<(
     let ty = p.parse_colon_type()?;
     st.operands = vec![p.resolve_operand(&value, ty)?];
     st.operands.extend(resolve_i32(p, &idx)?);
-    // Only atomics may name a result; a store with one fails verification.
-    if p.num_results() > 0 {
-        st.result_types.push(ty);
-    }
     let sym = p.ctx().symbol_ref_attr(&field);
     st.add_prop(p.ctx(), "field", sym);
-    Ok(())
+    Ok(ty)
 }
 
-fn print_store(op: OpId, p: &mut dyn OpAsmPrinter) {
+/// Prints what [`parse_field_write`] reads.
+pub fn print_field_write(op: OpId, p: &mut dyn OpAsmPrinter) {
     p.write(" ");
     let v = operand(p, op, 0);
     print_opt_value(p, v);
@@ -336,4 +308,14 @@ fn print_store(op: OpId, p: &mut dyn OpAsmPrinter) {
     print_attrs(p, op);
     let ty = v.map(|v| p.ctx().value_type(v));
     print_colon_type(p, ty);
+}
+
+/// `%v, @x[%i] : T` — shared by store and the atomics (whose optional result has type T).
+fn parse_store(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
+    let ty = parse_field_write(p, st)?;
+    // Only atomics may name a result; a store with one fails verification.
+    if p.num_results() > 0 {
+        st.result_types.push(ty);
+    }
+    Ok(())
 }

@@ -28,7 +28,7 @@ pub(crate) fn ops() -> Vec<OpInfo> {
             .syntax(parse_load, print_load),
         OpInfo::new(NDARRAY_STORE_OP, "writes one element of an ndarray")
             .verify(verify_store)
-            .syntax(parse_store, print_store),
+            .syntax(parse_store, print_ndarray_write),
         OpInfo::new(
             NDARRAY_SHAPE_OP,
             "the extent of one axis of an ndarray, as i32",
@@ -150,23 +150,7 @@ fn ndarray_of(ctx: &Context, op: OpId, array: Value) -> DiagResult<NdarrayType> 
 
 fn check_access(ctx: &Context, op: OpId, array: NdarrayType, indices: &[Value]) -> DiagResult<()> {
     only_props(ctx, op, &[])?;
-    let rank = array.rank(ctx);
-    if indices.len() != rank {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects {} for an ndarray of rank {rank}, got {}",
-                if rank == 1 {
-                    "1 index".to_string()
-                } else {
-                    format!("{rank} indices")
-                },
-                indices.len()
-            ),
-        ));
-    }
-    check_indices(ctx, op, indices, &vec![None; rank])
+    check_access_indices(ctx, op, indices, &vec![None; array.rank(ctx)], "an ndarray")
 }
 
 fn check_elem(
@@ -176,19 +160,7 @@ fn check_elem(
     got: Type,
     what: &str,
 ) -> DiagResult<()> {
-    let elem = array.elem(ctx);
-    if got != elem {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects the {what} type to match the ndarray element type {}, got {}",
-                type_str(ctx, elem),
-                type_str(ctx, got)
-            ),
-        ));
-    }
-    Ok(())
+    qd_ir::verify_helpers::check_elem_type(ctx, op, array.elem(ctx), got, what, "ndarray")
 }
 
 fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
@@ -284,7 +256,9 @@ fn parse_store(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<(
     Ok(())
 }
 
-fn print_store(op: OpId, p: &mut dyn OpAsmPrinter) {
+/// Prints `%v, %a[%i] {attrs} : !qd.ndarray<...>` (an ndarray element write). Shared with the
+/// dialects that write other views of an ndarray (e.g. an adjoint accumulation).
+pub fn print_ndarray_write(op: OpId, p: &mut dyn OpAsmPrinter) {
     p.write(" ");
     let v = operand(p, op, 0);
     print_opt_value(p, v);

@@ -1,4 +1,5 @@
-//! Small pieces of custom syntax shared by the qd ops: index lists, attribute dictionaries,
+//! Small pieces of custom syntax shared by the qd ops (the public ones also by dialects built on
+//! qd, such as ad): index lists, attribute dictionaries,
 //! region bodies. Printers read the IR defensively: an op that does not verify still prints
 //! (possibly as text that will not parse back), it never panics.
 
@@ -11,21 +12,18 @@ pub(crate) fn i32_type(p: &mut dyn OpAsmParser) -> Type {
 }
 
 /// `[%a, %b]` resolved as `i32` indices.
-pub(crate) fn parse_indices(p: &mut dyn OpAsmParser) -> DiagResult<Vec<UnresolvedOperand>> {
+pub fn parse_indices(p: &mut dyn OpAsmParser) -> DiagResult<Vec<UnresolvedOperand>> {
     p.parse_operand_list(Delimiter::Square)
 }
 
-pub(crate) fn resolve_i32(
-    p: &mut dyn OpAsmParser,
-    ops: &[UnresolvedOperand],
-) -> DiagResult<Vec<Value>> {
+pub fn resolve_i32(p: &mut dyn OpAsmParser, ops: &[UnresolvedOperand]) -> DiagResult<Vec<Value>> {
     let i32t = i32_type(p);
     let tys = vec![i32t; ops.len()];
     p.resolve_operands(ops, &tys)
 }
 
 /// The optional trailing `{attr-dict}` into the discardable attributes.
-pub(crate) fn parse_attrs(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
+pub fn parse_attrs(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
     let mut attrs = Vec::new();
     p.parse_optional_attr_dict(&mut attrs)?;
     st.attributes.extend(attrs);
@@ -33,7 +31,7 @@ pub(crate) fn parse_attrs(p: &mut dyn OpAsmParser, st: &mut OperationState) -> D
 }
 
 /// Prints the discardable attributes, if any.
-pub(crate) fn print_attrs(p: &mut dyn OpAsmPrinter, op: OpId) {
+pub fn print_attrs(p: &mut dyn OpAsmPrinter, op: OpId) {
     let attrs: Vec<(Ident, Attribute)> = p.ctx().attrs(op).to_vec();
     p.print_optional_attr_dict(&attrs, &[]);
 }
@@ -74,13 +72,13 @@ pub(crate) fn print_region_at(p: &mut dyn OpAsmPrinter, op: OpId, index: usize) 
 }
 
 /// Operand `i`, when present.
-pub(crate) fn operand(p: &dyn OpAsmPrinter, op: OpId, i: usize) -> Option<Value> {
+pub fn operand(p: &dyn OpAsmPrinter, op: OpId, i: usize) -> Option<Value> {
     let ctx = p.ctx();
     (i < ctx.num_operands(op)).then(|| ctx.operand(op, i))
 }
 
 /// Prints a value, or a marker when an ill-formed op lacks it.
-pub(crate) fn print_opt_value(p: &mut dyn OpAsmPrinter, v: Option<Value>) {
+pub fn print_opt_value(p: &mut dyn OpAsmPrinter, v: Option<Value>) {
     match v {
         Some(v) => p.print_operand(v),
         None => p.write("<<missing operand>>"),
@@ -88,14 +86,14 @@ pub(crate) fn print_opt_value(p: &mut dyn OpAsmPrinter, v: Option<Value>) {
 }
 
 /// Prints `[%a, %b]`.
-pub(crate) fn print_index_list(p: &mut dyn OpAsmPrinter, vs: &[Value]) {
+pub fn print_index_list(p: &mut dyn OpAsmPrinter, vs: &[Value]) {
     p.write("[");
     p.print_operands(vs);
     p.write("]");
 }
 
 /// Prints ` : type` of a value (or of the op's first result), when present.
-pub(crate) fn print_colon_type(p: &mut dyn OpAsmPrinter, ty: Option<Type>) {
+pub fn print_colon_type(p: &mut dyn OpAsmPrinter, ty: Option<Type>) {
     p.write(" : ");
     match ty {
         Some(t) => p.print_type(t),
@@ -104,7 +102,7 @@ pub(crate) fn print_colon_type(p: &mut dyn OpAsmPrinter, ty: Option<Type>) {
 }
 
 /// Prints a symbol-reference property as `@name`.
-pub(crate) fn print_symbol_prop(p: &mut dyn OpAsmPrinter, op: OpId, name: &str) {
+pub fn print_symbol_prop(p: &mut dyn OpAsmPrinter, op: OpId, name: &str) {
     let sym = p
         .ctx()
         .prop(op, name)

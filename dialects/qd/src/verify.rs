@@ -4,25 +4,9 @@
 
 use crate::types::{verify_type, FieldType};
 use crate::FIELD_OP;
-use qd_ir::{
-    AttrData, Attribute, BlockId, Context, DiagResult, Diagnostic, OpId, OpTraits, Type, Value,
-};
+use qd_ir::{AttrData, Attribute, BlockId, Context, DiagResult, OpId, OpTraits, Type, Value};
 
-/// An error at `op`'s location, prefixed with `'name' op`.
-pub(crate) fn err(ctx: &Context, op: OpId, msg: impl AsRef<str>) -> Diagnostic {
-    Diagnostic::error(
-        ctx.loc(op),
-        format!("'{}' op {}", ctx.name(op), msg.as_ref()),
-    )
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
+pub(crate) use qd_ir::verify_helpers::{only_props, op_error as err, plural};
 
 /// No successors, `regions` regions, a result count in `results`, and `operands` operands
 /// (exactly that many with `exact_operands`, else at least that many).
@@ -34,30 +18,8 @@ pub(crate) fn expect_shape(
     results: std::ops::RangeInclusive<usize>,
     regions: usize,
 ) -> DiagResult<()> {
-    let n = ctx.num_operands(op);
-    if exact_operands && n != operands {
-        return Err(err(
-            ctx,
-            op,
-            format!("expects {}, got {n}", plural(operands, "operand")),
-        ));
-    }
-    if !exact_operands && n < operands {
-        return Err(err(
-            ctx,
-            op,
-            format!("expects at least {}, got {n}", plural(operands, "operand")),
-        ));
-    }
-    let r = ctx.num_results(op);
-    if !results.contains(&r) {
-        let want = if results.start() == results.end() {
-            plural(*results.start(), "result")
-        } else {
-            format!("{} to {} results", results.start(), results.end())
-        };
-        return Err(err(ctx, op, format!("expects {want}, got {r}")));
-    }
+    qd_ir::verify_helpers::expect_operands(ctx, op, operands, exact_operands)?;
+    qd_ir::verify_helpers::expect_results(ctx, op, results)?;
     if ctx.regions(op).len() != regions {
         return Err(err(
             ctx,
@@ -69,10 +31,7 @@ pub(crate) fn expect_shape(
             ),
         ));
     }
-    if !ctx.successors(op).is_empty() {
-        return Err(err(ctx, op, "expects no successors"));
-    }
-    Ok(())
+    qd_ir::verify_helpers::expect_no_successors(ctx, op)
 }
 
 /// Property `name`, which must be present.
@@ -127,24 +86,13 @@ pub(crate) fn type_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<Type>
     }
 }
 
-/// Rejects properties other than `allowed`.
-pub(crate) fn only_props(ctx: &Context, op: OpId, allowed: &[&str]) -> DiagResult<()> {
-    for (k, _) in ctx.properties(op) {
-        let k = ctx.ident_str(*k);
-        if !allowed.contains(&k) {
-            return Err(err(ctx, op, format!("has unknown property '{k}'")));
-        }
-    }
-    Ok(())
-}
-
 /// Checks a type with [`verify_type`], naming the role of the value in the message.
 pub(crate) fn check_type(ctx: &Context, op: OpId, ty: Type, role: &str) -> DiagResult<()> {
     verify_type(ctx, ty).map_err(|m| err(ctx, op, format!("{role}: {m}")))
 }
 
 /// The type as text, for messages.
-pub(crate) fn type_str(ctx: &Context, ty: Type) -> String {
+pub fn type_str(ctx: &Context, ty: Type) -> String {
     qd_ir::text::type_to_string(ctx, ty)
 }
 
@@ -157,6 +105,11 @@ pub fn lookup_symbol(ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
 /// symbol does not resolve inside a symbol table: the IR verifier's symbol-use check reports that
 /// (`'qd.load' op '@z' does not reference a valid symbol`), and one error per mistake is enough.
 pub(crate) fn referenced_field(ctx: &Context, op: OpId) -> DiagResult<Option<(String, FieldType)>> {
+    Ok(resolve_field(ctx, op)?.map(|(name, _, field)| (name, field)))
+}
+
+/// As `referenced_field`, also returning the `qd.field` op (for dialects that read its flags).
+pub fn resolve_field(ctx: &Context, op: OpId) -> DiagResult<Option<(String, OpId, FieldType)>> {
     let name = symbol_ref_prop(ctx, op, "field")?;
     let Some(def) = lookup_symbol(ctx, op, &name) else {
         if qd_ir::symbol_table::nearest_symbol_table(ctx, op).is_some() {
@@ -183,7 +136,7 @@ pub(crate) fn referenced_field(ctx: &Context, op: OpId) -> DiagResult<Option<(St
         .and_then(|t| FieldType::from_type(ctx, t))
         .filter(|f| verify_type(ctx, f.0).is_ok());
     match field {
-        Some(f) => Ok(Some((name, f))),
+        Some(f) => Ok(Some((name, def, f))),
         None => Err(err(
             ctx,
             op,
@@ -204,9 +157,37 @@ pub fn constant_int(ctx: &Context, v: Value) -> Option<i64> {
     }
 }
 
+/// Checks the index count against the rank `bounds.len()` (`target` names the indexed value in
+/// the message, e.g. `field @x`), then the indices as [`check_indices`] does.
+pub fn check_access_indices(
+    ctx: &Context,
+    op: OpId,
+    indices: &[Value],
+    bounds: &[Option<i64>],
+    target: &str,
+) -> DiagResult<()> {
+    let rank = bounds.len();
+    if indices.len() != rank {
+        let want = if rank == 1 {
+            "1 index".to_string()
+        } else {
+            format!("{rank} indices")
+        };
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects {want} for {target} of rank {rank}, got {}",
+                indices.len()
+            ),
+        ));
+    }
+    check_indices(ctx, op, indices, bounds)
+}
+
 /// Checks that every index is an `i32` and that constant indices lie within `bounds`
 /// (`bounds[k] = None` for a dimension known only at launch).
-pub(crate) fn check_indices(
+pub fn check_indices(
     ctx: &Context,
     op: OpId,
     indices: &[Value],
@@ -270,7 +251,7 @@ pub(crate) fn check_body_i32(
 }
 
 /// Whether `ty` is the signless `i32`.
-pub(crate) fn is_i32(ctx: &Context, ty: Type) -> bool {
+pub fn is_i32(ctx: &Context, ty: Type) -> bool {
     matches!(
         ctx.type_data(ty),
         qd_ir::TypeData::Integer {
