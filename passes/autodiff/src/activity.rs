@@ -11,12 +11,12 @@
 //! loads and stores of their aggregate). Both directions are fixpoints over the kernel,
 //! so values carried around loops through locals are covered.
 
-use crate::structure::{is_float_value, kernel_ops, root_alloca};
-use qd_ad::{LoadElementOp, StoreElementOp, LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
+use crate::structure::{is_float_value, kernel_ops, local_read, local_write, root_alloca};
+use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{
-    KernelOp, LoadOp, LocalLoadOp, LocalStoreOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp,
-    ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP,
-    NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP,
+    KernelOp, LoadOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp, ATOMIC_ADD_OP, ATOMIC_MAX_OP,
+    ATOMIC_MIN_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP,
+    STORE_OP,
 };
 use qd_ir::interfaces::ReverseRule;
 use qd_ir::{Context, OpId, Value};
@@ -90,32 +90,18 @@ impl Activity {
                     changed |= self.vary(ctx, ctx.result(op, 0));
                 }
             }
-            LOCAL_STORE_OP => {
-                let s = LocalStoreOp(op);
-                if self.varied.contains(&s.value(ctx)) {
-                    if let Some(a) = root_alloca(ctx, s.ptr(ctx)) {
+            LOCAL_STORE_OP | STORE_ELEMENT_OP => {
+                let (value, addr) = local_write(ctx, op).expect("a local write");
+                if self.varied.contains(&value) {
+                    if let Some(a) = root_alloca(ctx, addr) {
                         changed |= self.varied_mem.insert(a);
                     }
                 }
             }
-            LOCAL_LOAD_OP => {
-                let l = LocalLoadOp(op);
-                if root_alloca(ctx, l.ptr(ctx)).is_some_and(|a| self.varied_mem.contains(&a)) {
-                    changed |= self.vary(ctx, l.result(ctx));
-                }
-            }
-            STORE_ELEMENT_OP => {
-                let s = StoreElementOp(op);
-                if self.varied.contains(&s.value(ctx)) {
-                    if let Some(a) = root_alloca(ctx, s.base(ctx)) {
-                        changed |= self.varied_mem.insert(a);
-                    }
-                }
-            }
-            LOAD_ELEMENT_OP => {
-                let l = LoadElementOp(op);
-                if root_alloca(ctx, l.base(ctx)).is_some_and(|a| self.varied_mem.contains(&a)) {
-                    changed |= self.vary(ctx, l.result(ctx));
+            LOCAL_LOAD_OP | LOAD_ELEMENT_OP => {
+                let (result, addr) = local_read(ctx, op).expect("a local read");
+                if root_alloca(ctx, addr).is_some_and(|a| self.varied_mem.contains(&a)) {
+                    changed |= self.vary(ctx, result);
                 }
             }
             _ => {
@@ -161,32 +147,18 @@ impl Activity {
                     changed |= self.use_(ctx, s.value(ctx));
                 }
             }
-            LOCAL_LOAD_OP => {
-                let l = LocalLoadOp(op);
-                if self.useful.contains(&l.result(ctx)) {
-                    if let Some(a) = root_alloca(ctx, l.ptr(ctx)) {
+            LOCAL_LOAD_OP | LOAD_ELEMENT_OP => {
+                let (result, addr) = local_read(ctx, op).expect("a local read");
+                if self.useful.contains(&result) {
+                    if let Some(a) = root_alloca(ctx, addr) {
                         changed |= self.useful_mem.insert(a);
                     }
                 }
             }
-            LOCAL_STORE_OP => {
-                let s = LocalStoreOp(op);
-                if root_alloca(ctx, s.ptr(ctx)).is_some_and(|a| self.useful_mem.contains(&a)) {
-                    changed |= self.use_(ctx, s.value(ctx));
-                }
-            }
-            LOAD_ELEMENT_OP => {
-                let l = LoadElementOp(op);
-                if self.useful.contains(&l.result(ctx)) {
-                    if let Some(a) = root_alloca(ctx, l.base(ctx)) {
-                        changed |= self.useful_mem.insert(a);
-                    }
-                }
-            }
-            STORE_ELEMENT_OP => {
-                let s = StoreElementOp(op);
-                if root_alloca(ctx, s.base(ctx)).is_some_and(|a| self.useful_mem.contains(&a)) {
-                    changed |= self.use_(ctx, s.value(ctx));
+            LOCAL_STORE_OP | STORE_ELEMENT_OP => {
+                let (value, addr) = local_write(ctx, op).expect("a local write");
+                if root_alloca(ctx, addr).is_some_and(|a| self.useful_mem.contains(&a)) {
+                    changed |= self.use_(ctx, value);
                 }
             }
             _ => {

@@ -113,6 +113,36 @@ pub(crate) fn root_alloca(ctx: &Context, mut p: Value) -> Option<OpId> {
     }
 }
 
+/// A read of local memory, `qd.local_load` or `ad.load_element`: (loaded value, address).
+pub(crate) fn local_read(ctx: &Context, op: OpId) -> Option<(Value, Value)> {
+    match ctx.name(op) {
+        qd_frontend::LOCAL_LOAD_OP => {
+            let l = qd_frontend::LocalLoadOp(op);
+            Some((l.result(ctx), l.ptr(ctx)))
+        }
+        qd_ad::LOAD_ELEMENT_OP => {
+            let l = qd_ad::LoadElementOp(op);
+            Some((l.result(ctx), l.base(ctx)))
+        }
+        _ => None,
+    }
+}
+
+/// A write of local memory, `qd.local_store` or `ad.store_element`: (stored value, address).
+pub(crate) fn local_write(ctx: &Context, op: OpId) -> Option<(Value, Value)> {
+    match ctx.name(op) {
+        qd_frontend::LOCAL_STORE_OP => {
+            let s = qd_frontend::LocalStoreOp(op);
+            Some((s.value(ctx), s.ptr(ctx)))
+        }
+        qd_ad::STORE_ELEMENT_OP => {
+            let s = qd_ad::StoreElementOp(op);
+            Some((s.value(ctx), s.base(ctx)))
+        }
+        _ => None,
+    }
+}
+
 /// The body block of a (non-while) loop, or a while's body (region 1).
 pub(crate) fn loop_body(ctx: &Context, op: OpId) -> Option<BlockId> {
     let region = if ctx.name(op) == WHILE_OP { 1 } else { 0 };
