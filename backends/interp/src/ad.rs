@@ -11,7 +11,7 @@
 //! - `ad.reverse` is a module-level declaration: it never reaches a kernel body.
 
 use crate::exec::{Compiler, DialectInterpreter, Exec, Flow, Slot};
-use crate::helpers::{flat_index, out_of_bounds};
+use crate::helpers::{flat_index, ndarray_element, out_of_bounds};
 use crate::num::{Float, Kind};
 use qd_ad::{
     element_access, AccNdarrayAdjointOp, FieldAdjointWriteOp, LoadFieldAdjointOp, PathIndex,
@@ -20,7 +20,7 @@ use qd_ad::{
 };
 use qd_frontend::{pointee_of, ArrayType, StructType};
 use qd_ir::{Diagnostic, OpId, Value, ValueDef};
-use qd_runtime::{NdarrayId, RuntimeErrorKind};
+use qd_runtime::RuntimeErrorKind;
 
 /// Runs `ad.*` ops.
 #[derive(Default)]
@@ -149,18 +149,7 @@ fn acc_ndarray(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
     let v = c.slot(a.value(ctx));
     let loc = ctx.loc(op);
     Ok(Box::new(move |f| {
-        let id = NdarrayId(f.get(arr) as u32);
-        let Some(nd) = f.mem.ndarray(id) else {
-            return Err(f.error(
-                loc,
-                RuntimeErrorKind::Device,
-                format!("ndarray handle {} is not registered", id.0),
-            ));
-        };
-        let Some(i) = flat_index(f, &idx, nd.shape()) else {
-            let shape = nd.shape().to_vec();
-            return Err(out_of_bounds(f, loc, &idx, &what, &shape));
-        };
+        let (id, i) = ndarray_element(f, arr, &idx, loc, &what)?;
         let bits = f.get(v);
         if let Some(nd) = f.mem.ndarray_mut(id) {
             let old = nd.data().load_bits(i);

@@ -4,7 +4,7 @@
 use crate::exec::{Compiler, Exec, Flow, Frame, Slot};
 use crate::num::{Float, Kind};
 use qd_ir::{Diagnostic, Location, OpId};
-use qd_runtime::{RuntimeError, RuntimeErrorKind};
+use qd_runtime::{NdarrayId, RuntimeError, RuntimeErrorKind};
 
 /// Registers of operand 0 and result 0.
 pub fn unary_slots(c: &mut Compiler<'_>, op: OpId) -> (Slot, Slot) {
@@ -78,6 +78,34 @@ pub fn out_of_bounds(
         loc,
         RuntimeErrorKind::OutOfBounds,
         format!("index {values:?} is out of bounds for {what} of shape {shape:?}"),
+    )
+}
+
+/// The ndarray named by the handle in register `arr` and the flat index of the element at `idx`,
+/// or the located error: an unregistered handle, or an index out of bounds of `what`.
+pub fn ndarray_element(
+    f: &Frame<'_>,
+    arr: Slot,
+    idx: &[Slot],
+    loc: Location,
+    what: &str,
+) -> Result<(NdarrayId, usize), Box<RuntimeError>> {
+    let id = NdarrayId(f.get(arr) as u32);
+    let Some(nd) = f.mem.ndarray(id) else {
+        return Err(missing_ndarray(f, loc, id));
+    };
+    match flat_index(f, idx, nd.shape()) {
+        Some(i) => Ok((id, i)),
+        None => Err(out_of_bounds(f, loc, idx, what, nd.shape())),
+    }
+}
+
+/// The error for a handle that names no ndarray of the program.
+pub fn missing_ndarray(f: &Frame<'_>, loc: Location, id: NdarrayId) -> Box<RuntimeError> {
+    f.error(
+        loc,
+        RuntimeErrorKind::Device,
+        format!("ndarray handle {} is not registered", id.0),
     )
 }
 

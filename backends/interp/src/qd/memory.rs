@@ -1,14 +1,14 @@
 //! Fields (`qd.load`, `qd.store`, `qd.atomic_*`) and ndarrays (`qd.ndarray_load`,
 //! `qd.ndarray_store`, `qd.ndarray_shape`). Every index is checked against the shape.
 
-use crate::exec::{Compiler, Exec, Flow, Frame, Slot};
-use crate::helpers::{flat_index, out_of_bounds};
+use crate::exec::{Compiler, Exec, Flow, Slot};
+use crate::helpers::{flat_index, missing_ndarray, ndarray_element, out_of_bounds};
 use crate::num::{canon, sext, zext, Float, Kind};
 use qd_frontend::{
     AtomicKind, AtomicOp, LoadOp, NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp, StoreOp,
 };
-use qd_ir::{Context, Diagnostic, Location, OpId, Value, ValueDef};
-use qd_runtime::{NdarrayId, RuntimeError, RuntimeErrorKind};
+use qd_ir::{Context, Diagnostic, OpId, Value, ValueDef};
+use qd_runtime::{NdarrayId, RuntimeErrorKind};
 
 /// A field an op accesses, resolved at compile time.
 struct FieldAccess {
@@ -151,14 +151,6 @@ fn ndarray_what(ctx: &Context, v: Value) -> String {
     }
 }
 
-fn missing_ndarray(f: &Frame<'_>, loc: Location, id: NdarrayId) -> Box<RuntimeError> {
-    f.error(
-        loc,
-        RuntimeErrorKind::Device,
-        format!("ndarray handle {} is not registered", id.0),
-    )
-}
-
 pub(super) fn ndarray_load(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
     let ctx = c.ctx();
     let l = NdarrayLoadOp(op);
@@ -168,14 +160,9 @@ pub(super) fn ndarray_load(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagn
     let r = c.slot(l.result(ctx));
     let loc = ctx.loc(op);
     Ok(Box::new(move |f| {
-        let id = NdarrayId(f.get(arr) as u32);
-        let Some(nd) = f.mem.ndarray(id) else {
-            return Err(missing_ndarray(f, loc, id));
-        };
-        let Some(i) = flat_index(f, &idx, nd.shape()) else {
-            return Err(out_of_bounds(f, loc, &idx, &what, nd.shape()));
-        };
-        let v = nd.data().load_bits(i);
+        let (id, i) = ndarray_element(f, arr, &idx, loc, &what)?;
+        // ndarray_element has found the handle; the lookup cannot fail here.
+        let v = f.mem.ndarray(id).map_or(0, |nd| nd.data().load_bits(i));
         f.set(r, v);
         Ok(Flow::Next)
     }))
@@ -190,13 +177,7 @@ pub(super) fn ndarray_store(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diag
     let v = c.slot(s.value(ctx));
     let loc = ctx.loc(op);
     Ok(Box::new(move |f| {
-        let id = NdarrayId(f.get(arr) as u32);
-        let Some(nd) = f.mem.ndarray(id) else {
-            return Err(missing_ndarray(f, loc, id));
-        };
-        let Some(i) = flat_index(f, &idx, nd.shape()) else {
-            return Err(out_of_bounds(f, loc, &idx, &what, nd.shape()));
-        };
+        let (id, i) = ndarray_element(f, arr, &idx, loc, &what)?;
         let bits = f.get(v);
         if let Some(nd) = f.mem.ndarray_mut(id) {
             nd.data_mut().store_bits(i, bits);
