@@ -18,7 +18,8 @@
 //!
 //! - The type ([`types`]) is `!adstack.stack<T>`, `T` an integer (`i1` included) or a float.
 //!   Integer and i1 stacks carry no adjoints: `load_top_adj` / `acc_adjoint` on them do not verify.
-//! - `alloca` properties: `max_size` (non-negative i64, optional: the static capacity) and
+//! - `alloca` properties: `id` (non-negative i64, optional: the stack's id in its kernel),
+//!   `max_size` (non-negative i64, optional: the static capacity) and
 //!   `size_expr` (optional, any attribute for now: the symbolic bound the sizing passes capture).
 //! - Reading an empty stack reads entry 0, which is zero-initialised.
 //! - Effects: `alloca`, `push`, `pop` and `acc_adjoint` have side effects (they are kept in
@@ -34,7 +35,8 @@ mod verify;
 
 pub use ops::{
     build_acc_adjoint, build_alloca, build_load_top, build_load_top_adj, build_pop, build_push,
-    max_size_of, stack_elem, AccAdjointOp, AllocaOp, LoadTopAdjOp, LoadTopOp, PopOp, PushOp,
+    max_size_of, stack_elem, stack_id_of, AccAdjointOp, AllocaOp, LoadTopAdjOp, LoadTopOp, PopOp,
+    PushOp,
 };
 pub use types::{stack_type, StackType};
 
@@ -51,6 +53,9 @@ pub const ACC_ADJOINT_OP: &str = "adstack.acc_adjoint";
 pub const MAX_SIZE: &str = "max_size";
 /// The alloca's symbolic bound property.
 pub const SIZE_EXPR: &str = "size_expr";
+/// The alloca's stable id, unique within its kernel (set by `determine-ad-stack-size`): the
+/// runtime's per-launch plan and every device find the stack's size and heap slice by it.
+pub const ID: &str = "id";
 
 /// The adstack dialect: its ops and its type syntax, to register in a [`qd_ir::Context`].
 pub fn dialect() -> DialectDef {

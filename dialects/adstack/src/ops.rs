@@ -59,6 +59,15 @@ impl AllocaOp {
             }
         }
     }
+    /// The stack's id in its kernel, when `determine-ad-stack-size` has set it.
+    pub fn id(self, ctx: &Context) -> Option<u32> {
+        stack_id_of(ctx, self.0)
+    }
+    pub fn set_id(self, ctx: &mut Context, id: u32) {
+        let i64t = ctx.i64_type();
+        let a = ctx.integer_attr(i64::from(id), i64t);
+        ctx.set_prop(self.0, ID, a);
+    }
     /// The symbolic bound, when set.
     pub fn size_expr(self, ctx: &Context) -> Option<Attribute> {
         ctx.prop(self.0, SIZE_EXPR)
@@ -211,6 +220,14 @@ pub fn build_acc_adjoint(b: &mut Builder, stack: Value, value: Value, loc: Locat
 pub fn max_size_of(ctx: &Context, alloca: OpId) -> Option<u64> {
     match ctx.attr_data(ctx.prop(alloca, MAX_SIZE)?) {
         AttrData::Integer { value, .. } if *value >= 0 => Some(*value as u64),
+        _ => None,
+    }
+}
+
+/// The `id` property of an alloca, when set and in range.
+pub fn stack_id_of(ctx: &Context, alloca: OpId) -> Option<u32> {
+    match ctx.attr_data(ctx.prop(alloca, ID)?) {
+        AttrData::Integer { value, .. } => u32::try_from(*value).ok(),
         _ => None,
     }
 }

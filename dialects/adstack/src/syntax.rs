@@ -15,7 +15,7 @@
 //! verify still prints, it never panics.
 
 use crate::types::{is_valid_elem, stack_type, StackType};
-use crate::{MAX_SIZE, SIZE_EXPR};
+use crate::{ID, MAX_SIZE, SIZE_EXPR};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter, UnresolvedOperand};
 use qd_ir::{
     AttrData, Attribute, DiagResult, Diagnostic, Ident, OpId, OperationState, Type, Value,
@@ -82,7 +82,7 @@ pub(crate) fn parse_alloca(p: &mut dyn OpAsmParser, st: &mut OperationState) -> 
     let mut entries = Vec::new();
     p.parse_optional_attr_dict(&mut entries)?;
     for (k, v) in entries {
-        if matches!(p.ctx_ref().ident_str(k), MAX_SIZE | SIZE_EXPR) {
+        if matches!(p.ctx_ref().ident_str(k), ID | MAX_SIZE | SIZE_EXPR) {
             st.properties.push((k, v));
         } else {
             st.attributes.push((k, v));
@@ -102,16 +102,22 @@ pub(crate) fn print_alloca(op: OpId, p: &mut dyn OpAsmPrinter) {
         .map(|t| StackType::from_type(ctx, t).map_or(t, |s| s.elem(ctx)));
     print_colon_type(p, elem);
     let ctx = p.ctx();
+    let id = ctx.prop(op, ID);
     let max_size = ctx.prop(op, MAX_SIZE);
     let size_expr = ctx.prop(op, SIZE_EXPR);
     let attrs: Vec<(Ident, Attribute)> = ctx.attrs(op).to_vec();
     let unknown_props: Vec<(Ident, Attribute)> = ctx
         .properties(op)
         .iter()
-        .filter(|(k, _)| !matches!(ctx.ident_str(*k), MAX_SIZE | SIZE_EXPR))
+        .filter(|(k, _)| !matches!(ctx.ident_str(*k), ID | MAX_SIZE | SIZE_EXPR))
         .copied()
         .collect();
-    if max_size.is_none() && size_expr.is_none() && attrs.is_empty() && unknown_props.is_empty() {
+    if id.is_none()
+        && max_size.is_none()
+        && size_expr.is_none()
+        && attrs.is_empty()
+        && unknown_props.is_empty()
+    {
         return;
     }
     p.write(" {");
@@ -122,9 +128,11 @@ pub(crate) fn print_alloca(op: OpId, p: &mut dyn OpAsmPrinter) {
         }
         first = false;
     };
-    if let Some(a) = max_size {
+    for (name, a) in [(ID, id), (MAX_SIZE, max_size)] {
+        let Some(a) = a else { continue };
         sep(p);
-        p.write("max_size = ");
+        p.write(name);
+        p.write(" = ");
         let is_i64 = matches!(p.ctx().attr_data(a), AttrData::Integer { ty, .. }
             if p.ctx().type_data(*ty).bit_width() == Some(64) && p.ctx().type_data(*ty).is_integer());
         if is_i64 {

@@ -3,7 +3,7 @@
 //! `'adstack.push' op expects the value type to match the stack element type f32, got f64`.
 
 use crate::types::StackType;
-use crate::{MAX_SIZE, SIZE_EXPR};
+use crate::{ID, MAX_SIZE, SIZE_EXPR};
 use qd_ir::verify_helpers::{check_elem_type, expect_simple_shape};
 use qd_ir::{AttrData, Context, DiagResult, OpId, Type, TypeData};
 
@@ -59,7 +59,7 @@ fn check_has_adjoint(ctx: &Context, op: OpId, st: StackType) -> DiagResult<()> {
 }
 
 pub(crate) fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, 1, &[MAX_SIZE, SIZE_EXPR])?;
+    expect_shape(ctx, op, 0, 1, &[ID, MAX_SIZE, SIZE_EXPR])?;
     let ty = ctx.value_type(ctx.result(op, 0));
     if StackType::from_type(ctx, ty).is_none() {
         return Err(err(
@@ -71,7 +71,10 @@ pub(crate) fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
             ),
         ));
     }
-    if let Some(a) = ctx.prop(op, MAX_SIZE) {
+    for name in [ID, MAX_SIZE] {
+        let Some(a) = ctx.prop(op, name) else {
+            continue;
+        };
         let ok = match ctx.attr_data(a) {
             AttrData::Integer { value, ty } => {
                 matches!(ctx.type_data(*ty), TypeData::Integer { width: 64, .. }) && *value >= 0
@@ -82,7 +85,7 @@ pub(crate) fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
             return Err(err(
                 ctx,
                 op,
-                "property 'max_size' must be a non-negative i64 integer",
+                format!("property '{name}' must be a non-negative i64 integer"),
             ));
         }
     }

@@ -73,3 +73,10 @@ module {
     %s = adstack.alloca : f32 {size_expr = #adstack.size<1 +>}
   }
 }
+
+// -----
+
+qd.kernel @k() {
+  // expected-error@+1 {{'adstack.alloca' op property 'id' must be a non-negative i64 integer}}
+  %s = "adstack.alloca"() <{id = -2 : i64}> : () -> !adstack.stack<f32>
+}

@@ -5,6 +5,9 @@
 qd.kernel @k(%v: f32, %n: i32, %b: i1, %d: f64) {
   // CHECK: %[[S:.*]] = adstack.alloca : f32 {max_size = 100}
   %s = adstack.alloca : f32 {max_size = 100}
+  // The stable id that determine-ad-stack-size sets prints first.
+  // CHECK: adstack.alloca : f64 {id = 3, max_size = 2}
+  %sid = adstack.alloca : f64 {max_size = 2, id = 3}
   // CHECK: adstack.push %[[S]], %[[V:.*]] : f32
   adstack.push %s, %v : f32
   // CHECK: %[[T:.*]] = adstack.load_top %[[S]] : f32
