@@ -87,7 +87,7 @@ pub fn dialect() -> DialectDef {
     ];
     d.parse_type = Some(types::parse_type);
     d.print_type = Some(types::print_type);
-    d.validate_attr = Some(size_expr::validate_attr);
+    d.parse_attr = Some(size_expr::parse_attr);
     d
 }
 

@@ -1,6 +1,10 @@
 //! Interned attributes.
 
 use crate::entity::{Attribute, Ident, Type};
+use std::any::Any;
+use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum AttrData {
@@ -36,11 +40,14 @@ pub enum AttrData {
         elem: Type,
         values: Vec<u64>,
     },
-    /// A dialect attribute `#dialect.body`, kept as text; a registered dialect validates it at parse time.
+    /// A dialect attribute `#dialect.body` kept as text: a dialect that is not registered (with
+    /// `allow_unregistered`), or one that only validates its attributes (`validate_attr`).
     Dialect {
         dialect: Ident,
         body: String,
     },
+    /// A dialect attribute parsed once, by its dialect's `parse_attr` hook, into a typed value.
+    Typed(TypedAttr),
 }
 
 impl AttrData {
@@ -56,5 +63,98 @@ impl AttrData {
             AttrData::Bool(b) => Some(*b as i64),
             _ => None,
         }
+    }
+}
+
+/// The value of a typed dialect attribute `#dialect.body` (MLIR's AttributeStorage). A dialect's
+/// `parse_attr` hook builds it from the body text; [`DialectAttr::print`] writes the body back.
+/// Values are interned by `dyn_eq`/`dyn_hash`, so equal values share one [`Attribute`] (see
+/// [`TypedAttr`] for text spelled otherwise than the value prints).
+/// Implement `dyn_eq`, `dyn_hash` and `as_any` with [`dyn_eq_of`], [`dyn_hash_of`] and `self`.
+pub trait DialectAttr: Any + Debug + Send + Sync {
+    /// The dialect's namespace (the text between `#` and `.`).
+    fn dialect(&self) -> &'static str;
+    /// Writes the body: the text after `#dialect.` (or after `#dialect` when it starts with `<`),
+    /// exactly what the dialect's `parse_attr` hook reads back.
+    fn print(&self, out: &mut String);
+    fn dyn_eq(&self, other: &dyn DialectAttr) -> bool;
+    fn dyn_hash(&self, state: &mut dyn Hasher);
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// `dyn_eq` for a value type with `Eq`: equal when `other` is a `T` equal to `this`.
+pub fn dyn_eq_of<T: DialectAttr + Eq>(this: &T, other: &dyn DialectAttr) -> bool {
+    other.as_any().downcast_ref::<T>() == Some(this)
+}
+
+/// `dyn_hash` for a value type with `Hash`.
+pub fn dyn_hash_of<T: DialectAttr + Hash>(this: &T, mut state: &mut dyn Hasher) {
+    this.hash(&mut state);
+}
+
+/// A shared typed dialect attribute value: `Eq` and `Hash` go through the value, so the Context
+/// interns it like any other attribute data. Cloning shares the value.
+///
+/// Parsed text whose spelling differs from the value's printed form (extra spaces or
+/// parentheses) keeps that spelling, so that text -> attribute -> text is the identity; such an
+/// attribute is interned apart from the canonical one, but holds an equal value.
+#[derive(Clone, Debug)]
+pub struct TypedAttr {
+    value: Arc<dyn DialectAttr>,
+    spelling: Option<Arc<str>>,
+}
+
+impl TypedAttr {
+    pub fn new(value: impl DialectAttr) -> Self {
+        TypedAttr {
+            value: Arc::new(value),
+            spelling: None,
+        }
+    }
+    /// The value a dialect's `parse_attr` hook read from `body`.
+    pub fn parsed(value: Box<dyn DialectAttr>, body: &str) -> Self {
+        let mut canonical = String::with_capacity(body.len());
+        value.print(&mut canonical);
+        TypedAttr {
+            value: Arc::from(value),
+            spelling: (canonical != body).then(|| Arc::from(body)),
+        }
+    }
+    pub fn value(&self) -> &dyn DialectAttr {
+        &*self.value
+    }
+    /// The value as a `T`, if it is one.
+    pub fn downcast<T: DialectAttr>(&self) -> Option<&T> {
+        self.value.as_any().downcast_ref::<T>()
+    }
+    /// The source spelling of the body, when it is not the value's printed form.
+    pub fn spelling(&self) -> Option<&str> {
+        self.spelling.as_deref()
+    }
+    /// Writes the body: the source spelling if kept, else the value's printed form.
+    pub fn print_body(&self, out: &mut String) {
+        match &self.spelling {
+            Some(s) => out.push_str(s),
+            None => self.value.print(out),
+        }
+    }
+}
+
+impl PartialEq for TypedAttr {
+    fn eq(&self, other: &Self) -> bool {
+        self.value.dialect() == other.value.dialect()
+            && self.value.dyn_eq(other.value())
+            && self.spelling == other.spelling
+    }
+}
+
+impl Eq for TypedAttr {}
+
+impl Hash for TypedAttr {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.value.dialect().hash(state);
+        Any::type_id(self.value.as_any()).hash(state);
+        self.value.dyn_hash(state);
+        self.spelling.hash(state);
     }
 }

@@ -1,7 +1,7 @@
 //! The [`Context`]: arenas of ops, blocks, regions and values; interned types, attributes,
 //! locations and identifiers; the dialect registry; collected diagnostics.
 
-use crate::attributes::AttrData;
+use crate::attributes::{AttrData, DialectAttr, TypedAttr};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::entity::*;
 use crate::intern::Interner;
@@ -144,6 +144,7 @@ impl Context {
             parse_type,
             print_type,
             validate_attr,
+            parse_attr,
             materialize_constant,
         } = def;
         for info in ops {
@@ -158,6 +159,7 @@ impl Context {
             parse_type,
             print_type,
             validate_attr,
+            parse_attr,
             materialize_constant,
         };
         self.dialects.insert(name, DialectEntry { def });
@@ -272,6 +274,17 @@ impl Context {
     }
     pub fn attr_data(&self, attr: Attribute) -> &AttrData {
         self.attrs.get(attr.index())
+    }
+    /// Interns a typed dialect attribute: equal values share one handle.
+    pub fn typed_attr(&mut self, value: impl DialectAttr) -> Attribute {
+        self.intern_attr(AttrData::Typed(TypedAttr::new(value)))
+    }
+    /// The typed value of a dialect attribute, if `attr` is one of type `T`.
+    pub fn dialect_attr<T: DialectAttr>(&self, attr: Attribute) -> Option<&T> {
+        match self.attr_data(attr) {
+            AttrData::Typed(t) => t.downcast::<T>(),
+            _ => None,
+        }
     }
     pub fn unit_attr(&mut self) -> Attribute {
         self.intern_attr(AttrData::Unit)

@@ -3,6 +3,7 @@
 //! constant materialization).
 
 use crate::asm::{AsmParser, AsmPrinter, OpAsmParser, OpAsmPrinter};
+use crate::attributes::DialectAttr;
 use crate::builder::OperationState;
 use crate::context::Context;
 use crate::diagnostics::DiagResult;
@@ -153,6 +154,9 @@ pub type TypeParseFn = fn(&mut dyn AsmParser, mnemonic: &str) -> DiagResult<Vec<
 pub type TypePrintFn = fn(mnemonic: &str, &[TypeParam], &mut dyn AsmPrinter);
 /// Validates the body of a dialect attribute (the text after `#dialect.`); returns an error message.
 pub type AttrValidateFn = fn(&Context, body: &str) -> Result<(), String>;
+/// Parses the body of a dialect attribute (the text after `#dialect.`) into its typed value, once,
+/// at parse time; returns an error message. Takes precedence over `validate_attr`.
+pub type AttrParseFn = fn(&Context, body: &str) -> Result<Box<dyn DialectAttr>, String>;
 /// Builds the op that produces constant `value` of type `ty` (used by folding).
 pub type MaterializeFn = fn(&mut Context, Attribute, Type, Location) -> Option<OperationState>;
 
@@ -163,6 +167,7 @@ pub struct DialectDef {
     pub parse_type: Option<TypeParseFn>,
     pub print_type: Option<TypePrintFn>,
     pub validate_attr: Option<AttrValidateFn>,
+    pub parse_attr: Option<AttrParseFn>,
     pub materialize_constant: Option<MaterializeFn>,
 }
 
@@ -174,6 +179,7 @@ impl DialectDef {
             parse_type: None,
             print_type: None,
             validate_attr: None,
+            parse_attr: None,
             materialize_constant: None,
         }
     }

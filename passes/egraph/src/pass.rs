@@ -83,7 +83,7 @@ impl Pass for SimplifySizeExpr {
                 continue;
             };
             match SizeExpr::from_attr(ctx, attr) {
-                Ok(e) => bounds.push((a, e)),
+                Ok(e) => bounds.push((a, e.clone())),
                 Err(m) => errors.push(Diagnostic::error(
                     ctx.loc(a),
                     format!("'{ALLOCA_OP}' op cannot simplify its size_expr: {m}"),

@@ -6,8 +6,9 @@
 //!   ([`kernel_allocas`]); a stack's position there is its number (`#0`, `#1`, ...), by which a
 //!   device finds its entry in the plan.
 //! - Compile time ([`KernelStacks::collect`], when the program compiles a kernel): each stack's
-//!   element type, `max_size` and `size_expr` (`#adstack.size<...>`, parsed and checked against
-//!   the module's fields and the kernel's parameters, see `check`). A stack with neither bound
+//!   element type, `max_size` and `size_expr` (`#adstack.size<...>`: the SizeExpr the Context
+//!   holds, parsed once with the IR, checked against the module's fields and the kernel's
+//!   parameters, see `check`). A stack with neither bound
 //!   (IR that did not go through `determine-ad-stack-size`, e.g. a gradient kernel launched
 //!   straight after `reverse-mode-ad`) is given one by the pass's own analysis
 //!   (`qd_adstack_passes::stack_bound`), so that no stack is ever unbounded; a stack the analysis
@@ -247,7 +248,8 @@ fn stack_info(
     let mut size_expr = match ctx.prop(op, SIZE_EXPR) {
         Some(a) => Some(
             SizeExpr::from_attr(ctx, a)
-                .map_err(|e| error(format!("the adstack's size_expr: {e}")))?,
+                .map_err(|e| error(format!("the adstack's size_expr: {e}")))?
+                .clone(),
         ),
         None => None,
     };

@@ -60,7 +60,9 @@ pub use eval::{EvalEnv, EvalError, MAX_EVAL_STEPS, MAX_RANGE_ITERATIONS};
 pub use expr::{SizeExpr, MAX_BOUND_VARS, MAX_DEPTH, MAX_INDICES, MAX_NODES, MAX_TREE_NODES};
 pub use interval::Interval;
 pub use node::{BinOp, IntTy, Node, NodeId};
-pub use syntax::{parse_attr_body, validate_attr, ParseError};
+pub use syntax::{parse_attr, parse_attr_body, ParseError};
 
+#[cfg(test)]
+mod attr_tests;
 #[cfg(test)]
 mod tests;

@@ -19,8 +19,11 @@
 
 use super::expr::{SizeExpr, MAX_DEPTH};
 use super::node::{BinOp, IntTy, Node, NodeId};
-use qd_ir::{AttrData, Attribute, Context};
+use qd_ir::attributes::{dyn_eq_of, dyn_hash_of};
+use qd_ir::{Attribute, Context, DialectAttr};
+use std::any::Any;
 use std::fmt;
+use std::hash::Hasher;
 
 /// The adstack dialect's name, as attributes spell it.
 pub const DIALECT: &str = "adstack";
@@ -42,27 +45,43 @@ impl fmt::Display for ParseError {
 
 // ----- attribute --------------------------------------------------------------------------
 
+/// `#adstack.size<EXPR>` is a typed attribute: parsed once (by [`parse_attr`]) into the SizeExpr
+/// that the Context interns, and printed back from it.
+impl DialectAttr for SizeExpr {
+    fn dialect(&self) -> &'static str {
+        DIALECT
+    }
+    fn print(&self, out: &mut String) {
+        out.push_str(MNEMONIC);
+        out.push('<');
+        write_node(self, self.root(), 0, out);
+        out.push('>');
+    }
+    fn dyn_eq(&self, other: &dyn DialectAttr) -> bool {
+        dyn_eq_of(self, other)
+    }
+    fn dyn_hash(&self, state: &mut dyn Hasher) {
+        dyn_hash_of(self, state)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 impl SizeExpr {
-    /// The attribute `#adstack.size<self>`.
+    /// The attribute `#adstack.size<self>` (equal expressions share one attribute).
     pub fn to_attr(&self, ctx: &mut Context) -> Attribute {
-        let dialect = ctx.ident(DIALECT);
-        ctx.intern_attr(AttrData::Dialect {
-            dialect,
-            body: format!("{MNEMONIC}<{self}>"),
-        })
+        ctx.typed_attr(self.clone())
     }
 
-    /// The expression of an `#adstack.size<...>` attribute.
-    pub fn from_attr(ctx: &Context, attr: Attribute) -> Result<SizeExpr, String> {
-        match ctx.attr_data(attr) {
-            AttrData::Dialect { dialect, body } if ctx.ident_str(*dialect) == DIALECT => {
-                parse_attr_body(body)
-            }
-            _ => Err(format!(
+    /// The expression of an `#adstack.size<...>` attribute, as the Context holds it.
+    pub fn from_attr(ctx: &Context, attr: Attribute) -> Result<&SizeExpr, String> {
+        ctx.dialect_attr::<SizeExpr>(attr).ok_or_else(|| {
+            format!(
                 "expected a #{DIALECT}.{MNEMONIC}<...> attribute, got {}",
                 qd_ir::text::attr_to_string(ctx, attr)
-            )),
-        }
+            )
+        })
     }
 }
 
@@ -78,9 +97,9 @@ pub fn parse_attr_body(body: &str) -> Result<SizeExpr, String> {
     SizeExpr::parse(inner).map_err(|e| format!("invalid #{DIALECT}.{MNEMONIC}: {e}"))
 }
 
-/// The adstack dialect's attribute validation hook (`DialectDef::validate_attr`).
-pub fn validate_attr(_: &Context, body: &str) -> Result<(), String> {
-    parse_attr_body(body).map(|_| ())
+/// The adstack dialect's attribute parse hook (`DialectDef::parse_attr`).
+pub fn parse_attr(_: &Context, body: &str) -> Result<Box<dyn DialectAttr>, String> {
+    Ok(Box::new(parse_attr_body(body)?))
 }
 
 // ----- printing ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 use super::float_fmt;
 use super::lexer::{self, Tok, Token};
 use super::parser::{Alias, Parser, MEMO_LIMIT};
-use crate::attributes::AttrData;
+use crate::attributes::{AttrData, TypedAttr};
 use crate::diagnostics::DiagResult;
 use crate::entity::*;
 use crate::types::{FloatKind, Signedness, TypeData};
@@ -229,15 +229,33 @@ impl<'a, 'c> Parser<'a, 'c> {
         if let Some(&a) = self.memo.dialect_attrs.get(full) {
             return Ok(a);
         }
-        let validate = self.ctx.dialect(ns).map(|d| d.validate_attr);
-        match validate {
-            Some(Some(v)) => {
+        let hooks = self
+            .ctx
+            .dialect(ns)
+            .map(|d| (d.parse_attr, d.validate_attr));
+        let a = match hooks {
+            // Parsed once here; consumers read the typed value, never the text.
+            Some((Some(parse), _)) => match parse(self.ctx, body) {
+                Ok(v) if v.dialect() == ns => self
+                    .ctx
+                    .intern_attr(AttrData::Typed(TypedAttr::parsed(v, body))),
+                Ok(v) => {
+                    let m = format!(
+                        "dialect '{ns}' parsed '{full}' as an attribute of dialect '{}'",
+                        v.dialect()
+                    );
+                    return Err(self.err_at(t.start, m));
+                }
+                Err(m) => return Err(self.err_at(t.start, m)),
+            },
+            Some((None, Some(v))) => {
                 if let Err(m) = v(self.ctx, body) {
                     return Err(self.err_at(t.start, m));
                 }
+                self.opaque_dialect_attr(ns, body)
             }
-            _ if self.ctx.allow_unregistered => {}
-            Some(None) => {
+            _ if self.ctx.allow_unregistered => self.opaque_dialect_attr(ns, body),
+            Some((None, None)) => {
                 return Err(self.err_at(
                     t.start,
                     format!("dialect '{ns}' does not define attribute '{full}'"),
@@ -249,16 +267,20 @@ impl<'a, 'c> Parser<'a, 'c> {
                     format!("attribute '{full}' of unregistered dialect '{ns}'"),
                 ))
             }
-        }
-        let dialect = self.ctx.ident(ns);
-        let a = self.ctx.intern_attr(AttrData::Dialect {
-            dialect,
-            body: body.to_string(),
-        });
+        };
         if self.memo.dialect_attrs.len() < MEMO_LIMIT {
             self.memo.dialect_attrs.insert(full, a);
         }
         Ok(a)
+    }
+
+    /// `#ns.body` kept as text.
+    fn opaque_dialect_attr(&mut self, ns: &str, body: &str) -> Attribute {
+        let dialect = self.ctx.ident(ns);
+        self.ctx.intern_attr(AttrData::Dialect {
+            dialect,
+            body: body.to_string(),
+        })
     }
 
     /// `array<i32: 1, 2>`, `array<f32: 1.5>`, `array<i64>`.

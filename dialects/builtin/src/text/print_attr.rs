@@ -208,6 +208,15 @@ impl Printer<'_> {
                 }
                 self.out.push_str(body);
             }
+            AttrData::Typed(t) => {
+                self.out.push('#');
+                self.out.push_str(t.value().dialect());
+                let at = self.out.len();
+                t.print_body(&mut self.out);
+                if !self.out[at..].starts_with('<') {
+                    self.out.insert(at, '.');
+                }
+            }
         }
     }
 

@@ -57,7 +57,10 @@ pub fn bounds(ctx: &Context, m: OpId, kernel: &str) -> Vec<(OpId, SizeExpr)> {
         .filter(|&o| ctx.name(o) == ALLOCA_OP)
         .map(|o| {
             let a = ctx.prop(o, SIZE_EXPR).expect("sized");
-            (o, SizeExpr::from_attr(ctx, a).expect("a valid bound"))
+            (
+                o,
+                SizeExpr::from_attr(ctx, a).expect("a valid bound").clone(),
+            )
         })
         .collect()
 }

@@ -6,6 +6,7 @@ mod generic;
 mod lexer_tests;
 mod render_tests;
 mod robustness;
+mod typed_attr;
 
 use super::{parse_source, print_op, PrintOptions, SourceMgr};
 use crate::asm::{Argument, AsmParser, AsmPrinter, Delimiter, OpAsmParser, OpAsmPrinter};
