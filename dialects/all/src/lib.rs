@@ -10,6 +10,7 @@ pub fn register_all_dialects(ctx: &mut Context) {
     ctx.register_dialect(qd_frontend::dialect());
     ctx.register_dialect(qd_ad::dialect());
     ctx.register_dialect(qd_adstack::dialect());
+    ctx.register_dialect(qd_lowered::dialect());
 }
 
 /// A context with every dialect registered.
@@ -28,7 +29,7 @@ mod tests {
         let mut ctx = context();
         register_all_dialects(&mut ctx);
         let names: Vec<_> = ctx.dialect_names().collect();
-        for d in ["builtin", "arith", "math", "qd", "ad", "adstack"] {
+        for d in ["builtin", "arith", "math", "qd", "ad", "adstack", "lowered"] {
             assert_eq!(names.iter().filter(|n| **n == d).count(), 1, "{d}");
         }
         for op in [
