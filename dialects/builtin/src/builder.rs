@@ -2,6 +2,7 @@
 
 use crate::context::Context;
 use crate::entity::*;
+use crate::mapping::IRMapping;
 
 /// The parts of an op before it is created.
 #[derive(Clone, Debug)]
@@ -105,6 +106,20 @@ impl<'c> Builder<'c> {
     /// Creates the op and inserts it at the insertion point.
     pub fn insert(&mut self, state: OperationState) -> OpId {
         let op = self.ctx.create_op(state);
+        self.insert_op(op);
+        op
+    }
+
+    /// Deep-clones `op` through `mapping` (see [`Context::clone_op`]) and inserts the clone at
+    /// the insertion point.
+    pub fn clone_op(&mut self, op: OpId, mapping: &mut IRMapping) -> OpId {
+        let new = self.ctx.clone_op(op, mapping);
+        self.insert_op(new);
+        new
+    }
+
+    /// Inserts a detached op at the insertion point.
+    pub fn insert_op(&mut self, op: OpId) {
         match self.ip {
             InsertPoint::Detached => {}
             InsertPoint::AtEnd(b) => self.ctx.append_op(b, op),
@@ -118,7 +133,6 @@ impl<'c> Builder<'c> {
                 self.ip = InsertPoint::After(op);
             }
         }
-        op
     }
 
     /// Inserts the op and returns its single result.

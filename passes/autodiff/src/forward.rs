@@ -15,7 +15,7 @@ use qd_frontend::{
     ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, BREAK_OP, CONTINUE_OP, IF_OP, LOCAL_LOAD_OP,
     LOCAL_STORE_OP, NDARRAY_STORE_OP, RANGE_FOR_OP, STORE_OP, STRUCT_FOR_OP, WHILE_OP,
 };
-use qd_ir::{BlockId, Builder, Context, OpId, OperationState, Value};
+use qd_ir::{BlockId, Builder, Context, IRMapping, OpId, Value};
 
 impl Emitter<'_> {
     /// Replays the ops of `src` at the end of `dst`.
@@ -92,19 +92,18 @@ impl Emitter<'_> {
         }
     }
 
-    /// Clones an op without regions over the forward values of its operands.
+    /// Clones an op without its regions at the end of `dst`, over the forward values of its
+    /// operands, and records its results as their forward values.
     pub(crate) fn clone_simple(&mut self, ctx: &mut Context, op: OpId, dst: BlockId) -> OpId {
-        let operands: Vec<Value> = ctx.operands(op).map(|v| self.fwd(v)).collect();
-        let types: Vec<_> = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
-        let mut st = OperationState::new(ctx.name(op).to_string(), ctx.loc(op))
-            .operands(&operands)
-            .results(&types);
-        st.properties = ctx.properties(op).to_vec();
-        st.attributes = ctx.attrs(op).to_vec();
-        let new = Builder::at_end(ctx, dst).insert(st);
-        for (i, r) in ctx.results(op).to_vec().into_iter().enumerate() {
-            let nr = ctx.result(new, i);
-            self.fwd.insert(r, nr);
+        // Every operand must already have a forward value (`fwd` says so when one does not).
+        let mut map = IRMapping::new();
+        for v in ctx.operands(op) {
+            map.map(v, self.fwd(v));
+        }
+        let new = ctx.clone_without_regions(op, &mut map);
+        Builder::at_end(ctx, dst).insert_op(new);
+        for &r in ctx.results(op) {
+            self.fwd.insert(r, map.lookup_or_default(r));
         }
         self.fwd_op.insert(op, new);
         new
