@@ -19,7 +19,7 @@ impl RewritePattern for ConstantToRhs {
         Some(self.0)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx = rw.ctx();
         if ctx.num_operands(op) != 2 {
             return false;
         }
@@ -44,7 +44,7 @@ impl RewritePattern for AddIConstChain {
         Some(names::ADDI)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx = rw.ctx();
         if ctx.num_operands(op) != 2 || ctx.num_results(op) != 1 {
             return false;
         }
@@ -71,17 +71,21 @@ impl RewritePattern for AddIConstChain {
         let x = ctx.operand(inner, 0);
         let loc = ctx.loc(op);
         let sum = IntVal::from_bits(c1.zext().wrapping_add(c2.zext()), c1.width());
-        let attr = sum.to_attr(rw.ctx, ty);
-        let Some(cst_state) = materialize_constant(rw.ctx, attr, ty, loc) else {
+        let Some(cst_state) = rw.intern(|ctx| {
+            let attr = sum.to_attr(ctx, ty);
+            materialize_constant(ctx, attr, ty, loc)
+        }) else {
             return false;
         };
         let cst = rw.create_before(op, cst_state);
-        let cst = rw.ctx.result(cst, 0);
-        let none = FlagKind::Overflow.attr(rw.ctx, 0);
-        let state = OperationState::new(names::ADDI, loc)
-            .operands(&[x, cst])
-            .results(&[ty])
-            .prop(rw.ctx, FlagKind::Overflow.prop_name(), none);
+        let cst = rw.ctx().result(cst, 0);
+        let state = rw.intern(|ctx| {
+            let none = FlagKind::Overflow.attr(ctx, 0);
+            OperationState::new(names::ADDI, loc)
+                .operands(&[x, cst])
+                .results(&[ty])
+                .prop(ctx, FlagKind::Overflow.prop_name(), none)
+        });
         rw.replace_op_with_new(op, state);
         true
     }
@@ -98,7 +102,7 @@ impl RewritePattern for NegFNegF {
         Some(names::NEGF)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx = rw.ctx();
         if ctx.num_operands(op) != 1 || ctx.num_results(op) != 1 {
             return false;
         }
@@ -128,7 +132,7 @@ impl RewritePattern for SelectI1ToCond {
         Some(names::SELECT)
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let ctx = &*rw.ctx;
+        let ctx = rw.ctx();
         if ctx.num_operands(op) != 3 || ctx.num_results(op) != 1 {
             return false;
         }

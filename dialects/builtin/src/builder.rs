@@ -3,6 +3,7 @@
 use crate::context::Context;
 use crate::entity::*;
 use crate::mapping::IRMapping;
+use crate::rewrite::Listener;
 
 /// The parts of an op before it is created.
 #[derive(Clone, Debug)]
@@ -86,15 +87,33 @@ pub enum InsertPoint {
 }
 
 /// Creates ops at an insertion point. After `After(op)`, the point advances past each new op so
-/// that successive ops come out in order.
+/// that successive ops come out in order. A builder made by a [`crate::rewrite::Rewriter`] (or
+/// [`Builder::with_listener`]) reports each op it inserts, so that a driver sees it.
 pub struct Builder<'c> {
     pub ctx: &'c mut Context,
     pub ip: InsertPoint,
+    listener: Option<&'c mut dyn Listener>,
 }
 
 impl<'c> Builder<'c> {
     pub fn new(ctx: &'c mut Context, ip: InsertPoint) -> Self {
-        Builder { ctx, ip }
+        Builder {
+            ctx,
+            ip,
+            listener: None,
+        }
+    }
+    /// A builder that reports every op it inserts to `listener`.
+    pub fn with_listener(
+        ctx: &'c mut Context,
+        ip: InsertPoint,
+        listener: &'c mut dyn Listener,
+    ) -> Self {
+        Builder {
+            ctx,
+            ip,
+            listener: Some(listener),
+        }
     }
     pub fn at_end(ctx: &'c mut Context, block: BlockId) -> Self {
         Self::new(ctx, InsertPoint::AtEnd(block))
@@ -111,15 +130,38 @@ impl<'c> Builder<'c> {
     }
 
     /// Deep-clones `op` through `mapping` (see [`Context::clone_op`]) and inserts the clone at
-    /// the insertion point.
+    /// the insertion point. A listener hears of the clone and of every op and block in it.
     pub fn clone_op(&mut self, op: OpId, mapping: &mut IRMapping) -> OpId {
         let new = self.ctx.clone_op(op, mapping);
-        self.insert_op(new);
+        self.place(new);
+        if self.ip == InsertPoint::Detached {
+            return new;
+        }
+        if let Some(l) = self.listener.as_deref_mut() {
+            for o in self.ctx.walk_pre_order(new) {
+                l.notify_op_inserted(self.ctx, o);
+                for &r in self.ctx.regions(o) {
+                    for &b in self.ctx.region_blocks(r) {
+                        l.notify_block_inserted(self.ctx, b);
+                    }
+                }
+            }
+        }
         new
     }
 
     /// Inserts a detached op at the insertion point.
     pub fn insert_op(&mut self, op: OpId) {
+        self.place(op);
+        if self.ip == InsertPoint::Detached {
+            return;
+        }
+        if let Some(l) = self.listener.as_deref_mut() {
+            l.notify_op_inserted(self.ctx, op);
+        }
+    }
+
+    fn place(&mut self, op: OpId) {
         match self.ip {
             InsertPoint::Detached => {}
             InsertPoint::AtEnd(b) => self.ctx.append_op(b, op),

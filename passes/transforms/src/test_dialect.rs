@@ -74,10 +74,11 @@ impl RewritePattern for NegNeg {
         Some("t.neg")
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let inner = rw.ctx.operand(op, 0);
-        match rw.ctx.defining_op(inner) {
-            Some(d) if rw.ctx.name(d) == "t.neg" => {
-                let x = rw.ctx.operand(d, 0);
+        let ctx = rw.ctx();
+        let inner = ctx.operand(op, 0);
+        match ctx.defining_op(inner) {
+            Some(d) if ctx.name(d) == "t.neg" => {
+                let x = ctx.operand(d, 0);
                 rw.replace_op(op, &[x]);
                 true
             }

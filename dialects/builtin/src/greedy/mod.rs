@@ -14,6 +14,7 @@
 
 mod effects;
 mod fold;
+mod listener;
 
 pub use effects::{is_memory_effect_free, is_trivially_dead, would_op_be_trivially_dead};
 pub use fold::{constant_value, fold_op, materialize_constant, op_constant_value};
@@ -21,8 +22,9 @@ pub use fold::{constant_value, fold_op, materialize_constant, op_constant_value}
 use crate::context::Context;
 use crate::entity::{OpId, OpName, Value};
 use crate::registry::{FoldResult, OpTraits};
-use crate::rewrite::{RewriteEvent, RewritePattern, Rewriter};
+use crate::rewrite::{RewritePattern, Rewriter};
 use fold::{is_movable_constant, ConstKey, Constants, Seeded};
+use listener::Changes;
 use std::collections::HashMap;
 
 /// Limits and switches of [`apply_patterns_greedily`].
@@ -165,11 +167,10 @@ impl Driver<'_> {
     /// Erases, folds or rewrites `op`; returns whether anything changed.
     fn process(&mut self, ctx: &mut Context, op: OpId) -> bool {
         if is_trivially_dead(ctx, op) {
-            let mut rw = Rewriter::new(ctx);
-            rw.erase_op(op);
-            let events = rw.events;
+            let mut changes = Changes::default();
+            Rewriter::with_listener(ctx, &mut changes).erase_op(op);
             self.result.erased += 1;
-            self.handle(ctx, &events);
+            self.handle(ctx, &changes);
             return true;
         }
         if self.config.fold && self.try_fold(ctx, op) {
@@ -179,13 +180,13 @@ impl Driver<'_> {
         let list = self.patterns_for(ctx, op);
         for k in 0..self.lists[list].len() {
             let pattern = &self.patterns[self.lists[list][k]];
-            let mut rw = Rewriter::new(ctx);
-            let matched = pattern.match_and_rewrite(op, &mut rw);
-            let events = rw.events;
+            let mut changes = Changes::default();
+            let matched =
+                pattern.match_and_rewrite(op, &mut Rewriter::with_listener(ctx, &mut changes));
             // A pattern that changed the IR but says it did not still changed it.
-            if matched || !events.is_empty() {
+            if matched || changes.any {
                 self.result.rewrites += 1;
-                self.handle(ctx, &events);
+                self.handle(ctx, &changes);
                 return true;
             }
         }
@@ -211,13 +212,10 @@ impl Driver<'_> {
         self.lists.len() - 1
     }
 
-    /// Puts created and modified ops (nested in the root, still alive) back on the worklist.
-    fn handle(&mut self, ctx: &Context, events: &[RewriteEvent]) {
-        for e in events {
-            match *e {
-                RewriteEvent::Created(o) | RewriteEvent::Modified(o) => self.push(ctx, o),
-                RewriteEvent::Erased(_) => {}
-            }
+    /// Puts the ops a change touched (nested in the root, still alive) back on the worklist.
+    fn handle(&mut self, ctx: &Context, changes: &Changes) {
+        for &o in &changes.revisit {
+            self.push(ctx, o);
         }
     }
 
@@ -274,16 +272,15 @@ impl Driver<'_> {
                 }
             }
         }
-        let mut rw = Rewriter::new(ctx);
-        rw.replace_op(op, &replacements);
-        let mut events = rw.events;
+        let mut changes = Changes::default();
+        Rewriter::with_listener(ctx, &mut changes).replace_op(op, &replacements);
         for (c, keys) in created {
             for k in keys {
                 self.constants.record(k, c);
             }
-            events.push(RewriteEvent::Created(c));
+            changes.revisit.push(c);
         }
-        self.handle(ctx, &events);
+        self.handle(ctx, &changes);
         true
     }
 

@@ -213,12 +213,11 @@ impl RewritePattern for Mark {
         self.root
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        if rw.ctx.attr(op, "by").is_some() || rw.ctx.num_results(op) == 0 {
+        if rw.ctx().attr(op, "by").is_some() || rw.ctx().num_results(op) == 0 {
             return false;
         }
-        let s = rw.ctx.string_attr(self.name);
-        rw.ctx.set_attr(op, "by", s);
-        rw.modified(op);
+        let s = rw.intern(|ctx| ctx.string_attr(self.name));
+        rw.set_attr(op, "by", s);
         true
     }
 }
@@ -260,7 +259,8 @@ fn patterns_apply_in_given_order() {
     assert!(r.converged);
 }
 
-/// Flips a `flag` on test.effect each time it sees it, without telling the driver.
+/// Flips a `flag` on the outermost op (the driver's root, which is never revisited) each time
+/// it sees a test.effect: every sweep changes the IR, and no sweep loops.
 struct Flip;
 
 impl RewritePattern for Flip {
@@ -271,12 +271,13 @@ impl RewritePattern for Flip {
         Some("test.effect")
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let on = rw.ctx.attr(op, "flag").is_some();
-        if on {
-            rw.ctx.remove_attr(op, "flag");
-        } else {
-            let u = rw.ctx.unit_attr();
-            rw.ctx.set_attr(op, "flag", u);
+        let mut top = op;
+        while let Some(p) = rw.ctx().parent_op(top) {
+            top = p;
+        }
+        if rw.remove_attr(top, "flag").is_none() {
+            let u = rw.intern(|ctx| ctx.unit_attr());
+            rw.set_attr(top, "flag", u);
         }
         true
     }
@@ -482,8 +483,8 @@ impl RewritePattern for ToPure {
         Some("nomat.one")
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let l = rw.ctx.loc(op);
-        let ty = rw.ctx.value_type(rw.ctx.result(op, 0));
+        let l = rw.ctx().loc(op);
+        let ty = rw.ctx().value_type(rw.ctx().result(op, 0));
         let st = crate::builder::OperationState::new("test.pure", l).results(&[ty]);
         rw.replace_op_with_new(op, st);
         true
@@ -530,12 +531,13 @@ impl RewritePattern for Double {
         Some("test.pure")
     }
     fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        if rw.ctx.num_operands(op) != 1 || rw.ctx.num_results(op) != 1 {
+        let ctx = rw.ctx();
+        if ctx.num_operands(op) != 1 || ctx.num_results(op) != 1 {
             return false;
         }
-        let x = rw.ctx.operand(op, 0);
-        let l = rw.ctx.loc(op);
-        let ty = rw.ctx.value_type(x);
+        let x = ctx.operand(op, 0);
+        let l = ctx.loc(op);
+        let ty = ctx.value_type(x);
         let st = crate::builder::OperationState::new("test.add", l)
             .operands(&[x, x])
             .results(&[ty]);
