@@ -1,10 +1,11 @@
 //! The interpreter of the adstack dialect: per-thread LIFO stacks of (primal, adjoint) entries.
 //!
 //! - Storage: one [`Stacks`] per launch, shared by the kernel's adstack ops; each alloca owns
-//!   the stack of its number (its position among the kernel's allocas in pre-order, as the
-//!   runtime numbers them) and writes that number into its result's register, so that
-//!   push/pop/loads find the stack whatever the nesting. Threads run one after another and each
-//!   executes its alloca, which empties the stack: the stack is per thread.
+//!   the stack of its `id` (set by determine-ad-stack-size or the runtime's compile pipeline),
+//!   held at the stack's position in the launch's plan, and writes that position into its
+//!   result's register, so that push/pop/loads find the stack whatever the nesting. Threads run
+//!   one after another and each executes its alloca, which empties the stack: the stack is per
+//!   thread.
 //! - Capacity: exactly the depth the launch's adstack plan gives the stack (the runtime
 //!   evaluates its SizeExpr against the launch's data, or takes its `max_size` or the forced
 //!   `ad_stack_size`; see `qd_runtime::adstack`). Entries are allocated as they are pushed (at
@@ -22,11 +23,10 @@
 use crate::exec::{Compiler, DialectInterpreter, Exec, Flow, StateId};
 use crate::num::{Float, Kind};
 use qd_adstack::{
-    AccAdjointOp, LoadTopAdjOp, LoadTopOp, PopOp, PushOp, StackType, ACC_ADJOINT_OP, ALLOCA_OP,
-    LOAD_TOP_ADJ_OP, LOAD_TOP_OP, POP_OP, PUSH_OP,
+    stack_id_of, AccAdjointOp, LoadTopAdjOp, LoadTopOp, PopOp, PushOp, StackType, ACC_ADJOINT_OP,
+    ALLOCA_OP, LOAD_TOP_ADJ_OP, LOAD_TOP_OP, POP_OP, PUSH_OP,
 };
 use qd_ir::{Diagnostic, Location, OpId, Value};
-use qd_runtime::adstack::kernel_allocas;
 use qd_runtime::{AdstackOverflow, RuntimeErrorKind};
 
 /// One stack: entries (primal bits, adjoint bits) of which the first `count` are live.
@@ -50,7 +50,7 @@ impl Stack {
     }
 }
 
-/// Every stack of a launch, by number.
+/// Every stack of a launch, by position in the launch's plan.
 #[derive(Default)]
 pub struct Stacks {
     stacks: Vec<Stack>,
@@ -64,8 +64,8 @@ impl Stacks {
         &mut self.stacks[key]
     }
 
-    /// The most entries each of the first `n` stacks held at once during the launch (0 for a
-    /// stack whose alloca never ran).
+    /// The most entries each of the first `n` stacks of the plan held at once during the launch
+    /// (0 for a stack whose alloca never ran).
     pub fn peaks(&self, n: usize) -> Vec<u64> {
         (0..n)
             .map(|i| self.stacks.get(i).map_or(0, |s| s.peak as u64))
@@ -132,27 +132,25 @@ fn alloca(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
         return Err(c.unsupported(op));
     };
     elem_kind(c, op, result)?;
-    let Some(key) = kernel_allocas(ctx, c.kernel())
-        .iter()
-        .position(|&a| a == op)
-    else {
+    let Some(id) = stack_id_of(ctx, op) else {
         return Err(c.error(
             op,
-            "this adstack.alloca is not in the kernel being compiled",
+            "this adstack.alloca has no id (the runtime's compile pipeline gives every stack one)",
         ));
     };
     let loc = ctx.loc(op);
     let sid = stacks(c);
     let r = c.slot(result);
     Ok(Box::new(move |f| {
-        let Some(depth) = f.adstacks.depth(key) else {
+        let Some(key) = f.adstacks.position(id) else {
             let n = f.adstacks.stacks.len();
             return Err(f.error(
                 loc,
                 RuntimeErrorKind::Device,
-                format!("the launch's adstack plan has no stack #{key} (it sizes {n})"),
+                format!("the launch's adstack plan has no stack with id {id} (it sizes {n})"),
             ));
         };
+        let depth = f.adstacks.stacks[key].depth;
         let s = f.state::<Stacks>(sid).get_mut(key);
         // Entries are pushed one by one: clearing keeps the allocation for the next thread.
         s.entries.clear();

@@ -8,8 +8,10 @@ use crate::math::MathInterpreter;
 use crate::qd::QdInterpreter;
 use crate::rng::Rng;
 use qd_frontend::KernelOp;
-use qd_ir::{Context, Diagnostic, OpId};
-use qd_runtime::{AdstackPlan, Arg, CompiledKernel, Device, Memory, RuntimeError};
+use qd_ir::{Context, Diagnostic};
+use qd_runtime::{
+    AdstackPlan, Arg, Buffer, CompiledKernel, Device, KernelIr, KernelStacks, Memory, RuntimeError,
+};
 use std::any::Any;
 
 /// Interpreter options.
@@ -90,12 +92,21 @@ impl Device for Interpreter {
         "interp"
     }
 
+    /// None: the interpreter runs the qd level (qd, arith, math, ad, adstack) as it is.
+    fn lowering_pipeline(&self) -> &str {
+        ""
+    }
+
+    /// Adstacks need no table: each `adstack.alloca` carries its id, by which it finds its
+    /// depth in the launch's plan.
     fn compile(
         &mut self,
         ctx: &Context,
-        kernel: OpId,
+        kernel: KernelIr<'_>,
+        _stacks: &KernelStacks,
         memory: &Memory,
     ) -> Result<CompiledKernel, Vec<Diagnostic>> {
+        let kernel = kernel.op;
         let Some(k) = KernelOp::from_op(ctx, kernel) else {
             return Err(vec![Diagnostic::error(
                 ctx.loc(kernel),
@@ -167,6 +178,17 @@ impl Device for Interpreter {
 
     fn adstack_peaks(&self, kernel: CompiledKernel) -> Option<Vec<u64>> {
         self.kernels.get(kernel.0 as usize)?.peaks.clone()
+    }
+
+    /// Nothing to copy: the interpreter computes in the program's host memory, which `launch`
+    /// lends it.
+    fn upload(&mut self, _memory: &Memory, _what: Buffer) -> Result<(), RuntimeError> {
+        Ok(())
+    }
+
+    /// Nothing to copy back, as for `upload`.
+    fn download(&mut self, _memory: &mut Memory, _what: Buffer) -> Result<(), RuntimeError> {
+        Ok(())
     }
 
     fn sync(&mut self, _memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {

@@ -38,6 +38,13 @@ pub enum Error {
     NoGradient(String),
     /// Wrong element count, shape or value for a field or an ndarray.
     Value(String),
+    /// A device name the registry does not know.
+    UnknownDevice {
+        name: String,
+        known: Vec<String>,
+    },
+    /// A device that could not be created or that failed outside a launch (an upload).
+    Device(String),
 }
 
 impl Error {
@@ -99,6 +106,10 @@ impl fmt::Display for Error {
                 "kernel @{k} has no gradient kernel: declare 'ad.reverse @{k}' and run reverse-mode-ad"
             ),
             Error::Value(msg) => f.write_str(msg),
+            Error::UnknownDevice { name, known } => {
+                write!(f, "unknown device '{name}' (devices: {})", list(known))
+            }
+            Error::Device(msg) => f.write_str(msg),
         }
     }
 }
@@ -128,6 +139,9 @@ pub struct RuntimeError {
     pub loc: Option<Location>,
     /// The location as `file:line:col`, resolved when the error was made.
     pub position: Option<(String, u32, u32)>,
+    /// The device's error code, for an error reported without a location: the program maps it
+    /// back to one through `Device::error_location` (see [`crate::SourceMap`]).
+    pub code: Option<u32>,
     pub message: String,
 }
 
@@ -147,8 +161,34 @@ impl RuntimeError {
             position: ctx
                 .file_line_col(loc)
                 .map(|(f, l, c)| (f.to_string(), l, c)),
+            code: None,
             message: message.into(),
         }
+    }
+
+    /// An error a compiled kernel reported by its error code `code`; the program locates it.
+    pub fn coded(
+        kind: RuntimeErrorKind,
+        kernel: &str,
+        code: u32,
+        message: impl Into<String>,
+    ) -> Self {
+        RuntimeError {
+            kind,
+            kernel: kernel.to_string(),
+            loc: None,
+            position: None,
+            code: Some(code),
+            message: message.into(),
+        }
+    }
+
+    /// Sets the location (and its position, through `ctx`) of an error that had none.
+    pub fn locate(&mut self, ctx: &Context, loc: Location) {
+        self.loc = Some(loc);
+        self.position = ctx
+            .file_line_col(loc)
+            .map(|(f, l, c)| (f.to_string(), l, c));
     }
 
     /// An error without a source location (a device failure).
@@ -158,6 +198,7 @@ impl RuntimeError {
             kernel: kernel.to_string(),
             loc: None,
             position: None,
+            code: None,
             message: message.into(),
         }
     }

@@ -1,7 +1,8 @@
 //! Gradient kernels: `kernel.grad(args)` of the runtime API.
 //!
-//! A module declares that it wants the gradient of `@k` with `ad.reverse @k`; the
-//! `reverse-mode-ad` pass makes `@k_grad` and records it as `ad.reverse @k -> @k_grad`. By the ad
+//! The gradient of `@k` is the kernel its `ad.reverse @k -> @k_grad` declaration names; when the
+//! module has none, [`Program::gradient`] makes it through the compile pipeline (`ad.reverse @k`
+//! declared, `reverse-mode-ad`, then the adstack sizing; see `crate::pipeline`). By the ad
 //! dialect's convention, `@k_grad` takes the arguments of `@k`, then one adjoint ndarray per
 //! active ndarray argument of `@k` (same dtype and shape), in argument order. It reads the
 //! adjoints of output fields (`y.grad`, seeded by the caller) and accumulates those of input
@@ -27,9 +28,10 @@ pub struct GradientKernel {
 pub type Adjoints = Vec<(usize, NdarrayId)>;
 
 impl Program {
-    /// The gradient kernel of kernel `name`, as its `ad.reverse` declaration names it (compiled on
-    /// first use).
+    /// The gradient kernel of kernel `name`: the one its `ad.reverse` declaration names, else one
+    /// made by the compile pipeline ([`Program::build_gradient`]); compiled on first use.
     pub fn gradient(&mut self, name: &str) -> Result<GradientKernel, Error> {
+        self.build_gradient(name)?;
         let no_gradient = || Error::NoGradient(name.to_string());
         let ctx = self.context();
         let r = find_reverse(ctx, self.module(), name).ok_or_else(no_gradient)?;

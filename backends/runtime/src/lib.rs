@@ -8,6 +8,10 @@
 //! - `memory`: typed host buffers ([`Storage`]) and the program's [`Memory`].
 //! - `ndarray`: [`Ndarray`] (dtype, shape, data) and its handle [`NdarrayId`].
 //! - `device`: the [`Device`] trait a backend implements.
+//! - `registry`: [`DeviceRegistry`], devices by name (filled by `qd_devices::all_devices`).
+//! - `pipeline`: the one compile pipeline (autodiff, adstack sizing and ids, the device's
+//!   lowering) behind [`Program::kernel`] and [`Program::gradient`].
+//! - `source_map`: [`SourceMap`], runtime error codes of a compiled kernel to locations.
 //! - `error`: immediate errors ([`Error`]) and deferred ones ([`RuntimeError`]).
 //! - `program`: [`Program`], [`ProgramConfig`], [`KernelId`], [`ParamType`].
 //! - `grad`: gradient kernels ([`Program::gradient`], [`Program::launch_grad`]).
@@ -29,14 +33,19 @@ pub mod error;
 pub mod grad;
 pub mod memory;
 pub mod ndarray;
+pub mod pipeline;
 pub mod program;
+pub mod registry;
+pub mod source_map;
 pub mod value;
 
 pub use adstack::{AdstackPlan, DepthSource, KernelStacks, StackInfo, StackPlan};
-pub use device::{Arg, CompiledKernel, Device};
+pub use device::{Arg, Buffer, CompiledKernel, Device, KernelIr};
 pub use error::{Error, RuntimeError, RuntimeErrorKind};
 pub use grad::{Adjoints, GradientKernel};
 pub use memory::{AdstackOverflow, FieldInfo, FieldRef, FieldSlot, Memory, Storage};
 pub use ndarray::{Ndarray, NdarrayId};
 pub use program::{adstack_overflow_error, signature, KernelId, ParamType, Program, ProgramConfig};
+pub use registry::{DeviceConstructor, DeviceEntry, DeviceOptions, DeviceRegistry};
+pub use source_map::SourceMap;
 pub use value::{DType, Scalar};

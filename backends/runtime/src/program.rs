@@ -11,13 +11,14 @@
 //! ```
 
 use crate::adstack::{AdstackPlan, KernelStacks};
-use crate::device::{Arg, CompiledKernel, Device};
+use crate::device::{Arg, Buffer, CompiledKernel, Device};
 use crate::error::{Error, RuntimeError, RuntimeErrorKind};
-use crate::memory::{AdstackOverflow, FieldInfo, Memory, Storage};
+use crate::memory::{AdstackOverflow, FieldInfo, FieldRef, Memory, Storage};
 use crate::ndarray::{Ndarray, NdarrayId};
 use crate::value::{DType, Scalar};
 use qd_frontend::{KernelOp, NdarrayType};
 use qd_ir::{Context, Diagnostic, OpId};
+use qd_pass::PassRegistry;
 use std::fmt;
 
 /// Program-wide options.
@@ -74,14 +75,27 @@ struct KernelEntry {
 }
 
 /// Owns the IR, the memory (fields, adjoints, ndarrays), the compiled kernels and the device.
+///
+/// Memory lives on the host ([`Program::memory`]); a device may keep copies (see
+/// [`Device::upload`]). Before a launch the program uploads every buffer the host changed since
+/// it last reached the device (the fields, their adjoints and the launch's ndarrays); after
+/// [`Program::sync`] it downloads every buffer a launch since the previous sync may have written,
+/// so host reads see a kernel's results after the sync that follows it (a host write between a
+/// launch and its sync replaces the device's result for that buffer).
 pub struct Program {
-    ctx: Context,
-    module: OpId,
-    device: Box<dyn Device>,
-    config: ProgramConfig,
-    memory: Memory,
+    pub(crate) ctx: Context,
+    pub(crate) module: OpId,
+    pub(crate) device: Box<dyn Device>,
+    pub(crate) config: ProgramConfig,
+    pub(crate) memory: Memory,
+    /// The passes of the compile pipeline (see `crate::pipeline`) and of devices' lowerings.
+    pub(crate) passes: PassRegistry,
     kernels: Vec<KernelEntry>,
     pending: Vec<RuntimeError>,
+    /// Buffers the host changed since they last reached the device.
+    host_newer: Vec<Buffer>,
+    /// Buffers launches since the last sync may have written on the device.
+    device_newer: Vec<Buffer>,
 }
 
 impl Program {
@@ -97,14 +111,19 @@ impl Program {
         }
         let mut memory = Memory::for_module(&ctx, module).map_err(Error::Diagnostics)?;
         memory.set_ad_stack_size(config.ad_stack_size);
+        // Every field starts on the host (zeroed) and must reach the device once.
+        let host_newer = field_buffers(&memory);
         Ok(Program {
             ctx,
             module,
             device,
             config,
             memory,
+            passes: qd_passes::all_passes(),
             kernels: Vec::new(),
             pending: Vec::new(),
+            host_newer,
+            device_newer: Vec::new(),
         })
     }
 
@@ -164,6 +183,7 @@ impl Program {
         }
         check_len(name, dst.len(), data.len())?;
         *dst = data;
+        self.host_wrote(Buffer::Field(r));
         Ok(())
     }
 
@@ -188,24 +208,47 @@ impl Program {
         for i in 0..self.memory.num_fields() {
             if let Some(g) = &mut self.memory.field_mut(i).grad {
                 g.fill_zero();
+                self.host_wrote(Buffer::Field(FieldRef {
+                    index: i,
+                    grad: true,
+                }));
             }
+        }
+    }
+
+    /// Records that the host changed `b`: it goes to the device before the next launch, and
+    /// the device's copy no longer comes back.
+    fn host_wrote(&mut self, b: Buffer) {
+        self.device_newer.retain(|&x| x != b);
+        if !self.host_newer.contains(&b) {
+            self.host_newer.push(b);
         }
     }
 
     // ----- ndarrays ---------------------------------------------------------------------------
 
     pub fn add_ndarray(&mut self, a: Ndarray) -> NdarrayId {
-        self.memory.add_ndarray(a)
+        let id = self.memory.add_ndarray(a);
+        self.host_wrote(Buffer::Ndarray(id));
+        id
     }
     pub fn ndarray(&self, id: NdarrayId) -> Result<&Ndarray, Error> {
         self.memory.ndarray(id).ok_or(Error::UnknownNdarray(id.0))
     }
+    /// The ndarray `id`, to change on the host: it goes to the device before the next launch.
     pub fn ndarray_mut(&mut self, id: NdarrayId) -> Result<&mut Ndarray, Error> {
+        if self.memory.ndarray(id).is_none() {
+            return Err(Error::UnknownNdarray(id.0));
+        }
+        self.host_wrote(Buffer::Ndarray(id));
         self.memory
             .ndarray_mut(id)
             .ok_or(Error::UnknownNdarray(id.0))
     }
     pub fn remove_ndarray(&mut self, id: NdarrayId) -> Result<Ndarray, Error> {
+        let b = Buffer::Ndarray(id);
+        self.host_newer.retain(|&x| x != b);
+        self.device_newer.retain(|&x| x != b);
         self.memory
             .remove_ndarray(id)
             .ok_or(Error::UnknownNdarray(id.0))
@@ -230,41 +273,25 @@ impl Program {
             .collect()
     }
 
-    /// The kernel `name`, compiled through the device on first use.
+    /// The kernel `name`, compiled on first use through the compile pipeline (stack ids, the
+    /// stack table, the device's lowering, the device; see `crate::pipeline`).
     pub fn kernel(&mut self, name: &str) -> Result<KernelId, Error> {
         if let Some(i) = self.kernels.iter().position(|k| k.name == name) {
             return Ok(KernelId(i as u32));
         }
-        let Some(op) = self
-            .kernel_ops()
-            .into_iter()
-            .find(|k| k.name(&self.ctx) == name)
-        else {
+        let Some(op) = crate::pipeline::find_kernel(&self.ctx, self.module, name) else {
             return Err(Error::UnknownKernel {
                 name: name.to_string(),
                 known: self.kernel_names(),
             });
         };
-        let params = signature(&self.ctx, op).map_err(Error::Diagnostics)?;
-        let stacks = KernelStacks::collect(
-            &self.ctx,
-            op.0,
-            name,
-            &params,
-            &self.memory,
-            self.config.ad_stack_size,
-        )
-        .map_err(Error::Diagnostics)?;
-        let compiled = self
-            .device
-            .compile(&self.ctx, op.0, &self.memory)
-            .map_err(Error::Diagnostics)?;
+        let c = self.compile_kernel(op)?;
         self.kernels.push(KernelEntry {
             name: name.to_string(),
             op: op.0,
-            params,
-            compiled,
-            stacks,
+            params: c.params,
+            compiled: c.compiled,
+            stacks: c.stacks,
             last_plan: None,
         });
         Ok(KernelId((self.kernels.len() - 1) as u32))
@@ -298,14 +325,47 @@ impl Program {
     pub fn launch(&mut self, k: KernelId, args: &[Arg]) -> Result<(), Error> {
         let plan = self.adstack_plan(k, args)?;
         let compiled = self.entry(k)?.compiled;
+        // What the kernel may read and write: every field and adjoint, and its ndarrays.
+        let mut touched = field_buffers(&self.memory);
+        touched.extend(args.iter().filter_map(|a| match a {
+            Arg::Ndarray(id) => Some(Buffer::Ndarray(*id)),
+            Arg::Scalar(_) => None,
+        }));
+        for b in &touched {
+            if let Some(i) = self.host_newer.iter().position(|x| x == b) {
+                self.device.upload(&self.memory, *b).map_err(|e| {
+                    Error::Device(format!("cannot upload to the device: {}", e.full_message()))
+                })?;
+                self.host_newer.swap_remove(i);
+            }
+        }
         let launched = self
             .device
             .launch(&self.ctx, compiled, args, &plan, &mut self.memory);
         self.kernels[k.0 as usize].last_plan = Some(plan);
-        if let Err(e) = launched {
+        for b in touched {
+            if !self.device_newer.contains(&b) {
+                self.device_newer.push(b);
+            }
+        }
+        if let Err(mut e) = launched {
+            self.locate(&mut e);
             self.pending.push(e);
         }
         Ok(())
+    }
+
+    /// Gives an error the device reported by code the location its kernel's code stands for.
+    fn locate(&self, e: &mut RuntimeError) {
+        let (None, Some(code)) = (e.loc, e.code) else {
+            return;
+        };
+        let Some(entry) = self.kernels.iter().find(|k| k.name == e.kernel) else {
+            return;
+        };
+        if let Some(loc) = self.device.error_location(entry.compiled, code) {
+            e.locate(&self.ctx, loc);
+        }
     }
 
     /// The adstack plan a launch of `k` with `args` would get now, without launching: each
@@ -333,7 +393,7 @@ impl Program {
         self.kernels.get(k.0 as usize).map(|e| &e.stacks)
     }
 
-    /// The most entries each adstack of `k` held at once in its last launch, by stack number,
+    /// The most entries each adstack of `k` held at once in its last launch, by ascending id,
     /// when the device keeps that statistic (see [`Device::adstack_peaks`]).
     pub fn adstack_peaks(&self, k: KernelId) -> Option<Vec<u64>> {
         let compiled = self.kernels.get(k.0 as usize)?.compiled;
@@ -345,8 +405,17 @@ impl Program {
     /// here, and the overflow flag reset.
     pub fn sync(&mut self) -> Result<(), Vec<RuntimeError>> {
         let mut errors = std::mem::take(&mut self.pending);
-        if let Err(mut e) = self.device.sync(&mut self.memory) {
-            errors.append(&mut e);
+        if let Err(e) = self.device.sync(&mut self.memory) {
+            for mut e in e {
+                self.locate(&mut e);
+                errors.push(e);
+            }
+        }
+        for b in std::mem::take(&mut self.device_newer) {
+            if let Err(mut e) = self.device.download(&mut self.memory, b) {
+                self.locate(&mut e);
+                errors.push(e);
+            }
         }
         if let Some(o) = self.memory.take_adstack_overflow() {
             errors.push(adstack_overflow_error(&self.ctx, &o));
@@ -362,6 +431,18 @@ impl Program {
     pub fn pending_errors(&self) -> usize {
         self.pending.len()
     }
+}
+
+/// Every field's values and adjoint, as buffers.
+fn field_buffers(memory: &Memory) -> Vec<Buffer> {
+    let mut out = Vec::new();
+    for (index, f) in memory.fields().iter().enumerate() {
+        out.push(Buffer::Field(FieldRef { index, grad: false }));
+        if f.grad.is_some() {
+            out.push(Buffer::Field(FieldRef { index, grad: true }));
+        }
+    }
+    out
 }
 
 /// `adstack overflow in kernel 'k': stack at FILE:LINE:COL exceeded its capacity of N`, located

@@ -23,4 +23,7 @@ mod size_expr_capture;
 mod value_bound;
 mod while_bound;
 
-pub use pass::{determine_ad_stack_size_pass_info, stack_bound, DetermineAdStackSize, PASS_NAME};
+pub use pass::{
+    assign_stack_ids, determine_ad_stack_size_pass_info, duplicate_stack_id, id_scope,
+    kernel_allocas, stack_bound, DetermineAdStackSize, PASS_NAME,
+};

@@ -10,9 +10,11 @@ use crate::bellman_ford::{max_depth, Phase1};
 use crate::size_expr_capture::capture;
 use crate::value_bound::Unbounded;
 use qd_adstack::size_expr::SizeExpr;
-use qd_adstack::{ALLOCA_OP, MAX_SIZE, SIZE_EXPR};
+use qd_adstack::{stack_id_of, AllocaOp, ALLOCA_OP, MAX_SIZE, SIZE_EXPR};
+use qd_frontend::KERNEL_OP;
 use qd_ir::{Context, Diagnostic, OpId, ValueDef};
 use qd_pass::{OptionDecl, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
+use std::collections::HashSet;
 
 pub const PASS_NAME: &str = "determine-ad-stack-size";
 const DESCRIPTION: &str =
@@ -51,6 +53,67 @@ impl DetermineAdStackSize {
             ..Default::default()
         }
     }
+}
+
+/// The `adstack.alloca` ops of `scope` in pre-order, without those of kernels nested in it: the
+/// stacks whose ids must be unique together.
+pub fn kernel_allocas(ctx: &Context, scope: OpId) -> Vec<OpId> {
+    ctx.walk_pre_order(scope)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == ALLOCA_OP && ctx.num_results(o) == 1)
+        .filter(|&o| id_scope(ctx, o) == scope)
+        .collect()
+}
+
+/// The op within which the id of `alloca` is unique: its nearest enclosing `qd.kernel`, else the
+/// outermost op above it.
+pub fn id_scope(ctx: &Context, alloca: OpId) -> OpId {
+    let mut op = alloca;
+    while let Some(p) = ctx.parent_op(op) {
+        if ctx.name(p) == KERNEL_OP {
+            return p;
+        }
+        op = p;
+    }
+    op
+}
+
+/// Two allocas of `scope` with the same id (the first two found in pre-order), and the id.
+pub fn duplicate_stack_id(ctx: &Context, scope: OpId) -> Option<(OpId, OpId, u32)> {
+    let mut seen: Vec<(u32, OpId)> = Vec::new();
+    for a in kernel_allocas(ctx, scope) {
+        let Some(id) = stack_id_of(ctx, a) else {
+            continue;
+        };
+        if let Some(&(_, first)) = seen.iter().find(|(i, _)| *i == id) {
+            return Some((first, a, id));
+        }
+        seen.push((id, a));
+    }
+    None
+}
+
+/// Gives the stacks of `scope` (a kernel) their ids: kept when every alloca has one and they are
+/// unique, else 0, 1, 2... in pre-order. Devices and the runtime's per-launch plan find a stack
+/// by its id, never by its position. Returns whether an id changed.
+pub fn assign_stack_ids(ctx: &mut Context, scope: OpId) -> bool {
+    let allocas = kernel_allocas(ctx, scope);
+    let mut seen = HashSet::new();
+    let keep = allocas
+        .iter()
+        .all(|&a| stack_id_of(ctx, a).is_some_and(|id| seen.insert(id)));
+    if keep {
+        return false;
+    }
+    let mut changed = false;
+    for (i, &a) in allocas.iter().enumerate() {
+        let id = u32::try_from(i).unwrap_or(u32::MAX);
+        if stack_id_of(ctx, a) != Some(id) {
+            AllocaOp(a).set_id(ctx, id);
+            changed = true;
+        }
+    }
+    changed
 }
 
 /// The bound of the stack `alloca` defines: phase 1's exact depth (and `true`), else phase 2's

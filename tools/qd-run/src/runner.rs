@@ -270,7 +270,7 @@ fn adstack_report(p: &Program, launched: &[KernelId]) -> Vec<StackOut> {
             };
             out.push(StackOut {
                 kernel: plan.kernel.clone(),
-                stack: s.index,
+                stack: s.id as usize,
                 loc,
                 ty: s.elem.to_string(),
                 size_expr: s.size_expr.as_ref().map(|e| e.to_string()),

@@ -48,7 +48,7 @@ fn each_stack_gets_exactly_its_evaluated_depth() {
     let plan = p.last_adstack_plan(k).unwrap().clone();
     assert_eq!(plan.kernel, "k");
     let s = &plan.stacks[0];
-    assert_eq!((s.index, s.depth, s.source), (0, 37, DepthSource::SizeExpr));
+    assert_eq!((s.id, s.depth, s.source), (0, 37, DepthSource::SizeExpr));
     assert!(!s.inferred);
     assert_eq!(s.size_expr.as_ref().unwrap().to_string(), "@n[]:i32");
     // f32: primal and adjoint per entry, plus the 8-byte count.

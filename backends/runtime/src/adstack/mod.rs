@@ -2,9 +2,10 @@
 //! The runtime computes the sizes once for every device ([`AdstackPlan`]), and each device
 //! gives each stack exactly its planned depth; a push past it is an overflow.
 //!
-//! - Numbering: the stacks of a kernel are its `adstack.alloca` ops in pre-order
-//!   ([`kernel_allocas`]); a stack's position there is its number (`#0`, `#1`, ...), by which a
-//!   device finds its entry in the plan.
+//! - Ids: a stack is known by the `id` property of its `adstack.alloca` (set by
+//!   `determine-ad-stack-size`, or by the runtime's compile pipeline for IR that never went
+//!   through it; unique within the kernel), never by its position: a device finds the stack's
+//!   entry in the plan with [`AdstackPlan::stack`]. The plan lists the stacks by ascending id.
 //! - Compile time ([`KernelStacks::collect`], when the program compiles a kernel): each stack's
 //!   element type, `max_size` and `size_expr` (`#adstack.size<...>`: the SizeExpr the Context
 //!   holds, parsed once with the IR, checked against the module's fields and the kernel's
@@ -34,18 +35,35 @@ use crate::memory::Memory;
 use crate::program::ParamType;
 use crate::value::DType;
 use qd_adstack::size_expr::SizeExpr;
-use qd_adstack::{max_size_of, AllocaOp, ALLOCA_OP, SIZE_EXPR};
+use qd_adstack::{max_size_of, stack_id_of, AllocaOp, SIZE_EXPR};
+use qd_frontend::KernelOp;
 use qd_ir::{Context, Diagnostic, Location, OpId};
 
 /// Bytes of the per-stack count header.
 pub const COUNT_HEADER_BYTES: u64 = 8;
 
-/// The `adstack.alloca` ops of a kernel in pre-order: index `i` is stack `#i`.
+/// The `adstack.alloca` ops of a kernel (in pre-order; a stack is known by its id, not by its
+/// place in this list).
 pub fn kernel_allocas(ctx: &Context, kernel: OpId) -> Vec<OpId> {
-    ctx.walk_pre_order(kernel)
-        .into_iter()
-        .filter(|&op| ctx.name(op) == ALLOCA_OP && ctx.num_results(op) == 1)
-        .collect()
+    qd_adstack_passes::kernel_allocas(ctx, kernel)
+}
+
+/// Makes sure that every stack of `kernel` has an id, unique within it: ids already there are
+/// kept when they are all present and unique; two allocas with the same id are an error at the
+/// second (a note at the first); a kernel whose allocas lack ids (IR that never went through
+/// `determine-ad-stack-size`) gets 0, 1, 2... in pre-order. Returns whether an id was set.
+pub fn ensure_stack_ids(ctx: &mut Context, kernel: OpId) -> Result<bool, Diagnostic> {
+    if let Some((first, second, id)) = qd_adstack_passes::duplicate_stack_id(ctx, kernel) {
+        let name = KernelOp::from_op(ctx, kernel)
+            .map(|k| format!("@{}", k.name(ctx)))
+            .unwrap_or_else(|| format!("'{}'", ctx.name(kernel)));
+        return Err(Diagnostic::error(
+            ctx.loc(second),
+            format!("adstack id {id} is used twice in kernel {name}: stack ids must be unique"),
+        )
+        .with_note(ctx.loc(first), format!("adstack id {id} first used here")));
+    }
+    Ok(qd_adstack_passes::assign_stack_ids(ctx, kernel))
 }
 
 /// Bytes of one entry in the host layout: primal and adjoint for a float stack, the primal only
@@ -73,6 +91,8 @@ pub enum DepthSource {
 /// What the program knows of one stack once its kernel is compiled.
 #[derive(Clone, PartialEq, Debug)]
 pub struct StackInfo {
+    /// The stack's id in its kernel (its alloca's `id`).
+    pub id: u32,
     pub alloca: OpId,
     pub loc: Location,
     pub elem: DType,
@@ -83,7 +103,7 @@ pub struct StackInfo {
     pub inferred: bool,
 }
 
-/// The stacks of a compiled kernel, by number.
+/// The stacks of a compiled kernel, by ascending id: the stack table a device compiles with.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct KernelStacks {
     pub kernel: String,
@@ -93,8 +113,8 @@ pub struct KernelStacks {
 /// One stack's size for one launch.
 #[derive(Clone, PartialEq, Debug)]
 pub struct StackPlan {
-    /// The stack's number in its kernel.
-    pub index: usize,
+    /// The stack's id in its kernel.
+    pub id: u32,
     pub alloca: OpId,
     pub loc: Location,
     pub elem: DType,
@@ -108,7 +128,7 @@ pub struct StackPlan {
     pub bytes_per_thread: u64,
 }
 
-/// Every stack's size for one launch of a kernel.
+/// Every stack's size for one launch of a kernel, by ascending id.
 #[derive(Clone, PartialEq, Debug, Default)]
 pub struct AdstackPlan {
     pub kernel: String,
@@ -123,9 +143,17 @@ impl AdstackPlan {
             stacks: Vec::new(),
         }
     }
-    /// The depth of stack `#index`.
-    pub fn depth(&self, index: usize) -> Option<u64> {
-        self.stacks.get(index).map(|s| s.depth)
+    /// The position of stack `id` in [`AdstackPlan::stacks`].
+    pub fn position(&self, id: u32) -> Option<usize> {
+        self.stacks.binary_search_by_key(&id, |s| s.id).ok()
+    }
+    /// The plan of stack `id`.
+    pub fn stack(&self, id: u32) -> Option<&StackPlan> {
+        self.position(id).map(|i| &self.stacks[i])
+    }
+    /// The depth of stack `id`.
+    pub fn depth(&self, id: u32) -> Option<u64> {
+        self.stack(id).map(|s| s.depth)
     }
     /// The memory all the kernel's stacks take per thread (saturating).
     pub fn bytes_per_thread(&self) -> u64 {
@@ -136,9 +164,18 @@ impl AdstackPlan {
 }
 
 impl KernelStacks {
+    /// The stack `id`.
+    pub fn get(&self, id: u32) -> Option<&StackInfo> {
+        self.stacks
+            .binary_search_by_key(&id, |s| s.id)
+            .ok()
+            .map(|i| &self.stacks[i])
+    }
+
     /// The stacks of `kernel` (named `name`, with parameters `params`), checked against the
     /// module's fields in `memory`. `forced`: the capacity every stack gets, when forced (then a
-    /// stack needs no bound of its own). Errors are located at the allocas.
+    /// stack needs no bound of its own). Every alloca needs a unique id (see
+    /// [`ensure_stack_ids`]). Errors are located at the allocas.
     pub fn collect(
         ctx: &Context,
         kernel: OpId,
@@ -153,6 +190,22 @@ impl KernelStacks {
             match stack_info(ctx, op, name, params, memory, forced) {
                 Ok(s) => stacks.push(s),
                 Err(d) => diags.push(d),
+            }
+        }
+        stacks.sort_by_key(|s| s.id);
+        for w in stacks.windows(2) {
+            if w[0].id == w[1].id {
+                diags.push(
+                    Diagnostic::error(
+                        w[1].loc,
+                        format!(
+                            "adstack id {} is used twice in kernel @{name}: stack ids must be \
+                             unique",
+                            w[1].id
+                        ),
+                    )
+                    .with_note(w[0].loc, format!("adstack id {} first used here", w[0].id)),
+                );
             }
         }
         if diags.is_empty() {
@@ -176,7 +229,8 @@ impl KernelStacks {
     ) -> Result<AdstackPlan, Diagnostic> {
         let env = LaunchEnv { memory, args };
         let mut stacks = Vec::with_capacity(self.stacks.len());
-        for (index, s) in self.stacks.iter().enumerate() {
+        for s in &self.stacks {
+            let id = s.id;
             let (source, depth) = match (forced, &s.size_expr, s.max_size) {
                 (Some(n), _, _) => (DepthSource::Forced, n as u64),
                 (None, Some(e), _) => {
@@ -184,7 +238,7 @@ impl KernelStacks {
                         Diagnostic::error(
                             s.loc,
                             format!(
-                                "cannot size adstack #{index} of kernel @{} for this launch: \
+                                "cannot size adstack #{id} of kernel @{} for this launch: \
                                  {err} (size_expr: {e})",
                                 self.kernel
                             ),
@@ -198,7 +252,7 @@ impl KernelStacks {
                     return Err(Diagnostic::error(
                         s.loc,
                         format!(
-                            "adstack #{index} of kernel @{} has no bound and no size is forced",
+                            "adstack #{id} of kernel @{} has no bound and no size is forced",
                             self.kernel
                         ),
                     ))
@@ -208,7 +262,7 @@ impl KernelStacks {
                 .saturating_mul(entry_bytes(s.elem))
                 .saturating_add(COUNT_HEADER_BYTES);
             stacks.push(StackPlan {
-                index,
+                id,
                 alloca: s.alloca,
                 loc: s.loc,
                 elem: s.elem,
@@ -239,6 +293,9 @@ fn stack_info(
     let error = |msg: String| Diagnostic::error(loc, format!("kernel @{kernel}: {msg}"));
     let elem = DType::from_type(ctx, AllocaOp(op).elem(ctx))
         .map_err(|e| error(format!("adstack element: {e}")))?;
+    let id = stack_id_of(ctx, op).ok_or_else(|| {
+        error("the adstack has no id (the runtime's compile pipeline gives every stack one)".into())
+    })?;
     let max_size = max_size_of(ctx, op);
     if ctx.prop(op, qd_adstack::MAX_SIZE).is_some() && max_size.is_none() {
         return Err(error(
@@ -273,6 +330,7 @@ fn stack_info(
             .map_err(|m| error(format!("the adstack's size_expr {e}: {m}")))?;
     }
     Ok(StackInfo {
+        id,
         alloca: op,
         loc,
         elem,

@@ -40,7 +40,7 @@ pub struct FieldSlot {
 }
 
 /// Which storage a field name designates: `x` is the values of field `x`, `x.grad` its adjoint.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct FieldRef {
     pub index: usize,
     pub grad: bool,

@@ -5,8 +5,8 @@
 use super::mock::parse;
 use qd_ir::{Context, Diagnostic, OpId};
 use qd_runtime::{
-    AdstackOverflow, Arg, CompiledKernel, Device, Memory, Program, ProgramConfig, RuntimeError,
-    RuntimeErrorKind,
+    AdstackOverflow, Arg, Buffer, CompiledKernel, Device, KernelIr, KernelStacks, Memory, Program,
+    ProgramConfig, RuntimeError, RuntimeErrorKind,
 };
 
 /// Records an overflow of the kernel's first op's location, with the forced capacity (or 7),
@@ -19,12 +19,17 @@ impl Device for Overflowing {
     fn name(&self) -> &str {
         "overflowing"
     }
+    fn lowering_pipeline(&self) -> &str {
+        ""
+    }
     fn compile(
         &mut self,
         ctx: &Context,
-        kernel: OpId,
+        kernel: KernelIr<'_>,
+        _stacks: &KernelStacks,
         _memory: &Memory,
     ) -> Result<CompiledKernel, Vec<Diagnostic>> {
+        let kernel = kernel.op;
         let name = qd_frontend::KernelOp(kernel).name(ctx).to_string();
         self.kernels.push((name, kernel));
         Ok(CompiledKernel(self.kernels.len() as u32 - 1))
@@ -52,6 +57,12 @@ impl Device for Overflowing {
         Ok(())
     }
     fn sync(&mut self, _memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
+        Ok(())
+    }
+    fn upload(&mut self, _: &Memory, _: Buffer) -> Result<(), RuntimeError> {
+        Ok(())
+    }
+    fn download(&mut self, _: &mut Memory, _: Buffer) -> Result<(), RuntimeError> {
         Ok(())
     }
 }

@@ -5,5 +5,7 @@ mod adstack;
 mod grad;
 mod memory;
 mod mock;
+mod pipeline;
 mod program;
+mod registry;
 mod sizing;

@@ -1,9 +1,11 @@
-//! A device that runs nothing: it records calls and fails on demand.
+//! A device that runs nothing: it records calls (compiles with their stack tables, transfers,
+//! launches, syncs) and fails on demand.
 
 use qd_ir::text::parse_source;
-use qd_ir::{Context, Diagnostic, OpId};
+use qd_ir::{Context, Diagnostic, Location, OpId};
 use qd_runtime::{
-    Arg, CompiledKernel, Device, Memory, Program, ProgramConfig, RuntimeError, RuntimeErrorKind,
+    Arg, Buffer, CompiledKernel, Device, KernelIr, KernelStacks, Memory, Program, ProgramConfig,
+    RuntimeError, RuntimeErrorKind,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -11,7 +13,13 @@ use std::rc::Rc;
 #[derive(Default, Debug)]
 pub struct Log {
     pub compiled: Vec<String>,
+    /// The stack table of each compile: (id, element type) by ascending id.
+    pub tables: Vec<Vec<(u32, qd_runtime::DType)>>,
+    /// The module each compile's kernel was in (the program's own, or a lowered copy).
+    pub modules: Vec<OpId>,
     pub launched: Vec<(u32, Vec<Arg>)>,
+    pub uploads: Vec<Buffer>,
+    pub downloads: Vec<Buffer>,
     pub syncs: usize,
 }
 
@@ -21,7 +29,13 @@ pub struct Mock {
     pub fail_launch: bool,
     /// Report one device error at every sync.
     pub fail_sync: bool,
+    /// Report sync errors by error code 0 (located through `error_location`) instead.
+    pub coded_errors: bool,
+    /// The lowering pipeline it declares (none by default).
+    pub pipeline: String,
     kernels: Vec<(String, OpId)>,
+    /// Each compiled kernel's location: what its error code 0 stands for.
+    locs: Vec<Location>,
 }
 
 impl Mock {
@@ -30,7 +44,10 @@ impl Mock {
             log,
             fail_launch: false,
             fail_sync: false,
+            coded_errors: false,
+            pipeline: String::new(),
             kernels: Vec::new(),
+            locs: Vec::new(),
         }
     }
 }
@@ -39,12 +56,18 @@ impl Device for Mock {
     fn name(&self) -> &str {
         "mock"
     }
+    fn lowering_pipeline(&self) -> &str {
+        &self.pipeline
+    }
     fn compile(
         &mut self,
         ctx: &Context,
-        kernel: OpId,
+        kernel: KernelIr<'_>,
+        stacks: &KernelStacks,
         _memory: &Memory,
     ) -> Result<CompiledKernel, Vec<Diagnostic>> {
+        self.log.borrow_mut().modules.push(kernel.module);
+        let kernel = kernel.op;
         let name = qd_frontend::KernelOp(kernel).name(ctx).to_string();
         if name.starts_with("bad") {
             return Err(vec![Diagnostic::error(
@@ -53,7 +76,10 @@ impl Device for Mock {
             )]);
         }
         self.log.borrow_mut().compiled.push(name.clone());
+        let table = stacks.stacks.iter().map(|s| (s.id, s.elem)).collect();
+        self.log.borrow_mut().tables.push(table);
         self.kernels.push((name, kernel));
+        self.locs.push(ctx.loc(kernel));
         Ok(CompiledKernel(self.kernels.len() as u32 - 1))
     }
     fn launch(
@@ -89,9 +115,31 @@ impl Device for Mock {
     fn sync(&mut self, _memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
         self.log.borrow_mut().syncs += 1;
         if self.fail_sync {
+            if self.coded_errors {
+                let name = &self.kernels[0].0;
+                return Err(vec![RuntimeError::coded(
+                    RuntimeErrorKind::OutOfBounds,
+                    name,
+                    0,
+                    "index out of bounds",
+                )]);
+            }
             return Err(vec![RuntimeError::device("k", "lost device")]);
         }
         Ok(())
+    }
+    fn upload(&mut self, _memory: &Memory, what: Buffer) -> Result<(), RuntimeError> {
+        self.log.borrow_mut().uploads.push(what);
+        Ok(())
+    }
+    fn download(&mut self, _memory: &mut Memory, what: Buffer) -> Result<(), RuntimeError> {
+        self.log.borrow_mut().downloads.push(what);
+        Ok(())
+    }
+    /// Code 0 of a kernel is the kernel op's location.
+    fn error_location(&self, kernel: CompiledKernel, code: u32) -> Option<Location> {
+        let loc = self.locs.get(kernel.0 as usize).copied();
+        loc.filter(|_| code == 0)
     }
 }
 

@@ -6,8 +6,8 @@ use qd_ir::text::parse_source;
 use qd_ir::{Context, Diagnostic, OpId};
 use qd_runtime::adstack::{default_entry_bytes, kernel_allocas, COUNT_HEADER_BYTES};
 use qd_runtime::{
-    AdstackPlan, Arg, CompiledKernel, DType, DepthSource, Device, Error, Memory, Ndarray, Program,
-    ProgramConfig, RuntimeError,
+    AdstackPlan, Arg, Buffer, CompiledKernel, DType, DepthSource, Device, Error, KernelIr,
+    KernelStacks, Memory, Ndarray, Program, ProgramConfig, RuntimeError,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -21,10 +21,14 @@ impl Device for Recorder {
     fn name(&self) -> &str {
         "recorder"
     }
+    fn lowering_pipeline(&self) -> &str {
+        ""
+    }
     fn compile(
         &mut self,
         _: &Context,
-        _: OpId,
+        _: KernelIr<'_>,
+        _: &KernelStacks,
         _: &Memory,
     ) -> Result<CompiledKernel, Vec<Diagnostic>> {
         Ok(CompiledKernel(0))
@@ -41,6 +45,12 @@ impl Device for Recorder {
         Ok(())
     }
     fn sync(&mut self, _: &mut Memory) -> Result<(), Vec<RuntimeError>> {
+        Ok(())
+    }
+    fn upload(&mut self, _: &Memory, _: Buffer) -> Result<(), RuntimeError> {
+        Ok(())
+    }
+    fn download(&mut self, _: &mut Memory, _: Buffer) -> Result<(), RuntimeError> {
         Ok(())
     }
     fn adstack_entry_bytes(&self, elem: DType) -> u64 {
@@ -124,11 +134,13 @@ fn every_launch_gets_the_depths_of_its_own_data() {
     let h = COUNT_HEADER_BYTES;
     assert_eq!(bytes, [h + 12 * 16, h + 35 * 4, h + 6 * 4, h + 9 * 8]);
     assert_eq!(plan.bytes_per_thread(), bytes.iter().sum::<u64>());
-    // Stack numbers are the allocas' positions in pre-order; the plan knows each alloca.
+    // Allocas without ids get 0, 1, 2... in pre-order from the compile pipeline; the plan
+    // lists the stacks by id and knows each alloca.
     let allocas = kernel_allocas(p.context(), p.kernel_op(k).unwrap());
     let planned: Vec<OpId> = plan.stacks.iter().map(|s| s.alloca).collect();
     assert_eq!(planned, allocas);
-    assert_eq!(plan.stacks[3].index, 3);
+    assert_eq!(plan.stacks[3].id, 3);
+    assert_eq!(plan.stack(3).map(|s| s.alloca), Some(allocas[3]));
     assert_eq!(
         plan.stacks[1].size_expr.as_ref().unwrap().to_string(),
         "arg0.shape[1] * max(@rows[v0]:i16 for v0 in range(0, 3))"

@@ -1,0 +1,70 @@
+//! all_devices: the one list of qd's devices. Front ends (qd-run's `--device NAME`, the Rust
+//! API) find a device here by name; a new device is registered here and nowhere else. The
+//! runtime itself knows no device crate (it only defines [`DeviceRegistry`]).
+
+use qd_interp::{InterpOptions, Interpreter};
+use qd_runtime::{Device, DeviceOptions, DeviceRegistry};
+
+/// The name of the default device.
+pub const DEFAULT_DEVICE: &str = "interp";
+
+fn interp(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
+    Ok(Box::new(Interpreter::with_options(InterpOptions {
+        shuffle_seed: options.shuffle_seed,
+    })))
+}
+
+/// Registers every device of qd.
+pub fn register_all_devices(reg: &mut DeviceRegistry) {
+    reg.register(
+        "interp",
+        "the reference interpreter, at the qd level (qd, arith, math, ad, adstack)",
+        interp,
+    );
+}
+
+/// A registry with every device of qd.
+pub fn all_devices() -> DeviceRegistry {
+    let mut reg = DeviceRegistry::new();
+    register_all_devices(&mut reg);
+    reg
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qd_runtime::Error;
+
+    #[test]
+    fn every_device_is_registered_under_its_own_name() {
+        let reg = all_devices();
+        assert!(reg.contains(DEFAULT_DEVICE));
+        for entry in reg.iter() {
+            assert!(!entry.description.is_empty(), "{}", entry.name);
+            let dev = reg
+                .create(&entry.name, &DeviceOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+            assert_eq!(dev.name(), entry.name);
+        }
+    }
+
+    #[test]
+    fn an_unknown_name_lists_the_devices() {
+        let e = all_devices()
+            .create("nosuch", &DeviceOptions::default())
+            .err()
+            .unwrap();
+        assert!(matches!(e, Error::UnknownDevice { .. }));
+        assert_eq!(e.to_string(), "unknown device 'nosuch' (devices: interp)");
+    }
+
+    #[test]
+    fn options_reach_the_interpreter() {
+        // The shuffle seed is observable only through runs; that it is accepted is checked here,
+        // its effect by qd-run's --shuffle tests.
+        let opts = DeviceOptions {
+            shuffle_seed: Some(7),
+        };
+        assert!(all_devices().create("interp", &opts).is_ok());
+    }
+}

@@ -1,0 +1,79 @@
+//! [`DeviceRegistry`]: device names (`qd-run --device NAME`) mapped to constructors. The runtime
+//! knows no device crate; the registry is filled outside it, by one fan-in function
+//! (`qd_devices::all_devices`, in backends/all), so that a new device is added there and every
+//! front end finds it by name.
+
+use crate::device::Device;
+use crate::error::Error;
+
+/// What a front end may ask of a device when it creates one; each device reads what applies to
+/// it and ignores the rest.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct DeviceOptions {
+    /// Run the iterations of parallel loops in a random order drawn from this seed (devices that
+    /// can choose the order: the interpreters).
+    pub shuffle_seed: Option<u64>,
+}
+
+/// Makes a device; a device that cannot start (no GPU) says why.
+pub type DeviceConstructor = fn(&DeviceOptions) -> Result<Box<dyn Device>, String>;
+
+/// One registered device.
+#[derive(Clone, Debug)]
+pub struct DeviceEntry {
+    pub name: String,
+    pub description: String,
+    pub constructor: DeviceConstructor,
+}
+
+/// Devices by name, in registration order.
+#[derive(Clone, Debug, Default)]
+pub struct DeviceRegistry {
+    entries: Vec<DeviceEntry>,
+}
+
+impl DeviceRegistry {
+    pub fn new() -> Self {
+        DeviceRegistry::default()
+    }
+
+    /// Registers `name`; a second registration of a name replaces the first in its place.
+    pub fn register(&mut self, name: &str, description: &str, constructor: DeviceConstructor) {
+        let entry = DeviceEntry {
+            name: name.to_string(),
+            description: description.to_string(),
+            constructor,
+        };
+        match self.entries.iter_mut().find(|e| e.name == name) {
+            Some(e) => *e = entry,
+            None => self.entries.push(entry),
+        }
+    }
+
+    /// The device `name`, made with `options`: [`Error::UnknownDevice`] (listing the known
+    /// names) for a name not registered, [`Error::Device`] when the device cannot start.
+    pub fn create(&self, name: &str, options: &DeviceOptions) -> Result<Box<dyn Device>, Error> {
+        let entry = self.lookup(name).ok_or_else(|| Error::UnknownDevice {
+            name: name.to_string(),
+            known: self.names().iter().map(|n| n.to_string()).collect(),
+        })?;
+        (entry.constructor)(options).map_err(|e| Error::Device(format!("device '{name}': {e}")))
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&DeviceEntry> {
+        self.entries.iter().find(|e| e.name == name)
+    }
+
+    pub fn contains(&self, name: &str) -> bool {
+        self.lookup(name).is_some()
+    }
+
+    /// The registered names, in registration order.
+    pub fn names(&self) -> Vec<&str> {
+        self.entries.iter().map(|e| e.name.as_str()).collect()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &DeviceEntry> {
+        self.entries.iter()
+    }
+}
