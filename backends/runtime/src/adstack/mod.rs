@@ -27,6 +27,7 @@
 
 mod check;
 mod env;
+pub mod layout;
 
 pub use env::LaunchEnv;
 
