@@ -24,8 +24,7 @@ use crate::program::{signature, ParamType, Program};
 use qd_ad::{find_reverse, ReverseOp};
 use qd_adstack::{MAX_SIZE, SIZE_EXPR};
 use qd_frontend::KernelOp;
-use qd_ir::text::{parse_source, print_op, PrintOptions};
-use qd_ir::{Builder, Context, Diagnostic, OpId};
+use qd_ir::{Builder, Context, Diagnostic, IRMapping, OpId};
 use qd_pass::{PassManager, PassRegistry};
 
 pub const ELEMENT_ACCESS_PASS: &str = "element-access-ad";
@@ -84,31 +83,10 @@ pub fn run_pipeline(
     Err(Error::Diagnostics(diags))
 }
 
-/// A copy of `module` in the same context, with every location kept: printed in the generic
-/// form with its locations and parsed back, so that the copy shares nothing with the original.
-/// (qd_ir's op cloning will replace this text round trip when it lands.)
-pub fn clone_module(ctx: &mut Context, module: OpId) -> Result<OpId, Error> {
-    let opts = PrintOptions {
-        generic: true,
-        debug_info: true,
-    };
-    let text = print_op(ctx, module, &opts);
-    let before = ctx.diagnostics().len();
-    match parse_source(ctx, &text, "<module copy>") {
-        Some(copy) => Ok(copy),
-        None => {
-            let mut diags = ctx.take_diagnostics();
-            let detail = diags
-                .drain(before.min(diags.len())..)
-                .map(|d| d.message)
-                .collect::<Vec<_>>()
-                .join("; ");
-            Err(Error::Diagnostics(vec![Diagnostic::error(
-                ctx.loc(module),
-                format!("internal error: the module does not survive a copy: {detail}"),
-            )]))
-        }
-    }
+/// A detached deep copy of `module` in the same context (locations kept), for a device's
+/// lowering to rewrite while the program's module stays at the qd level.
+pub fn clone_module(ctx: &mut Context, module: OpId) -> OpId {
+    ctx.clone_op(module, &mut IRMapping::new())
 }
 
 /// The `qd.kernel` named `name` in `module`.
@@ -227,7 +205,7 @@ impl Program {
         if pipeline.is_empty() {
             return Ok((self.module, kernel));
         }
-        let copy = clone_module(&mut self.ctx, self.module)?;
+        let copy = clone_module(&mut self.ctx, self.module);
         let what = format!(
             "the lowering pipeline of device '{}' on kernel @{name}",
             self.device.name()

@@ -5,7 +5,7 @@
 
 // Member 1 holds 7, member 0 holds 30 (another place): the loop runs at most 7 times.
 // CHECK-LABEL: qd.kernel @members
-// CHECK: adstack.alloca : f32 {max_size = 7, size_expr = #adstack.size<7>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 7, size_expr = #adstack.size<7>}
 qd.kernel @members(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -27,7 +27,7 @@ qd.kernel @members(%v: f32) {
 
 // A while loop counted by a struct member: k < 12, k += 1 per iteration, from 0: at most 12.
 // CHECK-LABEL: qd.kernel @while_counter
-// CHECK: adstack.alloca : f32 {max_size = 12, size_expr = #adstack.size<12>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 12, size_expr = #adstack.size<12>}
 qd.kernel @while_counter(%v: f32, %lim: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

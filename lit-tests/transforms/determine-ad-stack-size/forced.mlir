@@ -3,8 +3,8 @@
 // the grammar, and replaces what an earlier sizing wrote.
 
 // CHECK-LABEL: qd.kernel @forced
-// CHECK: adstack.alloca : f32 {max_size = 32, size_expr = #adstack.size<32>}
-// CHECK: adstack.alloca : i32 {max_size = 32, size_expr = #adstack.size<32>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 32, size_expr = #adstack.size<32>}
+// CHECK: adstack.alloca : i32 {id = 1, max_size = 32, size_expr = #adstack.size<32>}
 qd.kernel @forced(%n: i32, %v: f32) {
   %s = adstack.alloca : f32
   %t = adstack.alloca : i32 {max_size = 3, size_expr = #adstack.size<3>}

@@ -4,7 +4,7 @@
 
 // A local with several stores: 3, or 7 under a branch: at most 7.
 // CHECK-LABEL: qd.kernel @two_stores
-// CHECK: adstack.alloca : f32 {max_size = 7, size_expr = #adstack.size<7>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 7, size_expr = #adstack.size<7>}
 qd.kernel @two_stores(%c: i1, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -29,7 +29,7 @@ qd.kernel @two_stores(%c: i1, %v: f32) {
 // A local stored in a loop and read after it: the max over that loop's iterations (the last
 // store is j = 9 at most, so the next loop runs at most 2 * 9 times).
 // CHECK-LABEL: qd.kernel @stored_in_loop
-// CHECK: adstack.alloca : f32 {max_size = 18, size_expr = #adstack.size<18>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 18, size_expr = #adstack.size<18>}
 qd.kernel @stored_in_loop(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -54,7 +54,7 @@ qd.kernel @stored_in_loop(%v: f32) {
 
 // A local that may be read before any store holds its zero: range(k, 5) may run 5 times.
 // CHECK-LABEL: qd.kernel @maybe_unset
-// CHECK: adstack.alloca : f32 {max_size = 5, size_expr = #adstack.size<5>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 5, size_expr = #adstack.size<5>}
 qd.kernel @maybe_unset(%c: i1, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -78,7 +78,7 @@ qd.kernel @maybe_unset(%c: i1, %v: f32) {
 // A member of a local struct, its other member stored in between.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @struct_member
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<@n[]:i32 - 0>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<@n[]:i32 - 0>}
 qd.kernel @struct_member(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -103,8 +103,8 @@ qd.kernel @struct_member(%v: f32) {
 // of the pushed values, over their loop (for j < 6: push 6 - j; for _ < load_top). The bound
 // stack itself holds its first push and six more.
 // CHECK-LABEL: qd.kernel @stack_bound
-// CHECK: adstack.alloca : i32 {max_size = 7, size_expr = #adstack.size<7>}
-// CHECK: adstack.alloca : f32 {max_size = 36, size_expr = #adstack.size<36>}
+// CHECK: adstack.alloca : i32 {id = 0, max_size = 7, size_expr = #adstack.size<7>}
+// CHECK: adstack.alloca : f32 {id = 1, max_size = 36, size_expr = #adstack.size<36>}
 qd.kernel @stack_bound(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -132,8 +132,8 @@ qd.kernel @stack_bound(%v: f32) {
 // A stack read before anything is pushed in this activation may hold what an earlier one
 // pushed: its values are maximised over every loop (here the outer i, so 2 * 3 = 6).
 // CHECK-LABEL: qd.kernel @stack_stale
-// CHECK: adstack.alloca : i32 {max_size = 1, size_expr = #adstack.size<1>}
-// CHECK: adstack.alloca : f32 {max_size = 6, size_expr = #adstack.size<6>}
+// CHECK: adstack.alloca : i32 {id = 0, max_size = 1, size_expr = #adstack.size<1>}
+// CHECK: adstack.alloca : f32 {id = 1, max_size = 6, size_expr = #adstack.size<6>}
 qd.kernel @stack_stale(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c2 = arith.constant 2 : i32
@@ -155,7 +155,7 @@ qd.kernel @stack_stale(%v: f32) {
 // A local stored in one loop (j, variable v1) and read in a sibling loop (i, also v1): the stored
 // values' max over j is placed under the max over i, and gets its own variable.
 // CHECK-LABEL: qd.kernel @sibling_loops
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<3 * max(max(arg0[v63]:i32 for v63 in range(0, 5)) + v1 for v1 in range(0, 3))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<3 * max(max(arg0[v63]:i32 for v63 in range(0, 5)) + v1 for v1 in range(0, 3))>}
 qd.kernel @sibling_loops(%a: !qd.ndarray<?xi32>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -5,7 +5,7 @@
 // The shared example: n = a[i] for each thread i; the stack needs max over i of a[i].
 qd.field @x : !qd.field<8xf32>
 // CHECK-LABEL: qd.kernel @read_at_index
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(arg0[v0]:i32 - 0 for v0 in range(0, 8))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(arg0[v0]:i32 - 0 for v0 in range(0, 8))>}
 qd.kernel @read_at_index(%a: !qd.ndarray<?xi32>, %v: f32) {
   qd.struct_for (%i) in @x {
     %s = adstack.alloca : f32
@@ -21,7 +21,7 @@ qd.kernel @read_at_index(%a: !qd.ndarray<?xi32>, %v: f32) {
 
 // A 2-d ndarray bound under two loops over its shape (upstream: a[2, 2] = 100, the rest 0).
 // CHECK-LABEL: qd.kernel @multi_dim
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(max(arg0[v0, v1]:i32 - 0 for v1 in range(0, arg0.shape[1])) for v0 in range(0, arg0.shape[0]))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(max(arg0[v0, v1]:i32 - 0 for v1 in range(0, arg0.shape[1])) for v0 in range(0, arg0.shape[0]))>}
 qd.kernel @multi_dim(%a: !qd.ndarray<?x?xi32>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %d0 = qd.ndarray_shape %a, 0 : !qd.ndarray<?x?xi32>
@@ -42,7 +42,7 @@ qd.kernel @multi_dim(%a: !qd.ndarray<?x?xi32>, %v: f32) {
 // Nested trip counts (upstream: n = [2, 3, 4, 1]): for ie < n.shape0: for il < n[ie]:
 // for j < n[il]. The alloca is per ie: n[ie] iterations of at most max over il of n[il].
 // CHECK-LABEL: qd.kernel @nested_reads
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max((arg0[v0]:i32 - 0) * max(arg0[v1]:i32 - 0 for v1 in range(0, arg0[v0]:i32)) for v0 in range(0, arg0.shape[0]))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max((arg0[v0]:i32 - 0) * max(arg0[v1]:i32 - 0 for v1 in range(0, arg0[v0]:i32)) for v0 in range(0, arg0.shape[0]))>}
 qd.kernel @nested_reads(%n: !qd.ndarray<?xi32>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %len = qd.ndarray_shape %n, 0 : !qd.ndarray<?xi32>
@@ -64,7 +64,7 @@ qd.kernel @nested_reads(%n: !qd.ndarray<?xi32>, %v: f32) {
 // b = [1, 1] the largest a[ia] - b[ib] is 99, which a fused max over min(4, 2) indices misses.
 // The bound keeps one max per loop: shape(a) * shape(b) * max over ia, ib of (a[ia] - b[ib]).
 // CHECK-LABEL: qd.kernel @independent
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<arg0.shape[0] * max(arg1.shape[0] * max(arg0[v1]:i32 - arg1[v2]:i32 for v2 in range(0, arg1.shape[0])) for v1 in range(0, arg0.shape[0]))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<arg0.shape[0] * max(arg1.shape[0] * max(arg0[v1]:i32 - arg1[v2]:i32 for v2 in range(0, arg1.shape[0])) for v1 in range(0, arg0.shape[0]))>}
 qd.kernel @independent(%a: !qd.ndarray<?xi32>, %b: !qd.ndarray<?xi32>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -90,7 +90,7 @@ qd.kernel @independent(%a: !qd.ndarray<?xi32>, %b: !qd.ndarray<?xi32>, %v: f32) 
 // An index that is not exact (here from a float) falls back to the max over the whole axis.
 qd.field @sel : !qd.field<16xi32>
 // CHECK-LABEL: qd.kernel @opaque_index
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(@sel[v48]:i32 for v48 in range(0, 16))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(@sel[v48]:i32 for v48 in range(0, 16))>}
 qd.kernel @opaque_index(%w: f32, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -108,7 +108,7 @@ qd.kernel @opaque_index(%w: f32, %v: f32) {
 
 // An ndarray read at a computed index stays exact: a[2 i + 1].
 // CHECK-LABEL: qd.kernel @computed_index
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(arg0[v0 * 2 + 1]:i64 - 0 for v0 in range(0, 4))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(arg0[v0 * 2 + 1]:i64 - 0 for v0 in range(0, 4))>}
 qd.kernel @computed_index(%a: !qd.ndarray<?xi64>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

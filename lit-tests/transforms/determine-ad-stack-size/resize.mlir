@@ -5,8 +5,8 @@
 
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @resize
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<@n[]:i32 - 0>}
-// CHECK: adstack.alloca : f32 {max_size = 2, size_expr = #adstack.size<2>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<@n[]:i32 - 0>}
+// CHECK: adstack.alloca : f32 {id = 1, max_size = 2, size_expr = #adstack.size<2>}
 qd.kernel @resize(%v: f32) {
   %s = adstack.alloca : f32 {max_size = 7, size_expr = #adstack.size<7>}
   %t = adstack.alloca : f32 {max_size = 9}

@@ -6,7 +6,7 @@
 // ran (it subtracts the upper bound of j). Here 6 - j is at most 6: 6 iterations of at most 6
 // pushes; the true need is 21.
 // CHECK-LABEL: qd.kernel @six_minus_j
-// CHECK: adstack.alloca : f32 {max_size = 36, size_expr = #adstack.size<36>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 36, size_expr = #adstack.size<36>}
 qd.kernel @six_minus_j(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -26,7 +26,7 @@ qd.kernel @six_minus_j(%v: f32) {
 
 // The same with the alloca inside the j loop (a fresh stack per j): exactly 6, at j = 0.
 // CHECK-LABEL: qd.kernel @six_minus_j_per_iteration
-// CHECK: adstack.alloca : f32 {max_size = 6, size_expr = #adstack.size<6>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 6, size_expr = #adstack.size<6>}
 qd.kernel @six_minus_j_per_iteration(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -49,7 +49,7 @@ qd.kernel @six_minus_j_per_iteration(%v: f32) {
 // n - j. Bound: 6 * (2 + max over j of (n - j)).
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @field_minus_j
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<6 * max(2 + (@n[]:i32 - v1) for v1 in range(0, 6))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<6 * max(2 + (@n[]:i32 - v1) for v1 in range(0, 6))>}
 qd.kernel @field_minus_j(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -74,7 +74,7 @@ qd.kernel @field_minus_j(%v: f32) {
 // push per j.
 qd.field @m : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @triangle
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<(@m[]:i32 - 0) * max(1 + v1 for v1 in range(0, @m[]:i32))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<(@m[]:i32 - 0) * max(1 + v1 for v1 in range(0, @m[]:i32))>}
 qd.kernel @triangle(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
@@ -95,7 +95,7 @@ qd.kernel @triangle(%v: f32) {
 // A triangle whose outer loop holds the alloca: the stack needs the largest inner trip, m - 1.
 qd.field @m : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @triangle_per_row
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(v0 for v0 in range(0, @m[]:i32))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(v0 for v0 in range(0, @m[]:i32))>}
 qd.kernel @triangle_per_row(%v: f32) {
   %c0 = arith.constant 0 : i32
   %m = qd.load @m[] : i32
@@ -112,7 +112,7 @@ qd.kernel @triangle_per_row(%v: f32) {
 // The upper triangle: range(i, n) under i in [0, n) needs at most n entries.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @upper_triangle
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(@n[]:i32 - v0 for v0 in range(0, @n[]:i32))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(@n[]:i32 - v0 for v0 in range(0, @n[]:i32))>}
 qd.kernel @upper_triangle(%v: f32) {
   %c0 = arith.constant 0 : i32
   %n = qd.load @n[] : i32
@@ -128,7 +128,7 @@ qd.kernel @upper_triangle(%v: f32) {
 
 // A stencil window range(i - 1, i + 2): three iterations wherever i is, though i - 1 may be -1.
 // CHECK-LABEL: qd.kernel @window
-// CHECK: adstack.alloca : f32 {max_size = 3, size_expr = #adstack.size<3>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 3, size_expr = #adstack.size<3>}
 qd.kernel @window(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -150,7 +150,7 @@ qd.kernel @window(%v: f32) {
 // trip count, matters (the inner loop runs 5 - j times), and i - 1 may be -1: the bound keeps
 // the exact start, 3 * max over j of (5 - j) = 3 * 6 (the true need is 15, at i = 0).
 // CHECK-LABEL: qd.kernel @window_range
-// CHECK: adstack.alloca : f32 {max_size = 18, size_expr = #adstack.size<18>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 18, size_expr = #adstack.size<18>}
 qd.kernel @window_range(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

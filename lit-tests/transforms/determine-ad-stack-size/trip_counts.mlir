@@ -3,7 +3,7 @@
 
 // Upstream's `LoopPushOnlyBoundByTripCount`: a constant trip of 100.
 // CHECK-LABEL: qd.kernel @constant_trip
-// CHECK: adstack.alloca : f32 {max_size = 100, size_expr = #adstack.size<100>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 100, size_expr = #adstack.size<100>}
 qd.kernel @constant_trip(%v: f32) {
   %s = adstack.alloca : f32
   %c0 = arith.constant 0 : i32
@@ -18,7 +18,7 @@ qd.kernel @constant_trip(%v: f32) {
 // A trip count read from a scalar field at launch; `n - 0` is `max(n, 0)` (n may be negative).
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @field_trip
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<1 + (@n[]:i32 - 0)>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<1 + (@n[]:i32 - 0)>}
 qd.kernel @field_trip(%v: f32) {
   %s = adstack.alloca : f32
   adstack.push %s, %v : f32
@@ -33,7 +33,7 @@ qd.kernel @field_trip(%v: f32) {
 
 // An ndarray's shape as the trip count (argument numbers count every argument).
 // CHECK-LABEL: qd.kernel @shape_trip
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<arg1.shape[0]>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<arg1.shape[0]>}
 qd.kernel @shape_trip(%v: f32, %a: !qd.ndarray<?xf32>) {
   %s = adstack.alloca : f32
   %len = qd.ndarray_shape %a, 0 : !qd.ndarray<?xf32>
@@ -47,7 +47,7 @@ qd.kernel @shape_trip(%v: f32, %a: !qd.ndarray<?xf32>) {
 
 // Constant trips multiply through a nest: 3 * (4 * 2 + 1).
 // CHECK-LABEL: qd.kernel @rectangular
-// CHECK: adstack.alloca : f32 {max_size = 27, size_expr = #adstack.size<27>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 27, size_expr = #adstack.size<27>}
 qd.kernel @rectangular(%v: f32) {
   %s = adstack.alloca : f32
   %c0 = arith.constant 0 : i32
@@ -70,11 +70,11 @@ qd.kernel @rectangular(%v: f32) {
 // remainder by literals, casts.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @arithmetic
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<@n[]:i32 * 2 + 1 - 0>}
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(@n[]:i32, 4) - 2>}
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<min(@n[]:i32, 4) - 0>}
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(@n[]:i32 * 3, 0)>}
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<min(max(@n[]:i32, 0), 9)>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<@n[]:i32 * 2 + 1 - 0>}
+// CHECK: adstack.alloca : f32 {id = 1, size_expr = #adstack.size<max(@n[]:i32, 4) - 2>}
+// CHECK: adstack.alloca : f32 {id = 2, size_expr = #adstack.size<min(@n[]:i32, 4) - 0>}
+// CHECK: adstack.alloca : f32 {id = 3, size_expr = #adstack.size<max(@n[]:i32 * 3, 0)>}
+// CHECK: adstack.alloca : f32 {id = 4, size_expr = #adstack.size<min(max(@n[]:i32, 0), 9)>}
 qd.kernel @arithmetic(%v: f32) {
   %n = qd.load @n[] : i32
   %c0 = arith.constant 0 : i32
@@ -120,7 +120,7 @@ qd.kernel @arithmetic(%v: f32) {
 // A start below 0: range(-5, n) runs n + 5 times.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @negative_start
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<@n[]:i32 + 5 - 0>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<@n[]:i32 + 5 - 0>}
 qd.kernel @negative_start(%v: f32) {
   %s = adstack.alloca : f32
   %m5 = arith.constant -5 : i32
@@ -135,7 +135,7 @@ qd.kernel @negative_start(%v: f32) {
 // A select between two bounds takes the larger.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @select
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<max(@n[]:i32, 7)>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(@n[]:i32, 7)>}
 qd.kernel @select(%c: i1, %v: f32) {
   %s = adstack.alloca : f32
   %n = qd.load @n[] : i32
@@ -152,7 +152,7 @@ qd.kernel @select(%c: i1, %v: f32) {
 // An inner struct_for walks its field's static index space: 3 * 4 iterations.
 qd.field @g : !qd.field<3x4xf32>
 // CHECK-LABEL: qd.kernel @inner_struct_for
-// CHECK: adstack.alloca : f32 {max_size = 12, size_expr = #adstack.size<12>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 12, size_expr = #adstack.size<12>}
 qd.kernel @inner_struct_for(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -168,7 +168,7 @@ qd.kernel @inner_struct_for(%v: f32) {
 
 // Branches in phase 2: the longer of two loops (20), not both (30).
 // CHECK-LABEL: qd.kernel @loop_branches
-// CHECK: adstack.alloca : f32 {max_size = 20, size_expr = #adstack.size<20>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 20, size_expr = #adstack.size<20>}
 qd.kernel @loop_branches(%c: i1, %v: f32) {
   %s = adstack.alloca : f32
   %c0 = arith.constant 0 : i32
@@ -190,7 +190,7 @@ qd.kernel @loop_branches(%c: i1, %v: f32) {
 // A while loop with a counter: `k < 50`, k starts at 0 and grows by 1: at most 50 iterations,
 // one push each, plus the push before.
 // CHECK-LABEL: qd.kernel @counted_while
-// CHECK: adstack.alloca : f32 {max_size = 51, size_expr = #adstack.size<51>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 51, size_expr = #adstack.size<51>}
 qd.kernel @counted_while(%c: i1, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

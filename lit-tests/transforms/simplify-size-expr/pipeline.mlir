@@ -4,7 +4,7 @@
 // for i < m: (stack) for j < i: push. The largest inner trip is m - 1.
 qd.field @m : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @triangle_per_row
-// CHECK: %[[S:.*]] = adstack.alloca : f32 {size_expr = #adstack.size<@m[]:i32 - 1>}
+// CHECK: %[[S:.*]] = adstack.alloca : f32 {id = 0, size_expr = #adstack.size<@m[]:i32 - 1>}
 // CHECK: adstack.push %[[S]]
 qd.kernel @triangle_per_row(%v: f32) {
   %c0 = arith.constant 0 : i32
@@ -22,7 +22,7 @@ qd.kernel @triangle_per_row(%v: f32) {
 // for i < n: (stack) for j in [i, n): push. At most n.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @upper_triangle
-// CHECK: %[[S:.*]] = adstack.alloca : f32 {size_expr = #adstack.size<@n[]:i32 - 0>}
+// CHECK: %[[S:.*]] = adstack.alloca : f32 {id = 0, size_expr = #adstack.size<@n[]:i32 - 0>}
 // CHECK: adstack.push %[[S]]
 qd.kernel @upper_triangle(%v: f32) {
   %c0 = arith.constant 0 : i32
@@ -40,7 +40,7 @@ qd.kernel @upper_triangle(%v: f32) {
 // for j < 6: for k < n - j: push, one stack for all j: 6 * n at most.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @field_minus_j
-// CHECK: %[[S:.*]] = adstack.alloca : f32 {size_expr = #adstack.size<6 * (@n[]:i32 - 0)>}
+// CHECK: %[[S:.*]] = adstack.alloca : f32 {id = 0, size_expr = #adstack.size<6 * (@n[]:i32 - 0)>}
 // CHECK: adstack.push %[[S]]
 qd.kernel @field_minus_j(%v: f32) {
   %c0 = arith.constant 0 : i32

@@ -1,4 +1,8 @@
-//! The `determine-ad-stack-size` pass: sizes every `adstack.alloca` nested in the op it runs on.
+//! The `determine-ad-stack-size` pass: sizes every `adstack.alloca` nested in the op it runs on,
+//! and gives each a stable `id`, unique within its kernel ([`assign_stack_ids`]: 0, 1, 2... in
+//! pre-order, unless the kernel's ids are all there and unique already), by which the runtime's
+//! per-launch plan and every device find the stack.
+//!
 //! Phase 1 ([`crate::bellman_ford`]) gives the exact depth when no loop pushes more than it
 //! pops; otherwise phase 2 ([`crate::size_expr_capture`]) captures a symbolic bound. Each alloca
 //! gets `size_expr = #adstack.size<...>`, and `max_size` when the bound is a literal (a symbolic
@@ -187,6 +191,17 @@ impl Pass for DetermineAdStackSize {
             return Err(PassFailure);
         }
         let mut changed = false;
+        // Ids first: each kernel's stacks, numbered over the whole kernel.
+        let mut scopes: Vec<OpId> = Vec::new();
+        for &a in &allocas {
+            let scope = id_scope(ctx, a);
+            if !scopes.contains(&scope) {
+                scopes.push(scope);
+            }
+        }
+        for scope in scopes {
+            changed |= assign_stack_ids(ctx, scope);
+        }
         for (a, e) in sized {
             let attr = e.to_attr(ctx);
             changed |= ctx.prop(a, SIZE_EXPR) != Some(attr);
