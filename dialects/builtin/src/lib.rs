@@ -20,6 +20,7 @@ pub mod interfaces;
 mod intern;
 mod ir;
 pub mod location;
+pub mod op_def;
 pub mod mapping;
 pub mod registry;
 pub mod rewrite;
