@@ -25,7 +25,9 @@
 //! - Effects: `alloca`, `push`, `pop` and `acc_adjoint` have side effects (they are kept in
 //!   order); `load_top` and `load_top_adj` are READ_ONLY.
 //!
-//! Typed wrappers and builders are in [`ops`]; verifiers in `verify`, syntax in `syntax`.
+//! The ops are declared in [`ops`] with `qd_ir::declare_op!` (wrappers, builders, structural
+//! verifiers, assembly formats); their own verify hooks are in `verify`, the stack type's custom
+//! form in `syntax`.
 
 pub mod ops;
 pub mod size_expr;
@@ -40,14 +42,14 @@ pub use ops::{
 };
 pub use types::{stack_type, StackType};
 
-use qd_ir::{DialectDef, OpInfo, OpTraits};
+use qd_ir::DialectDef;
 
-pub const ALLOCA_OP: &str = "adstack.alloca";
-pub const PUSH_OP: &str = "adstack.push";
-pub const POP_OP: &str = "adstack.pop";
-pub const LOAD_TOP_OP: &str = "adstack.load_top";
-pub const LOAD_TOP_ADJ_OP: &str = "adstack.load_top_adj";
-pub const ACC_ADJOINT_OP: &str = "adstack.acc_adjoint";
+pub const ALLOCA_OP: &str = AllocaOp::NAME;
+pub const PUSH_OP: &str = PushOp::NAME;
+pub const POP_OP: &str = PopOp::NAME;
+pub const LOAD_TOP_OP: &str = LoadTopOp::NAME;
+pub const LOAD_TOP_ADJ_OP: &str = LoadTopAdjOp::NAME;
+pub const ACC_ADJOINT_OP: &str = AccAdjointOp::NAME;
 
 /// The alloca's static capacity property.
 pub const MAX_SIZE: &str = "max_size";
@@ -61,29 +63,12 @@ pub const ID: &str = "id";
 pub fn dialect() -> DialectDef {
     let mut d = DialectDef::new(types::DIALECT);
     d.ops = vec![
-        OpInfo::new(
-            ALLOCA_OP,
-            "a per-thread stack of (primal, adjoint) entries; executing it empties the stack",
-        )
-        .verify(verify::verify_alloca)
-        .syntax(syntax::parse_alloca, syntax::print_alloca),
-        OpInfo::new(PUSH_OP, "pushes a value with a zero adjoint")
-            .verify(verify::verify_push)
-            .syntax(syntax::parse_stack_value, syntax::print_stack_value),
-        OpInfo::new(POP_OP, "drops the top entry (no-op on an empty stack)")
-            .verify(verify::verify_pop)
-            .syntax(syntax::parse_stack_only, syntax::print_stack_only),
-        OpInfo::new(LOAD_TOP_OP, "reads the primal of the top entry")
-            .traits(OpTraits::READ_ONLY)
-            .verify(verify::verify_load_top)
-            .syntax(syntax::parse_stack_only, syntax::print_stack_only),
-        OpInfo::new(LOAD_TOP_ADJ_OP, "reads the adjoint of the top entry")
-            .traits(OpTraits::READ_ONLY)
-            .verify(verify::verify_load_top_adj)
-            .syntax(syntax::parse_stack_only, syntax::print_stack_only),
-        OpInfo::new(ACC_ADJOINT_OP, "adds to the adjoint of the top entry")
-            .verify(verify::verify_acc_adjoint)
-            .syntax(syntax::parse_stack_value, syntax::print_stack_value),
+        AllocaOp::op_info(),
+        PushOp::op_info(),
+        PopOp::op_info(),
+        LoadTopOp::op_info(),
+        LoadTopAdjOp::op_info(),
+        AccAdjointOp::op_info(),
     ];
     d.parse_type = Some(types::parse_type);
     d.print_type = Some(types::print_type);

@@ -1,43 +1,15 @@
-//! The adstack op verifiers. Each reads the IR defensively (counts before indexing, property kinds
-//! before use), so that any generic input gets a diagnostic, never a panic. Messages follow MLIR:
+//! The adstack ops' own verify hooks, run after the structural checks of their declarations
+//! (counts, stack operands and results, property kinds). Messages follow MLIR:
 //! `'adstack.push' op expects the value type to match the stack element type f32, got f64`.
 
 use crate::types::StackType;
-use crate::{ID, MAX_SIZE, SIZE_EXPR};
-use qd_ir::verify_helpers::{check_elem_type, expect_simple_shape};
-use qd_ir::{AttrData, Context, DiagResult, OpId, Type, TypeData};
+use crate::SIZE_EXPR;
+use qd_ir::verify_helpers::{check_elem_type, op_error as err};
+use qd_ir::{Context, DiagResult, OpId, Type};
 
-pub(crate) use qd_ir::verify_helpers::op_error as err;
-
-pub(crate) fn type_str(ctx: &Context, ty: Type) -> String {
-    qd_ir::text::type_to_string(ctx, ty)
-}
-
-/// Exactly `operands` operands and `results` results, no regions, no successors, and no
-/// properties but `props`.
-fn expect_shape(
-    ctx: &Context,
-    op: OpId,
-    operands: usize,
-    results: usize,
-    props: &[&str],
-) -> DiagResult<()> {
-    expect_simple_shape(ctx, op, operands, true, results, props)
-}
-
-/// Operand 0 must be a stack; returns its type.
-fn stack_operand(ctx: &Context, op: OpId) -> DiagResult<StackType> {
-    let ty = ctx.value_type(ctx.operand(op, 0));
-    StackType::from_type(ctx, ty).ok_or_else(|| {
-        err(
-            ctx,
-            op,
-            format!(
-                "expects operand 0 to be an !adstack.stack, got {}",
-                type_str(ctx, ty)
-            ),
-        )
-    })
+/// The stack of operand 0 (the structure has checked it is one).
+fn stack(ctx: &Context, op: OpId) -> Option<StackType> {
+    StackType::from_type(ctx, ctx.value_type(ctx.operand(op, 0)))
 }
 
 fn check_elem(ctx: &Context, op: OpId, st: StackType, got: Type, what: &str) -> DiagResult<()> {
@@ -51,44 +23,15 @@ fn check_has_adjoint(ctx: &Context, op: OpId, st: StackType) -> DiagResult<()> {
             op,
             format!(
                 "expects a float stack (integer and i1 stacks carry no adjoint), got {}",
-                type_str(ctx, st.0)
+                qd_ir::text::type_to_string(ctx, st.0)
             ),
         ));
     }
     Ok(())
 }
 
+/// `size_expr`, when set, must be a `#adstack.size<...>`.
 pub(crate) fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, 1, &[ID, MAX_SIZE, SIZE_EXPR])?;
-    let ty = ctx.value_type(ctx.result(op, 0));
-    if StackType::from_type(ctx, ty).is_none() {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects its result to be an !adstack.stack, got {}",
-                type_str(ctx, ty)
-            ),
-        ));
-    }
-    for name in [ID, MAX_SIZE] {
-        let Some(a) = ctx.prop(op, name) else {
-            continue;
-        };
-        let ok = match ctx.attr_data(a) {
-            AttrData::Integer { value, ty } => {
-                matches!(ctx.type_data(*ty), TypeData::Integer { width: 64, .. }) && *value >= 0
-            }
-            _ => false,
-        };
-        if !ok {
-            return Err(err(
-                ctx,
-                op,
-                format!("property '{name}' must be a non-negative i64 integer"),
-            ));
-        }
-    }
     if let Some(a) = ctx.prop(op, SIZE_EXPR) {
         crate::size_expr::SizeExpr::from_attr(ctx, a).map_err(|m| {
             err(
@@ -102,32 +45,31 @@ pub(crate) fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 pub(crate) fn verify_push(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 2, 0, &[])?;
-    let st = stack_operand(ctx, op)?;
+    let Some(st) = stack(ctx, op) else {
+        return Ok(());
+    };
     check_elem(ctx, op, st, ctx.value_type(ctx.operand(op, 1)), "value")
 }
 
-pub(crate) fn verify_pop(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, 0, &[])?;
-    stack_operand(ctx, op).map(|_| ())
-}
-
 pub(crate) fn verify_load_top(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, 1, &[])?;
-    let st = stack_operand(ctx, op)?;
+    let Some(st) = stack(ctx, op) else {
+        return Ok(());
+    };
     check_elem(ctx, op, st, ctx.value_type(ctx.result(op, 0)), "result")
 }
 
 pub(crate) fn verify_load_top_adj(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, 1, &[])?;
-    let st = stack_operand(ctx, op)?;
+    let Some(st) = stack(ctx, op) else {
+        return Ok(());
+    };
     check_has_adjoint(ctx, op, st)?;
     check_elem(ctx, op, st, ctx.value_type(ctx.result(op, 0)), "result")
 }
 
 pub(crate) fn verify_acc_adjoint(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 2, 0, &[])?;
-    let st = stack_operand(ctx, op)?;
+    let Some(st) = stack(ctx, op) else {
+        return Ok(());
+    };
     check_has_adjoint(ctx, op, st)?;
     check_elem(ctx, op, st, ctx.value_type(ctx.operand(op, 1)), "value")
 }
