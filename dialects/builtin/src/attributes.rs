@@ -68,8 +68,7 @@ impl AttrData {
 
 /// The value of a typed dialect attribute `#dialect.body` (MLIR's AttributeStorage). A dialect's
 /// `parse_attr` hook builds it from the body text; [`DialectAttr::print`] writes the body back.
-/// Values are interned by `dyn_eq`/`dyn_hash`, so equal values share one [`Attribute`] (see
-/// [`TypedAttr`] for text spelled otherwise than the value prints).
+/// Values are interned by `dyn_eq`/`dyn_hash`, so equal values share one [`Attribute`].
 /// Implement `dyn_eq`, `dyn_hash` and `as_any` with [`dyn_eq_of`], [`dyn_hash_of`] and `self`.
 pub trait DialectAttr: Any + Debug + Send + Sync {
     /// The dialect's namespace (the text between `#` and `.`).
@@ -93,31 +92,24 @@ pub fn dyn_hash_of<T: DialectAttr + Hash>(this: &T, mut state: &mut dyn Hasher) 
 }
 
 /// A shared typed dialect attribute value: `Eq` and `Hash` go through the value, so the Context
-/// interns it like any other attribute data. Cloning shares the value.
-///
-/// Parsed text whose spelling differs from the value's printed form (extra spaces or
-/// parentheses) keeps that spelling, so that text -> attribute -> text is the identity; such an
-/// attribute is interned apart from the canonical one, but holds an equal value.
+/// interns it like any other attribute. Cloning shares the value. As in MLIR, the attribute is
+/// its value: it prints from the value, whatever spacing or parentheses the source text had, and
+/// equal values are one handle.
 #[derive(Clone, Debug)]
 pub struct TypedAttr {
     value: Arc<dyn DialectAttr>,
-    spelling: Option<Arc<str>>,
 }
 
 impl TypedAttr {
     pub fn new(value: impl DialectAttr) -> Self {
         TypedAttr {
             value: Arc::new(value),
-            spelling: None,
         }
     }
-    /// The value a dialect's `parse_attr` hook read from `body`.
-    pub fn parsed(value: Box<dyn DialectAttr>, body: &str) -> Self {
-        let mut canonical = String::with_capacity(body.len());
-        value.print(&mut canonical);
+    /// The value a dialect's `parse_attr` hook returned.
+    pub fn from_boxed(value: Box<dyn DialectAttr>) -> Self {
         TypedAttr {
             value: Arc::from(value),
-            spelling: (canonical != body).then(|| Arc::from(body)),
         }
     }
     pub fn value(&self) -> &dyn DialectAttr {
@@ -127,24 +119,15 @@ impl TypedAttr {
     pub fn downcast<T: DialectAttr>(&self) -> Option<&T> {
         self.value.as_any().downcast_ref::<T>()
     }
-    /// The source spelling of the body, when it is not the value's printed form.
-    pub fn spelling(&self) -> Option<&str> {
-        self.spelling.as_deref()
-    }
-    /// Writes the body: the source spelling if kept, else the value's printed form.
+    /// Writes the body: the value's printed form.
     pub fn print_body(&self, out: &mut String) {
-        match &self.spelling {
-            Some(s) => out.push_str(s),
-            None => self.value.print(out),
-        }
+        self.value.print(out)
     }
 }
 
 impl PartialEq for TypedAttr {
     fn eq(&self, other: &Self) -> bool {
-        self.value.dialect() == other.value.dialect()
-            && self.value.dyn_eq(other.value())
-            && self.spelling == other.spelling
+        self.value.dialect() == other.value.dialect() && self.value.dyn_eq(other.value())
     }
 }
 
@@ -155,6 +138,5 @@ impl Hash for TypedAttr {
         self.value.dialect().hash(state);
         Any::type_id(self.value.as_any()).hash(state);
         self.value.dyn_hash(state);
-        self.spelling.hash(state);
     }
 }

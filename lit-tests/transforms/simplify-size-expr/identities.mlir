@@ -32,7 +32,7 @@ qd.field @w : !qd.field<i64>
 // CHECK-LABEL: qd.kernel @assoc
 // CHECK: adstack.alloca : f32 {size_expr = #adstack.size<@x[]:i32 + 5>}
 // ... but not where they can: (MAX + 1) + -1 is MAX - 1, MAX + (1 + -1) is MAX.
-// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<(@w[]:i64 + 1) + -1>}
+// CHECK: adstack.alloca : f32 {size_expr = #adstack.size<@w[]:i64 + 1 + -1>}
 qd.kernel @assoc(%v: f32) {
   %a = adstack.alloca : f32 {size_expr = #adstack.size<(2 + @x[]:i32) + 3>}
   %b = adstack.alloca : f32 {size_expr = #adstack.size<(@w[]:i64 + 1) + -1>}

@@ -238,7 +238,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             Some((Some(parse), _)) => match parse(self.ctx, body) {
                 Ok(v) if v.dialect() == ns => self
                     .ctx
-                    .intern_attr(AttrData::Typed(TypedAttr::parsed(v, body))),
+                    .intern_attr(AttrData::Typed(TypedAttr::from_boxed(v))),
                 Ok(v) => {
                     let m = format!(
                         "dialect '{ns}' parsed '{full}' as an attribute of dialect '{}'",
