@@ -12,7 +12,7 @@ macro_rules! declare_op {
             $(operands: [$($oname:ident : $oar:ident ($ocons:expr) $(= $oinf:ident ($ofrom:ident))?),* $(,)?],)?
             $(results: [$($rname:ident : $rar:ident ($rcons:expr) $(= $rinf:ident ($rfrom:ident))?),* $(,)?],)?
             $(regions: [$($gname:ident : $gkind:ident),* $(,)?],)?
-            $(properties: [$($pname:ident : $preq:ident ($pkind:ty) $(=> $psetter:ident)?),* $(,)?],)?
+            $(properties: [$($pname:ident $(as $pget:tt)? : $preq:ident ($pkind:ty) $(=> $psetter:ident)?),* $(,)?],)?
             $(builder: $bname:ident,)?
             $(format: $format:literal,)?
             $(syntax: ($parse:expr, $print:expr),)?
@@ -91,7 +91,7 @@ macro_rules! declare_op {
             $($($crate::__op_value_getter!{result $Name $rname $rar})*)?
             $($($crate::__op_region_getter!{$Name $gname})*)?
             $($(
-                $crate::__op_prop_getter!{$pname $preq ($pkind)}
+                $crate::__op_prop_getter!{[$($pget)? $pname] $pname $preq ($pkind)}
                 $($crate::__op_prop_setter!{$psetter $pname $preq ($pkind)})?
             )*)?
 
@@ -254,8 +254,16 @@ macro_rules! __op_region_getter {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __op_prop_getter {
-    ($p:ident required ($K:ty)) => {
-        pub fn $p(self, ctx: &$crate::Context) -> <$K as $crate::op_def::PropKind>::Value<'_> {
+    // `p as _`: the dialect writes its own accessor.
+    ([_ $p0:ident] $p:ident $req:ident ($K:ty)) => {};
+    ([$g:ident $p0:ident] $p:ident $req:ident ($K:ty)) => {
+        $crate::__op_prop_getter! {@get $g $p $req ($K)}
+    };
+    ([$p0:ident] $p:ident $req:ident ($K:ty)) => {
+        $crate::__op_prop_getter! {@get $p $p $req ($K)}
+    };
+    (@get $g:ident $p:ident required ($K:ty)) => {
+        pub fn $g(self, ctx: &$crate::Context) -> <$K as $crate::op_def::PropKind>::Value<'_> {
             ctx.prop(self.0, stringify!($p))
                 .and_then(|a| <$K as $crate::op_def::PropKind>::get(ctx, a))
                 .unwrap_or_else(|| {
@@ -267,8 +275,8 @@ macro_rules! __op_prop_getter {
                 })
         }
     };
-    ($p:ident optional ($K:ty)) => {
-        pub fn $p(
+    (@get $g:ident $p:ident optional ($K:ty)) => {
+        pub fn $g(
             self,
             ctx: &$crate::Context,
         ) -> Option<<$K as $crate::op_def::PropKind>::Value<'_>> {

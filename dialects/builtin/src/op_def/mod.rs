@@ -6,7 +6,8 @@
 //!   group (likewise) and per region (`RegionId`);
 //! - a typed getter per property (`K::Value` when required, `Option<K::Value>` when optional),
 //!   and a setter when the declaration names one (`=> set_x`; an optional one takes `Option`
-//!   and removes the property on `None`);
+//!   and removes the property on `None`). `p as getter:` names the getter; `p as _:` generates
+//!   none (the dialect writes its own, e.g. one that must not panic on unverified IR);
 //! - `build(b, operands..., result types..., properties..., loc)`: results whose type is inferred
 //!   (`= f(source)`) take no parameter; regions are created empty. `builder: create,` renames it
 //!   (to keep a hand-written `build` with another signature);
@@ -25,7 +26,7 @@
 //!         operands: [name: ARITY(CONSTRAINT) (= infer_fn(source))?, ...],    // optional
 //!         results: [name: ARITY(CONSTRAINT) (= infer_fn(source))?, ...],     // optional
 //!         regions: [name: any | single_block, ...],        // optional
-//!         properties: [name: required|optional(Kind) (=> setter)?, ...],    // optional
+//!         properties: [name (as getter)?: required|optional(Kind) (=> setter)?, ...], // optional
 //!         builder: create,                                 // optional: the builder's name
 //!         format: "assembly format",                       // or
 //!         syntax: (parse_fn, print_fn),                    // hand-written custom form; or neither

@@ -111,7 +111,7 @@ crate::declare_op! {
     /// `test.tag (@x)? {...}`: optional-anchor group on a property; hand-written nothing else.
     pub struct TagOp = "test.tag" {
         summary: "tags",
-        properties: [sym: optional(prop::SymbolRef), kind: optional(prop::TypeAttr), flags: optional(prop::BoolArray)],
+        properties: [sym as symbol: optional(prop::SymbolRef), kind as _: optional(prop::TypeAttr), flags: optional(prop::BoolArray)],
         format: "(`sym` $sym^)? attr-dict",
     }
 }
@@ -242,6 +242,35 @@ fn builders_and_accessors() {
     );
     make.set_limit(&mut fx.ctx, None);
     assert_eq!(make.limit(&fx.ctx), None);
+}
+
+impl TagOp {
+    /// A hand-written accessor in place of the generated one (`kind as _`).
+    fn kind(self, ctx: &Context) -> Option<Type> {
+        ctx.prop(self.0, "kind")
+            .and_then(|a| <prop::TypeAttr as super::PropKind>::get(ctx, a))
+    }
+}
+
+#[test]
+fn renamed_and_hand_written_getters() {
+    let mut ctx = Context::new();
+    ctx.register_dialect(dialect());
+    let m = parse_source(
+        &mut ctx,
+        "test.def @f\ntest.tag sym @f {kind = i1}",
+        "t.mlir",
+    )
+    .unwrap();
+    let body = ctx.entry_block(ctx.region(m, 0)).unwrap();
+    let tag = ctx
+        .block_ops(body)
+        .find_map(|o| TagOp::from_op(&ctx, o))
+        .unwrap();
+    assert_eq!(tag.symbol(&ctx), Some("f"));
+    let i1 = ctx.i1_type();
+    assert_eq!(tag.kind(&ctx), Some(i1));
+    assert_eq!(tag.flags(&ctx), None);
 }
 
 #[test]
