@@ -1,10 +1,13 @@
-//! `#arith.fastmath<...>` and `#arith.overflow<...>`: bit sets kept as dialect attributes whose
-//! body is the text after `#arith.`, written in upstream's canonical order.
+//! `#arith.fastmath<...>` and `#arith.overflow<...>`: bit sets, typed dialect attributes
+//! ([`ArithFlags`]) parsed once when the IR is read and printed in upstream's canonical order.
 
-use qd_ir::{AttrData, Attribute, Context};
+use qd_ir::attributes::{dyn_eq_of, dyn_hash_of};
+use qd_ir::{Attribute, Context, DialectAttr};
+use std::any::Any;
+use std::hash::Hasher;
 
 /// The two flag-set attributes of arith, with their upstream case names in bit order.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum FlagKind {
     FastMath,
     Overflow,
@@ -90,26 +93,44 @@ impl FlagKind {
     }
     /// The interned attribute `#arith.<mnemonic><cases>`.
     pub fn attr(self, ctx: &mut Context, bits: u8) -> Attribute {
-        let body = format!(
-            "{}<{}>",
-            self.mnemonic(),
-            self.cases_text(bits & self.all())
-        );
-        let dialect = ctx.ident("arith");
-        ctx.intern_attr(AttrData::Dialect { dialect, body })
+        ctx.typed_attr(ArithFlags {
+            kind: self,
+            bits: bits & self.all(),
+        })
     }
     /// The bits of an attribute of this kind, or None when it is something else.
     pub fn bits_of(self, ctx: &Context, attr: Attribute) -> Option<u8> {
-        match ctx.attr_data(attr) {
-            AttrData::Dialect { dialect, body } if ctx.ident_str(*dialect) == "arith" => {
-                let (mnemonic, cases) = split_body(body)?;
-                if mnemonic != self.mnemonic() {
-                    return None;
-                }
-                self.parse_cases(cases).ok()
-            }
-            _ => None,
-        }
+        ctx.dialect_attr::<ArithFlags>(attr)
+            .filter(|f| f.kind == self)
+            .map(|f| f.bits)
+    }
+}
+
+/// The value of a `#arith.fastmath<...>` or `#arith.overflow<...>` attribute.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct ArithFlags {
+    pub kind: FlagKind,
+    pub bits: u8,
+}
+
+impl DialectAttr for ArithFlags {
+    fn dialect(&self) -> &'static str {
+        "arith"
+    }
+    fn print(&self, out: &mut String) {
+        out.push_str(self.kind.mnemonic());
+        out.push('<');
+        out.push_str(&self.kind.cases_text(self.bits));
+        out.push('>');
+    }
+    fn dyn_eq(&self, other: &dyn DialectAttr) -> bool {
+        dyn_eq_of(self, other)
+    }
+    fn dyn_hash(&self, state: &mut dyn Hasher) {
+        dyn_hash_of(self, state)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 }
 
@@ -141,8 +162,8 @@ pub mod overflow {
     pub const NUW: u8 = 2;
 }
 
-/// Validates the body of an `#arith.` attribute (the dialect's `validate_attr` hook).
-pub fn validate_attr(_ctx: &Context, body: &str) -> Result<(), String> {
+/// Parses the body of an `#arith.` attribute (the dialect's `parse_attr` hook).
+pub fn parse_attr(_ctx: &Context, body: &str) -> Result<Box<dyn DialectAttr>, String> {
     let mnemonic = body
         .split(['<', ' '])
         .next()
@@ -156,7 +177,8 @@ pub fn validate_attr(_ctx: &Context, body: &str) -> Result<(), String> {
     };
     let (_, cases) = split_body(body)
         .ok_or_else(|| format!("expected `<` and `>` around the cases of `{mnemonic}`"))?;
-    kind.parse_cases(cases).map(|_| ())
+    let bits = kind.parse_cases(cases)?;
+    Ok(Box::new(ArithFlags { kind, bits }))
 }
 
 #[cfg(test)]
@@ -181,39 +203,47 @@ mod tests {
         let mut ctx = Context::new();
         let a = FlagKind::FastMath.attr(&mut ctx, fastmath::NNAN | fastmath::CONTRACT);
         assert_eq!(
-            ctx.attr_data(a),
-            &AttrData::Dialect {
-                dialect: ctx.lookup_ident("arith").unwrap(),
-                body: "fastmath<nnan,contract>".into()
-            }
+            ctx.dialect_attr::<ArithFlags>(a),
+            Some(&ArithFlags {
+                kind: FlagKind::FastMath,
+                bits: 34
+            })
+        );
+        assert_eq!(
+            qd_ir::text::attr_to_string(&ctx, a),
+            "#arith.fastmath<nnan,contract>"
         );
         assert_eq!(FlagKind::FastMath.bits_of(&ctx, a), Some(34));
         assert_eq!(FlagKind::Overflow.bits_of(&ctx, a), None);
-        // Bodies written with other spacing or order still read.
-        let arith = ctx.ident("arith");
-        let b = ctx.intern_attr(AttrData::Dialect {
-            dialect: arith,
-            body: "overflow<nuw,nsw>".into(),
-        });
-        assert_eq!(FlagKind::Overflow.bits_of(&ctx, b), Some(3));
+        // Equal flags are one attribute.
+        assert_eq!(FlagKind::FastMath.attr(&mut ctx, 34), a);
         let i = ctx.i32_type();
         let c = ctx.integer_attr(1, i);
         assert_eq!(FlagKind::Overflow.bits_of(&ctx, c), None);
     }
 
-    #[test]
-    fn validation() {
+    fn parsed(body: &str) -> Result<ArithFlags, String> {
         let ctx = Context::new();
-        assert!(validate_attr(&ctx, "fastmath<fast>").is_ok());
-        assert!(validate_attr(&ctx, "overflow<nsw, nuw>").is_ok());
+        parse_attr(&ctx, body).map(|v| {
+            *v.as_any()
+                .downcast_ref::<ArithFlags>()
+                .expect("an ArithFlags")
+        })
+    }
+
+    #[test]
+    fn parsing() {
+        assert_eq!(parsed("fastmath<fast>").map(|f| f.bits), Ok(fastmath::FAST));
+        // Other spacing or order reads the same bits.
+        assert_eq!(parsed("overflow<nuw,nsw>").map(|f| f.bits), Ok(3));
         assert_eq!(
-            validate_attr(&ctx, "foo<none>"),
+            parsed("foo<none>"),
             Err("unknown attribute `foo` in dialect `arith`".into())
         );
         assert_eq!(
-            validate_attr(&ctx, "overflow<bogus>"),
+            parsed("overflow<bogus>"),
             Err("expected ::mlir::arith::IntegerOverflowFlags to be one of: none, nsw, nuw".into())
         );
-        assert!(validate_attr(&ctx, "fastmath").is_err());
+        assert!(parsed("fastmath").is_err());
     }
 }

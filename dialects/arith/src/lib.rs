@@ -26,7 +26,7 @@ mod tests;
 
 pub use build::*;
 pub use elementwise::{CastRule, ElementwiseDef, Shape};
-pub use flags::{fastmath, overflow, FlagKind};
+pub use flags::{fastmath, overflow, ArithFlags, FlagKind};
 pub use ops::cmp::{CmpFOp, CmpIOp};
 pub use ops::constant::{materialize_constant, ConstantOp};
 pub use predicates::{CmpFPredicate, CmpIPredicate};
@@ -39,7 +39,7 @@ use qd_ir::{Context, DialectDef};
 pub fn dialect() -> DialectDef {
     let mut d = DialectDef::new("arith");
     d.ops = ops::all();
-    d.validate_attr = Some(flags::validate_attr);
+    d.parse_attr = Some(flags::parse_attr);
     d.materialize_constant = Some(materialize_constant);
     d
 }

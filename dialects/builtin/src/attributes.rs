@@ -40,8 +40,8 @@ pub enum AttrData {
         elem: Type,
         values: Vec<u64>,
     },
-    /// A dialect attribute `#dialect.body` kept as text: a dialect that is not registered (with
-    /// `allow_unregistered`), or one that only validates its attributes (`validate_attr`).
+    /// A dialect attribute `#dialect.body` of a dialect that is not registered (with
+    /// `allow_unregistered`), kept as text.
     Dialect {
         dialect: Ident,
         body: String,

@@ -143,7 +143,6 @@ impl Context {
             ops,
             parse_type,
             print_type,
-            validate_attr,
             parse_attr,
             materialize_constant,
         } = def;
@@ -158,7 +157,6 @@ impl Context {
             ops: Vec::new(),
             parse_type,
             print_type,
-            validate_attr,
             parse_attr,
             materialize_constant,
         };

@@ -152,10 +152,8 @@ impl OpInfo {
 pub type TypeParseFn = fn(&mut dyn AsmParser, mnemonic: &str) -> DiagResult<Vec<TypeParam>>;
 /// Prints the body of a dialect type after `!dialect.` (mnemonic included).
 pub type TypePrintFn = fn(mnemonic: &str, &[TypeParam], &mut dyn AsmPrinter);
-/// Validates the body of a dialect attribute (the text after `#dialect.`); returns an error message.
-pub type AttrValidateFn = fn(&Context, body: &str) -> Result<(), String>;
 /// Parses the body of a dialect attribute (the text after `#dialect.`) into its typed value, once,
-/// at parse time; returns an error message. Takes precedence over `validate_attr`.
+/// at parse time; returns an error message.
 pub type AttrParseFn = fn(&Context, body: &str) -> Result<Box<dyn DialectAttr>, String>;
 /// Builds the op that produces constant `value` of type `ty` (used by folding).
 pub type MaterializeFn = fn(&mut Context, Attribute, Type, Location) -> Option<OperationState>;
@@ -166,7 +164,6 @@ pub struct DialectDef {
     pub ops: Vec<OpInfo>,
     pub parse_type: Option<TypeParseFn>,
     pub print_type: Option<TypePrintFn>,
-    pub validate_attr: Option<AttrValidateFn>,
     pub parse_attr: Option<AttrParseFn>,
     pub materialize_constant: Option<MaterializeFn>,
 }
@@ -178,7 +175,6 @@ impl DialectDef {
             ops: Vec::new(),
             parse_type: None,
             print_type: None,
-            validate_attr: None,
             parse_attr: None,
             materialize_constant: None,
         }

@@ -229,13 +229,10 @@ impl<'a, 'c> Parser<'a, 'c> {
         if let Some(&a) = self.memo.dialect_attrs.get(full) {
             return Ok(a);
         }
-        let hooks = self
-            .ctx
-            .dialect(ns)
-            .map(|d| (d.parse_attr, d.validate_attr));
-        let a = match hooks {
+        let hook = self.ctx.dialect(ns).map(|d| d.parse_attr);
+        let a = match hook {
             // Parsed once here; consumers read the typed value, never the text.
-            Some((Some(parse), _)) => match parse(self.ctx, body) {
+            Some(Some(parse)) => match parse(self.ctx, body) {
                 Ok(v) if v.dialect() == ns => self
                     .ctx
                     .intern_attr(AttrData::Typed(TypedAttr::from_boxed(v))),
@@ -248,14 +245,8 @@ impl<'a, 'c> Parser<'a, 'c> {
                 }
                 Err(m) => return Err(self.err_at(t.start, m)),
             },
-            Some((None, Some(v))) => {
-                if let Err(m) = v(self.ctx, body) {
-                    return Err(self.err_at(t.start, m));
-                }
-                self.opaque_dialect_attr(ns, body)
-            }
             _ if self.ctx.allow_unregistered => self.opaque_dialect_attr(ns, body),
-            Some((None, None)) => {
+            Some(None) => {
                 return Err(self.err_at(
                     t.start,
                     format!("dialect '{ns}' does not define attribute '{full}'"),

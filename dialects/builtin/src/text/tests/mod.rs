@@ -140,7 +140,7 @@ fn test_dialect() -> DialectDef {
     ];
     d.parse_type = Some(parse_box);
     d.print_type = Some(print_box);
-    d.validate_attr = Some(validate_attr);
+    d.parse_attr = Some(parse_attr);
     d
 }
 
@@ -296,9 +296,32 @@ fn print_box(mnemonic: &str, params: &[TypeParam], p: &mut dyn AsmPrinter) {
     p.write(">");
 }
 
-fn validate_attr(_ctx: &Context, body: &str) -> Result<(), String> {
+/// `#test.mode<fast>` / `#test.mode<none>`: a typed attribute holding whether it is fast.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+struct Mode(bool);
+
+impl crate::DialectAttr for Mode {
+    fn dialect(&self) -> &'static str {
+        "test"
+    }
+    fn print(&self, out: &mut String) {
+        out.push_str(if self.0 { "mode<fast>" } else { "mode<none>" });
+    }
+    fn dyn_eq(&self, other: &dyn crate::DialectAttr) -> bool {
+        crate::attributes::dyn_eq_of(self, other)
+    }
+    fn dyn_hash(&self, state: &mut dyn std::hash::Hasher) {
+        crate::attributes::dyn_hash_of(self, state)
+    }
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+fn parse_attr(_ctx: &Context, body: &str) -> Result<Box<dyn crate::DialectAttr>, String> {
     match body {
-        "mode<fast>" | "mode<none>" => Ok(()),
+        "mode<fast>" => Ok(Box::new(Mode(true))),
+        "mode<none>" => Ok(Box::new(Mode(false))),
         _ => Err(format!("unknown test attribute '#test.{body}'")),
     }
 }
