@@ -1,7 +1,8 @@
 //! The command line: `qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]...
 //! [--grad OUTPUT=SEED]... [--ad-stack-size N] [--print FIELD]... [--report-adstack]
-//! [--device interp] [--shuffle SEED] [--json]`. Options take their value as the next argument
-//! or after `=` (`--kernel=compute`); `--` ends the options.
+//! [--device NAME] [--shuffle SEED] [--json]`. Options take their value as the next argument
+//! or after `=` (`--kernel=compute`); `--` ends the options. The device name is checked against
+//! the device registry ([`check_device`]), which also lists the devices in the help.
 
 pub const USAGE: &str = "\
 Usage: qd-run FILE.mlir --kernel NAME [options]
@@ -21,7 +22,7 @@ Options:
   --report-adstack       after the launches, print each adstack: its kernel, location, element
                          type, size expression, depth and bytes per thread as sized for the
                          launch, and each kernel's total bytes per thread
-  --device NAME          the device: interp (default)
+  --device NAME          the device to run on (default: interp; see Devices below)
   --shuffle SEED         run parallel iterations in a random order drawn from SEED (interp)
   --json                 print one JSON object: {\"fields\": {...}, \"timings_ms\": {...}}
                          (with --report-adstack, also \"adstack\": [...])
@@ -32,8 +33,33 @@ for an ndarray argument append its shape (:8, :4x3); a list without one is 1-D.
 Exit status: 0 on success, 1 on input or runtime errors, 2 on usage errors.
 ";
 
-/// The devices qd-run knows.
-pub const DEVICES: &[&str] = &["interp"];
+/// The default `--device`.
+pub const DEFAULT_DEVICE: &str = qd_devices::DEFAULT_DEVICE;
+
+/// The help: [`USAGE`] and the devices of `registry`, one per line with its description.
+pub fn help(registry: &DeviceRegistry) -> String {
+    let width = registry.names().iter().map(|n| n.len()).max().unwrap_or(0);
+    let mut out = format!("{USAGE}\nDevices:\n");
+    for e in registry.iter() {
+        out.push_str(&format!("  {:width$}  {}\n", e.name, e.description));
+    }
+    out
+}
+
+/// A usage error (exit status 2) unless `registry` has the device `name`; it lists the devices.
+pub fn check_device(name: &str, registry: &DeviceRegistry) -> Result<(), String> {
+    if registry.contains(name) {
+        return Ok(());
+    }
+    let known: Vec<String> = registry.names().iter().map(|n| n.to_string()).collect();
+    Err(qd_runtime::Error::UnknownDevice {
+        name: name.to_string(),
+        known,
+    }
+    .to_string())
+}
+
+use qd_runtime::DeviceRegistry;
 
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Options {
@@ -167,14 +193,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
     }
     o.file = file.ok_or("no input file")?;
     o.kernel = kernel.ok_or("--kernel NAME is required")?;
-    o.device = device.unwrap_or_else(|| "interp".to_string());
-    if !DEVICES.contains(&o.device.as_str()) {
-        return Err(format!(
-            "unknown device '{}' (devices: {})",
-            o.device,
-            DEVICES.join(", ")
-        ));
-    }
+    o.device = device.unwrap_or_else(|| DEFAULT_DEVICE.to_string());
     Ok(Command::Run(Box::new(o)))
 }
 
@@ -265,10 +284,6 @@ mod tests {
                 "--arg expects NAME=VALUES",
             ),
             (
-                &["f.mlir", "--kernel", "k", "--device", "gpu"][..],
-                "unknown device 'gpu'",
-            ),
-            (
                 &["f.mlir", "--kernel", "k", "--shuffle", "-1"][..],
                 "--shuffle expects",
             ),
@@ -314,6 +329,28 @@ mod tests {
         ] {
             let e = parse(&args(s)).unwrap_err();
             assert!(e.contains(want), "{s:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn devices_come_from_the_registry() {
+        let reg = qd_devices::all_devices();
+        assert_eq!(check_device("interp", &reg), Ok(()));
+        let e = check_device("gpu", &reg).unwrap_err();
+        assert_eq!(
+            e,
+            format!("unknown device 'gpu' (devices: {})", reg.names().join(", "))
+        );
+        // Any name parses; the registry decides.
+        assert_eq!(
+            run(&["f.mlir", "--kernel", "k", "--device", "gpu"]).device,
+            "gpu"
+        );
+        assert_eq!(run(&["f.mlir", "--kernel", "k"]).device, DEFAULT_DEVICE);
+        let h = help(&reg);
+        assert!(h.starts_with(USAGE), "{h}");
+        for name in reg.names() {
+            assert!(h.contains(&format!("\n  {name} ")), "{h}");
         }
     }
 

@@ -2,16 +2,17 @@
 //!
 //! ```text
 //! qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]... [--print FIELD]...
-//!        [--grad OUTPUT=SEED]... [--ad-stack-size N] [--report-adstack] [--device interp]
+//!        [--grad OUTPUT=SEED]... [--ad-stack-size N] [--report-adstack] [--device NAME]
 //!        [--shuffle SEED] [--json]
 //! ```
 //!
-//! See `cli` for the options, `values` for VALUES, `output` for what is printed, `grad` for
-//! gradients and the sizing of their adstacks. Exit status: 0 on success, 1 on input and
-//! runtime errors (with a located diagnostic where there is a location), 2 on usage errors.
+//! See `cli` for the options, `values` for VALUES, `output` for what is printed, `runner` for a
+//! run. Kernels and gradients come from the runtime's compile pipeline (`qd_runtime::pipeline`),
+//! devices from the registry (`qd_devices::all_devices`). Exit status: 0 on success, 1 on input
+//! and runtime errors (with a located diagnostic where there is a location), 2 on usage errors
+//! (an unknown device among them).
 
 mod cli;
-mod grad;
 mod npy;
 mod output;
 mod params;
@@ -23,10 +24,15 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let opts = match cli::parse(&args) {
-        Ok(cli::Command::Run(o)) => o,
-        Ok(cli::Command::Help) => {
-            print!("{}", cli::USAGE);
+    let devices = qd_devices::all_devices();
+    let parsed = cli::parse(&args).and_then(|c| match c {
+        cli::Command::Run(o) => cli::check_device(&o.device, &devices).map(|()| Some(o)),
+        cli::Command::Help => Ok(None),
+    });
+    let opts = match parsed {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            print!("{}", cli::help(&devices));
             return ExitCode::SUCCESS;
         }
         Err(msg) => {
@@ -34,7 +40,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match runner::run(&opts) {
+    match runner::run(&opts, &devices) {
         Ok(out) => {
             // A closed stdout (`qd-run ... | head`) is not an error worth a panic.
             let mut stdout = std::io::stdout().lock();

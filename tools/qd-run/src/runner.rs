@@ -1,22 +1,21 @@
-//! Running one kernel: read, parse, verify, make the gradient kernel and size its adstacks (with
-//! `--grad`), set up the program, set fields, build arguments, compile, launch, sync, then (with
-//! `--grad`) seed the outputs' adjoints, launch the gradient kernel and sync, and collect the
-//! printed fields and (with `--report-adstack`) the adstack plan of each launch. Every failure
-//! is a message for stderr with exit status 1: located diagnostics (`file:line:col: error: ...`
-//! with the source line) for the IR and for runtime errors, `qd-run: error: ...` for everything
-//! else.
+//! Running one kernel: read, parse, verify, make the device (by name, from the registry) and the
+//! program, make the gradient kernel (with `--grad`: the runtime's `Program::build_gradient`,
+//! which differentiates the kernel and sizes its adstacks, `--ad-stack-size` forcing them), set
+//! fields, build arguments, compile, launch, sync, then (with `--grad`) seed the outputs'
+//! adjoints, launch the gradient kernel and sync, and collect the printed fields and (with
+//! `--report-adstack`) the adstack plan of each launch. Every failure is a message for stderr
+//! with exit status 1: located diagnostics (`file:line:col: error: ...` with the source line)
+//! for the IR and for runtime errors, `qd-run: error: ...` for everything else.
 
 use crate::cli::Options;
-use crate::grad::{self, GradError};
 use crate::output::{self, FieldOut, StackOut};
 use crate::{params, values};
 use qd_frontend::KernelOp;
-use qd_interp::{InterpOptions, Interpreter};
 use qd_ir::text::{parse_source, SourceMgr};
 use qd_ir::{Context, Diagnostic};
 use qd_runtime::{
-    Arg, DepthSource, Error, GradientKernel, KernelId, NdarrayId, ParamType, Program,
-    ProgramConfig, RuntimeError,
+    Arg, DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId, NdarrayId,
+    ParamType, Program, ProgramConfig, RuntimeError,
 };
 use std::time::Instant;
 
@@ -44,8 +43,8 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-/// Runs `o`; returns what to print on stdout.
-pub fn run(o: &Options) -> Result<String, Failure> {
+/// Runs `o` on the device `o.device` of `devices`; returns what to print on stdout.
+pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
     let start = Instant::now();
     let source = std::fs::read_to_string(&o.file)
         .map_err(|e| fail(format!("cannot read '{}': {e}", o.file)))?;
@@ -86,22 +85,16 @@ pub fn run(o: &Options) -> Result<String, Failure> {
     };
     let param_names = params::names(&ctx, kernel, &source, &o.file);
 
-    // The gradient kernel, made before the program takes the context.
-    let t = Instant::now();
-    if !o.grads.is_empty() {
-        match grad::prepare(&mut ctx, module, &o.kernel, o.ad_stack_size) {
-            Ok(()) => {}
-            Err(GradError::Diagnostics(d)) => return Err(render(&sm, &ctx, &d)),
-            Err(GradError::Message(m)) => return Err(fail(m)),
-        }
-    }
-    let autodiff_ms = ms(t);
-
     // Unsupported field types are located errors; check them while the context is ours.
     qd_runtime::Memory::layout(&ctx, module).map_err(|d| render(&sm, &ctx, &d))?;
-    let device = Box::new(Interpreter::with_options(InterpOptions {
-        shuffle_seed: o.shuffle,
-    }));
+    let device = devices
+        .create(
+            &o.device,
+            &DeviceOptions {
+                shuffle_seed: o.shuffle,
+            },
+        )
+        .map_err(fail)?;
     // Verified above (and after each pass).
     let config = ProgramConfig {
         verify: false,
@@ -113,6 +106,13 @@ pub fn run(o: &Options) -> Result<String, Failure> {
         Err(e) => return Err(fail(e)),
     };
 
+    // The gradient kernel: made (differentiated and sized), then compiled.
+    let t = Instant::now();
+    if !o.grads.is_empty() {
+        p.build_gradient(&o.kernel)
+            .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?;
+    }
+    let autodiff_ms = ms(t);
     let t = Instant::now();
     let gradient: Option<GradientKernel> = if o.grads.is_empty() {
         None

@@ -27,6 +27,37 @@ fn fails(args: &[&str], code: i32, want: &[&str]) {
 }
 
 #[test]
+fn an_unknown_device_exits_2_and_lists_the_registry() {
+    let names = qd_devices::all_devices().names().join(", ");
+    for args in [
+        &[
+            "examples/dynamic_loop.mlir",
+            "--kernel",
+            "compute",
+            "--device",
+            "nosuch",
+        ][..],
+        // Checked before the file is read, and with --grad too.
+        &[
+            "missing.mlir",
+            "--kernel",
+            "k",
+            "--device=nosuch",
+            "--grad",
+            "y=1",
+        ][..],
+    ] {
+        fails(
+            args,
+            2,
+            &[&format!(
+                "qd-run: error: unknown device 'nosuch' (devices: {names})"
+            )],
+        );
+    }
+}
+
+#[test]
 fn usage_errors_exit_2() {
     fails(&[], 2, &["qd-run: error: no input file", "--help"]);
     fails(

@@ -245,6 +245,36 @@ fn examples_run_on_the_command_line() {
 }
 
 #[test]
+fn the_device_is_chosen_by_name() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "examples/dynamic_loop.mlir",
+            "--kernel",
+            "compute",
+            "--set",
+            "n=3",
+            "--set",
+            "x=linspace(0,1.5)",
+            "--grad",
+            "y=1",
+            "--print",
+            "x.grad",
+        ];
+        args.extend_from_slice(extra);
+        ok(&args)
+    };
+    assert_eq!(run(&["--device", "interp"]), run(&[]));
+    // The help lists every registered device with its description.
+    let help = qd_run(&["--help"]).stdout;
+    for e in qd_devices::all_devices().iter() {
+        assert!(
+            help.contains(&format!("  {} ", e.name)) && help.contains(&e.description),
+            "{help}"
+        );
+    }
+}
+
+#[test]
 fn help_and_nothing_to_print() {
     let o = qd_run(&["--help"]);
     assert_eq!(o.code, 0);
