@@ -3,7 +3,9 @@
 //!
 //! Layout: `entity` (handles), `context` (arenas, interning, registry, diagnostics), `ir` (structure
 //! and mutation), `builder`, `registry` (op/dialect declarations), `asm` (custom-syntax interfaces),
-//! `rewrite` (patterns), `builtin` (the builtin dialect).
+//! `rewrite` (patterns, rewriter and its listener), `greedy` (pattern driver), `conversion`
+//! (dialect conversion driver), `mapping` and `clone` (cloning through an `IRMapping`), `builtin`
+//! (the builtin dialect).
 
 pub mod asm;
 pub mod attributes;
@@ -11,6 +13,7 @@ pub mod builder;
 pub mod builtin;
 mod clone;
 pub mod context;
+pub mod conversion;
 pub mod diagnostics;
 pub mod dominance;
 pub mod entity;
@@ -20,8 +23,8 @@ pub mod interfaces;
 mod intern;
 mod ir;
 pub mod location;
-pub mod op_def;
 pub mod mapping;
+pub mod op_def;
 pub mod registry;
 pub mod rewrite;
 pub mod symbol_table;

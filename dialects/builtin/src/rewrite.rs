@@ -122,7 +122,7 @@ impl<'c> Rewriter<'c> {
         }
     }
 
-    fn notify(&mut self, f: impl FnOnce(&mut dyn Listener, &Context)) {
+    pub(crate) fn notify(&mut self, f: impl FnOnce(&mut dyn Listener, &Context)) {
         if let Some(l) = self.listener.as_deref_mut() {
             f(l, self.ctx);
         }
@@ -171,6 +171,11 @@ impl<'c> Rewriter<'c> {
     /// and block in it are reported inserted.
     pub fn clone_op(&mut self, op: OpId, ip: InsertPoint, mapping: &mut IRMapping) -> OpId {
         self.builder(ip).clone_op(op, mapping)
+    }
+
+    /// Creates a detached, empty region (for the state of an op to create).
+    pub fn create_region(&mut self) -> RegionId {
+        self.ctx.create_region()
     }
 
     /// Creates a block with arguments of the given types and locations at the end of `region`.
