@@ -14,79 +14,71 @@
 //! bounds. The field must be needs_grad with a float element; the ndarray must have float elements.
 
 use crate::verify::*;
-use crate::{
-    ACC_FIELD_ADJOINT_OP, ACC_NDARRAY_ADJOINT_OP, LOAD_FIELD_ADJOINT_OP, STORE_FIELD_ADJOINT_OP,
-};
-use qd_frontend::memory::{field_name_of, parse_field_load, print_field_load, print_field_write};
-use qd_frontend::ndarray::print_ndarray_write;
-use qd_frontend::syntax::*;
+use crate::{ACC_FIELD_ADJOINT_OP, STORE_FIELD_ADJOINT_OP};
+use qd_frontend::constraints::{ndarray_elem, INDEX, NDARRAY};
 use qd_frontend::NdarrayType;
-use qd_ir::asm::OpAsmParser;
-use qd_ir::{
-    Builder, Context, DiagResult, Diagnostic, Location, OpId, OpInfo, OpTraits, OperationState,
-    Type, Value,
-};
+use qd_ir::op_def::{constraint, prop};
+use qd_ir::{Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type, Value};
 
 pub(crate) fn ops() -> Vec<OpInfo> {
     vec![
-        OpInfo::new(
-            LOAD_FIELD_ADJOINT_OP,
-            "reads one element of a field's adjoint",
-        )
-        .traits(OpTraits::READ_ONLY)
-        .verify(verify_load)
-        .syntax(parse_field_load, print_field_load),
-        OpInfo::new(
-            ACC_FIELD_ADJOINT_OP,
-            "atomically adds to one element of a field's adjoint",
-        )
-        .verify(verify_field_write)
-        .syntax(parse_field_write, print_field_write),
-        OpInfo::new(
-            STORE_FIELD_ADJOINT_OP,
-            "writes one element of a field's adjoint",
-        )
-        .verify(verify_field_write)
-        .syntax(parse_field_write, print_field_write),
-        OpInfo::new(
-            ACC_NDARRAY_ADJOINT_OP,
-            "atomically adds to one element of an adjoint ndarray",
-        )
-        .verify(verify_ndarray_acc)
-        .syntax(parse_ndarray_acc, print_ndarray_write),
+        LoadFieldAdjointOp::op_info(),
+        AccFieldAdjointOp::op_info(),
+        StoreFieldAdjointOp::op_info(),
+        AccNdarrayAdjointOp::op_info(),
     ]
 }
 
-// ----- wrappers and builders ---------------------------------------------------------------
-
-/// `%a = ad.load_field_adjoint @x[indices] : T`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct LoadFieldAdjointOp(pub OpId);
-
-impl LoadFieldAdjointOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == LOAD_FIELD_ADJOINT_OP).then_some(LoadFieldAdjointOp(op))
-    }
-    pub fn build(b: &mut Builder, field: &str, indices: &[Value], ty: Type, loc: Location) -> Self {
-        let sym = b.ctx.symbol_ref_attr(field);
-        let st = OperationState::new(LOAD_FIELD_ADJOINT_OP, loc)
-            .operands(indices)
-            .results(&[ty])
-            .prop(b.ctx, "field", sym);
-        LoadFieldAdjointOp(b.insert(st))
-    }
-    pub fn field_name(self, ctx: &Context) -> &str {
-        field_name_of(ctx, self.0)
-    }
-    pub fn indices(self, ctx: &Context) -> Vec<Value> {
-        ctx.operand_vec(self.0)
-    }
-    pub fn result(self, ctx: &Context) -> Value {
-        ctx.result(self.0, 0)
+qd_ir::declare_op! {
+    /// `%a = ad.load_field_adjoint @x[indices] : T`.
+    pub struct LoadFieldAdjointOp = "ad.load_field_adjoint" {
+        summary: "reads one element of a field's adjoint",
+        traits: OpTraits::READ_ONLY,
+        operands: [indices: variadic(INDEX)],
+        results: [result: single(constraint::ANY)],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        format: "$field `[` $indices `]` attr-dict `:` type($result)",
+        verify: verify_load,
     }
 }
 
-/// `ad.acc_field_adjoint %v, @x[indices] : T` or `ad.store_field_adjoint ...`.
+qd_ir::declare_op! {
+    /// `ad.acc_field_adjoint %v, @x[indices] : T`: x.grad[indices] += v (atomic).
+    pub struct AccFieldAdjointOp = "ad.acc_field_adjoint" {
+        summary: "atomically adds to one element of a field's adjoint",
+        operands: [value: single(constraint::ANY), indices: variadic(INDEX)],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
+        verify: verify_field_write,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `ad.store_field_adjoint %v, @x[indices] : T`: x.grad[indices] := v.
+    pub struct StoreFieldAdjointOp = "ad.store_field_adjoint" {
+        summary: "writes one element of a field's adjoint",
+        operands: [value: single(constraint::ANY), indices: variadic(INDEX)],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
+        verify: verify_field_write,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `ad.acc_ndarray_adjoint %v, %g[indices] : !qd.ndarray<...>`: g[indices] += v (atomic).
+    pub struct AccNdarrayAdjointOp = "ad.acc_ndarray_adjoint" {
+        summary: "atomically adds to one element of an adjoint ndarray",
+        operands: [
+            value: single(constraint::ANY) = ndarray_elem(array),
+            array: single(NDARRAY),
+            indices: variadic(INDEX),
+        ],
+        format: "$value `,` $array `[` $indices `]` attr-dict `:` type($array)",
+        verify: verify_ndarray_acc,
+    }
+}
+
+/// `ad.acc_field_adjoint` or `ad.store_field_adjoint`: one wrapper for both writes.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct FieldAdjointWriteOp(pub OpId);
 
@@ -104,61 +96,25 @@ impl FieldAdjointWriteOp {
         indices: &[Value],
         loc: Location,
     ) -> Self {
-        let name = if accumulate {
-            ACC_FIELD_ADJOINT_OP
+        let op = if accumulate {
+            AccFieldAdjointOp::build(b, value, indices, field, loc).0
         } else {
-            STORE_FIELD_ADJOINT_OP
+            StoreFieldAdjointOp::build(b, value, indices, field, loc).0
         };
-        let sym = b.ctx.symbol_ref_attr(field);
-        let st = OperationState::new(name, loc)
-            .operands(&[value])
-            .operands(indices)
-            .prop(b.ctx, "field", sym);
-        FieldAdjointWriteOp(b.insert(st))
+        FieldAdjointWriteOp(op)
     }
     /// Whether the write accumulates (`acc_field_adjoint`) rather than overwrites.
     pub fn is_accumulate(self, ctx: &Context) -> bool {
         ctx.name(self.0) == ACC_FIELD_ADJOINT_OP
     }
     pub fn field_name(self, ctx: &Context) -> &str {
-        field_name_of(ctx, self.0)
+        AccFieldAdjointOp(self.0).field_name(ctx)
     }
     pub fn value(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
+        AccFieldAdjointOp(self.0).value(ctx)
     }
     pub fn indices(self, ctx: &Context) -> Vec<Value> {
-        ctx.operands(self.0).skip(1).collect()
-    }
-}
-
-/// `ad.acc_ndarray_adjoint %v, %g[indices] : !qd.ndarray<...>`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct AccNdarrayAdjointOp(pub OpId);
-
-impl AccNdarrayAdjointOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == ACC_NDARRAY_ADJOINT_OP).then_some(AccNdarrayAdjointOp(op))
-    }
-    pub fn build(
-        b: &mut Builder,
-        value: Value,
-        array: Value,
-        indices: &[Value],
-        loc: Location,
-    ) -> Self {
-        let st = OperationState::new(ACC_NDARRAY_ADJOINT_OP, loc)
-            .operands(&[value, array])
-            .operands(indices);
-        AccNdarrayAdjointOp(b.insert(st))
-    }
-    pub fn value(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
-    }
-    pub fn array(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 1)
-    }
-    pub fn indices(self, ctx: &Context) -> Vec<Value> {
-        ctx.operands(self.0).skip(2).collect()
+        AccFieldAdjointOp(self.0).indices(ctx)
     }
 }
 
@@ -170,7 +126,7 @@ pub fn build_load_field_adjoint(
     ty: Type,
     loc: Location,
 ) -> Value {
-    let op = LoadFieldAdjointOp::build(b, field, indices, ty, loc);
+    let op = LoadFieldAdjointOp::build(b, indices, ty, field, loc);
     op.result(b.ctx)
 }
 
@@ -182,7 +138,7 @@ pub fn build_acc_field_adjoint(
     indices: &[Value],
     loc: Location,
 ) -> OpId {
-    FieldAdjointWriteOp::build(b, true, value, field, indices, loc).0
+    AccFieldAdjointOp::build(b, value, indices, field, loc).0
 }
 
 /// Creates `ad.store_field_adjoint value, @field[indices]`.
@@ -193,7 +149,7 @@ pub fn build_store_field_adjoint(
     indices: &[Value],
     loc: Location,
 ) -> OpId {
-    FieldAdjointWriteOp::build(b, false, value, field, indices, loc).0
+    StoreFieldAdjointOp::build(b, value, indices, field, loc).0
 }
 
 /// Creates `ad.acc_ndarray_adjoint value, array[indices]`.
@@ -207,7 +163,7 @@ pub fn build_acc_ndarray_adjoint(
     AccNdarrayAdjointOp::build(b, value, array, indices, loc).0
 }
 
-// ----- verifiers -----------------------------------------------------------------------------
+// ----- verify hooks (after the declared structure) -------------------------------------------
 
 /// Checks the field and the indices; returns the field's element type (None when the symbol does
 /// not resolve, which the IR verifier reports).
@@ -221,7 +177,6 @@ fn check_field_access(ctx: &Context, op: OpId, indices: &[Value]) -> DiagResult<
 }
 
 fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, false, 1, &["field"])?;
     let Some(elem) = check_field_access(ctx, op, &ctx.operand_vec(op))? else {
         return Ok(());
     };
@@ -236,7 +191,6 @@ fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_field_write(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, false, 0, &["field"])?;
     let ops = ctx.operand_vec(op);
     let Some(elem) = check_field_access(ctx, op, &ops[1..])? else {
         return Ok(());
@@ -245,18 +199,10 @@ fn verify_field_write(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_ndarray_acc(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 2, false, 0, &[])?;
     let ops = ctx.operand_vec(op);
     let aty = ctx.value_type(ops[1]);
     let Some(array) = NdarrayType::from_type(ctx, aty) else {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects operand 1 to be a !qd.ndarray, got {}",
-                type_str(ctx, aty)
-            ),
-        ));
+        return Ok(()); // the structure reports it
     };
     let elem = array.elem(ctx);
     if !ctx.type_data(elem).is_float() {
@@ -272,34 +218,4 @@ fn verify_ndarray_acc(ctx: &Context, op: OpId) -> DiagResult<()> {
     let bounds = vec![None; array.rank(ctx)];
     check_indices(ctx, op, &ops[2..], &bounds, "the ndarray")?;
     check_elem(ctx, op, elem, ctx.value_type(ops[0]), "value", "ndarray")
-}
-
-// ----- syntax ------------------------------------------------------------------------------
-
-/// `%v, @x[%i] {attrs} : T`.
-fn parse_field_write(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    qd_frontend::memory::parse_field_write(p, st).map(|_| ())
-}
-
-/// `%v, %g[%i] {attrs} : !qd.ndarray<...>`: the value has the ndarray's element type.
-fn parse_ndarray_acc(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let value = p.parse_operand()?;
-    p.parse_punct(",")?;
-    let array = p.parse_operand()?;
-    let idx = parse_indices(p)?;
-    parse_attrs(p, st)?;
-    p.parse_punct(":")?;
-    let loc = p.current_loc();
-    let aty = p.parse_type()?;
-    let Some(nd) = NdarrayType::from_type(p.ctx_ref(), aty) else {
-        let t = type_str(p.ctx_ref(), aty);
-        return Err(Diagnostic::error(
-            loc,
-            format!("expected a !qd.ndarray type, got {t}"),
-        ));
-    };
-    let elem = nd.elem(p.ctx_ref());
-    st.operands = p.resolve_operands(&[value, array], &[elem, aty])?;
-    st.operands.extend(resolve_i32(p, &idx)?);
-    Ok(())
 }

@@ -23,15 +23,16 @@
 //! writes memory.
 
 use crate::verify::*;
-use crate::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
+use qd_frontend::constraints::INDEX;
 use qd_frontend::syntax::*;
 use qd_frontend::types::is_scalar;
 use qd_frontend::verify::constant_int;
 use qd_frontend::{ArrayType, PtrType, StructType};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter, UnresolvedOperand};
+use qd_ir::op_def::{constraint, PropKind, PropSpec};
 use qd_ir::{
-    AttrData, Builder, Context, DiagResult, Diagnostic, Location, OpId, OpInfo, OpTraits,
-    OperationState, Type, Value,
+    AttrData, Attribute, Builder, Context, DiagResult, Diagnostic, Location, OpId, OpInfo,
+    OpTraits, OperationState, Type, Value,
 };
 
 /// The `path` entry of an index taken from an operand (MLIR's `ShapedType::kDynamic`).
@@ -40,21 +41,58 @@ pub const DYNAMIC: i64 = i64::MIN;
 pub const PATH: &str = "path";
 
 pub(crate) fn ops() -> Vec<OpInfo> {
-    vec![
-        OpInfo::new(
-            LOAD_ELEMENT_OP,
-            "reads one scalar of a local array or struct",
-        )
-        .traits(OpTraits::READ_ONLY)
-        .verify(verify_load)
-        .syntax(parse_load, print_load),
-        OpInfo::new(
-            STORE_ELEMENT_OP,
-            "writes one scalar of a local array or struct",
-        )
-        .verify(verify_store)
-        .syntax(parse_store, print_store),
-    ]
+    vec![LoadElementOp::op_info(), StoreElementOp::op_info()]
+}
+
+/// The raw `path` property: `array<i64: ...>` (any integer element type is accepted) of literal
+/// indices and [`DYNAMIC`] entries. Written inline with the index operands in the custom form.
+pub struct Path;
+impl PropKind for Path {
+    const SPEC: PropSpec = PropSpec {
+        expected: "an array<i64: ...> of indices",
+        check: |ctx, a| Path::get(ctx, a).is_some(),
+        parse: |p| p.parse_attribute(None),
+        print: |p, a| p.print_attribute(a),
+        print_in_dict: |p, a| p.print_attribute(a),
+    };
+    type Value<'a> = Vec<i64>;
+    fn get(ctx: &Context, a: Attribute) -> Option<Vec<i64>> {
+        match ctx.attr_data(a) {
+            AttrData::DenseIntArray { elem, values } if ctx.type_data(*elem).is_integer() => {
+                Some(values.clone())
+            }
+            _ => None,
+        }
+    }
+    fn make(ctx: &mut Context, raw: Vec<i64>) -> Attribute {
+        path_attr(ctx, raw)
+    }
+}
+
+qd_ir::declare_op! {
+    /// `%v = ad.load_element %base[path] : !qd.ptr<...>`.
+    pub struct LoadElementOp = "ad.load_element" {
+        summary: "reads one scalar of a local array or struct",
+        traits: OpTraits::READ_ONLY,
+        operands: [base: single(constraint::ANY), indices: variadic(INDEX)],
+        results: [result: single(constraint::ANY)],
+        properties: [path as _: required(Path)],
+        builder: create,
+        syntax: (parse_load, print_load),
+        verify: verify_load,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `ad.store_element %v, %base[path] : !qd.ptr<...>`.
+    pub struct StoreElementOp = "ad.store_element" {
+        summary: "writes one scalar of a local array or struct",
+        operands: [value: single(constraint::ANY), base: single(constraint::ANY), indices: variadic(INDEX)],
+        properties: [path as _: required(Path)],
+        builder: create,
+        syntax: (parse_store, print_store),
+        verify: verify_store,
+    }
 }
 
 /// One level of a path: a literal index, or an i32 value (array levels only).
@@ -144,51 +182,21 @@ fn pointee_type(ctx: &Context, base: Value) -> Type {
 
 // ----- wrappers and builders ---------------------------------------------------------------
 
-/// `%v = ad.load_element %base[path] : !qd.ptr<...>`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct LoadElementOp(pub OpId);
-
 impl LoadElementOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == LOAD_ELEMENT_OP).then_some(LoadElementOp(op))
-    }
     /// Creates the load; its result has the scalar type `path` reaches (the base's pointee type
     /// when the path does not fit it, which the verifier reports).
     pub fn build(b: &mut Builder, base: Value, path: &[PathIndex], loc: Location) -> Self {
         let agg = pointee_type(b.ctx, base);
         let ty = element_type(b.ctx, agg, path).unwrap_or(agg);
         let (raw, dynamic) = encode(path);
-        let attr = path_attr(b.ctx, raw);
-        let st = OperationState::new(LOAD_ELEMENT_OP, loc)
-            .operands(&[base])
-            .operands(&dynamic)
-            .results(&[ty])
-            .prop(b.ctx, PATH, attr);
-        LoadElementOp(b.insert(st))
-    }
-    pub fn base(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
+        LoadElementOp::create(b, base, &dynamic, ty, raw, loc)
     }
     pub fn path(self, ctx: &Context) -> Vec<PathIndex> {
         path_of(ctx, self.0, 1)
     }
-    /// The index operands (the path's dynamic entries, in order).
-    pub fn indices(self, ctx: &Context) -> Vec<Value> {
-        ctx.operands(self.0).skip(1).collect()
-    }
-    pub fn result(self, ctx: &Context) -> Value {
-        ctx.result(self.0, 0)
-    }
 }
 
-/// `ad.store_element %v, %base[path] : !qd.ptr<...>`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct StoreElementOp(pub OpId);
-
 impl StoreElementOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == STORE_ELEMENT_OP).then_some(StoreElementOp(op))
-    }
     pub fn build(
         b: &mut Builder,
         value: Value,
@@ -197,24 +205,10 @@ impl StoreElementOp {
         loc: Location,
     ) -> Self {
         let (raw, dynamic) = encode(path);
-        let attr = path_attr(b.ctx, raw);
-        let st = OperationState::new(STORE_ELEMENT_OP, loc)
-            .operands(&[value, base])
-            .operands(&dynamic)
-            .prop(b.ctx, PATH, attr);
-        StoreElementOp(b.insert(st))
-    }
-    pub fn value(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
-    }
-    pub fn base(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 1)
+        StoreElementOp::create(b, value, base, &dynamic, raw, loc)
     }
     pub fn path(self, ctx: &Context) -> Vec<PathIndex> {
         path_of(ctx, self.0, 2)
-    }
-    pub fn indices(self, ctx: &Context) -> Vec<Value> {
-        ctx.operands(self.0).skip(2).collect()
     }
 }
 
@@ -279,19 +273,11 @@ fn check_access(ctx: &Context, op: OpId, base: Value, first: usize) -> DiagResul
             ),
         ));
     }
-    let raw = match ctx.prop(op, PATH).map(|a| ctx.attr_data(a)) {
-        Some(AttrData::DenseIntArray { elem, values }) if ctx.type_data(*elem).is_integer() => {
-            values.clone()
-        }
-        Some(_) => {
-            return Err(err(
-                ctx,
-                op,
-                "property 'path' must be an array<i64: ...> of indices",
-            ))
-        }
-        None => return Err(err(ctx, op, "requires property 'path'")),
-    };
+    // The structure has checked that the path is present and well-formed.
+    let raw = ctx
+        .prop(op, PATH)
+        .and_then(|a| Path::get(ctx, a))
+        .unwrap_or_default();
     if raw.is_empty() {
         return Err(err(ctx, op, "expects a non-empty path"));
     }
@@ -382,7 +368,6 @@ fn check_access(ctx: &Context, op: OpId, base: Value, first: usize) -> DiagResul
 }
 
 fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, false, 1, &[PATH])?;
     let elem = check_access(ctx, op, ctx.operand(op, 0), 1)?;
     check_elem(
         ctx,
@@ -395,7 +380,6 @@ fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_store(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 2, false, 0, &[PATH])?;
     let elem = check_access(ctx, op, ctx.operand(op, 1), 2)?;
     check_elem(
         ctx,

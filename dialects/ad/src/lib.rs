@@ -37,7 +37,8 @@ mod verify;
 
 pub use access::{
     build_acc_field_adjoint, build_acc_ndarray_adjoint, build_load_field_adjoint,
-    build_store_field_adjoint, AccNdarrayAdjointOp, FieldAdjointWriteOp, LoadFieldAdjointOp,
+    build_store_field_adjoint, AccFieldAdjointOp, AccNdarrayAdjointOp, FieldAdjointWriteOp,
+    LoadFieldAdjointOp, StoreFieldAdjointOp,
 };
 pub use element::{
     build_load_element, build_store_element, element_access, element_type, LoadElementOp,
@@ -49,13 +50,13 @@ pub use reverse::{
 };
 
 pub const DIALECT: &str = "ad";
-pub const REVERSE_OP: &str = "ad.reverse";
-pub const LOAD_FIELD_ADJOINT_OP: &str = "ad.load_field_adjoint";
-pub const ACC_FIELD_ADJOINT_OP: &str = "ad.acc_field_adjoint";
-pub const STORE_FIELD_ADJOINT_OP: &str = "ad.store_field_adjoint";
-pub const ACC_NDARRAY_ADJOINT_OP: &str = "ad.acc_ndarray_adjoint";
-pub const LOAD_ELEMENT_OP: &str = "ad.load_element";
-pub const STORE_ELEMENT_OP: &str = "ad.store_element";
+pub const REVERSE_OP: &str = ReverseOp::NAME;
+pub const LOAD_FIELD_ADJOINT_OP: &str = LoadFieldAdjointOp::NAME;
+pub const ACC_FIELD_ADJOINT_OP: &str = AccFieldAdjointOp::NAME;
+pub const STORE_FIELD_ADJOINT_OP: &str = StoreFieldAdjointOp::NAME;
+pub const ACC_NDARRAY_ADJOINT_OP: &str = AccNdarrayAdjointOp::NAME;
+pub const LOAD_ELEMENT_OP: &str = LoadElementOp::NAME;
+pub const STORE_ELEMENT_OP: &str = StoreElementOp::NAME;
 
 /// The ad dialect, to register in a [`qd_ir::Context`].
 pub fn dialect() -> qd_ir::DialectDef {

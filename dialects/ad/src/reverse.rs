@@ -13,27 +13,30 @@
 //! (only float ndarray arguments may be active). [`gradient_arg_types`] computes the signature.
 
 use crate::verify::*;
-use crate::REVERSE_OP;
-use qd_frontend::syntax::*;
 use qd_frontend::{KernelOp, NdarrayType, KERNEL_OP};
-use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::op_def::prop;
 use qd_ir::{
-    AttrData, Attribute, Builder, Context, DiagResult, Ident, Location, OpId, OpInfo, OpTraits,
-    OperationState, Type,
+    AttrData, Attribute, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type,
 };
 
 pub(crate) fn ops() -> Vec<OpInfo> {
-    vec![OpInfo::new(
-        REVERSE_OP,
-        "declares that a gradient kernel of a kernel is wanted",
-    )
-    .verify(verify_reverse)
-    .syntax(parse_reverse, print_reverse)]
+    vec![ReverseOp::op_info()]
 }
 
-/// An `ad.reverse` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct ReverseOp(pub OpId);
+qd_ir::declare_op! {
+    /// `ad.reverse @k [-> @k_grad] [{active = [...]}]`.
+    pub struct ReverseOp = "ad.reverse" {
+        summary: "declares that a gradient kernel of a kernel is wanted",
+        properties: [
+            kernel as _: required(prop::SymbolRef),
+            gradient as _: optional(prop::SymbolRef),
+            active: optional(prop::BoolArray),
+        ],
+        builder: create,
+        format: "$kernel (`->` $gradient^)? attr-dict",
+        verify: verify_reverse,
+    }
+}
 
 fn sym_of(ctx: &Context, op: OpId, name: &str) -> Option<String> {
     match ctx.attr_data(ctx.prop(op, name)?) {
@@ -43,16 +46,11 @@ fn sym_of(ctx: &Context, op: OpId, name: &str) -> Option<String> {
 }
 
 impl ReverseOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == REVERSE_OP).then_some(ReverseOp(op))
-    }
     /// Creates `ad.reverse @kernel`.
     pub fn build(b: &mut Builder, kernel: &str, loc: Location) -> Self {
-        let sym = b.ctx.symbol_ref_attr(kernel);
-        let st = OperationState::new(REVERSE_OP, loc).prop(b.ctx, "kernel", sym);
-        ReverseOp(b.insert(st))
+        ReverseOp::create(b, kernel, None, None, loc)
     }
-    /// The primal kernel's name ("" when missing).
+    /// The primal kernel's name ("" when missing: the duplicate check reads unverified ops).
     pub fn kernel_name(self, ctx: &Context) -> String {
         sym_of(ctx, self.0, "kernel").unwrap_or_default()
     }
@@ -63,19 +61,6 @@ impl ReverseOp {
     pub fn set_gradient(self, ctx: &mut Context, name: &str) {
         let sym = ctx.symbol_ref_attr(name);
         ctx.set_prop(self.0, "gradient", sym);
-    }
-    /// The explicit activity (one bool per argument), when given.
-    pub fn active(self, ctx: &Context) -> Option<Vec<bool>> {
-        match ctx.attr_data(ctx.prop(self.0, "active")?) {
-            AttrData::Array(elems) => elems
-                .iter()
-                .map(|&a| match ctx.attr_data(a) {
-                    AttrData::Bool(b) => Some(*b),
-                    _ => None,
-                })
-                .collect(),
-            _ => None,
-        }
     }
     pub fn set_active(self, ctx: &mut Context, active: &[bool]) {
         let elems: Vec<Attribute> = active.iter().map(|&b| ctx.bool_attr(b)).collect();
@@ -151,17 +136,10 @@ fn type_list(ctx: &Context, tys: &[Type]) -> String {
 }
 
 fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, true, 0, &["active", "gradient", "kernel"])?;
-    let kernel = symbol_prop(ctx, op, "kernel")?;
-    let gradient = opt_symbol_prop(ctx, op, "gradient")?;
-    let active = match ctx.prop(op, "active") {
-        None => None,
-        Some(_) => Some(
-            ReverseOp(op)
-                .active(ctx)
-                .ok_or_else(|| err(ctx, op, "property 'active' must be an array of booleans"))?,
-        ),
-    };
+    let r = ReverseOp(op);
+    let kernel = r.kernel_name(ctx);
+    let gradient = r.gradient_name(ctx);
+    let active = r.active(ctx);
     if let Some(p) = ctx.parent_op(op) {
         if !ctx.has_trait(p, OpTraits::SYMBOL_TABLE) {
             return Err(err(
@@ -236,45 +214,4 @@ fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
         ));
     }
     Ok(())
-}
-
-/// `@k [-> @g] [{active = [...], attrs...}]`.
-fn parse_reverse(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let kernel = p.parse_symbol_name()?;
-    let sym = p.ctx().symbol_ref_attr(&kernel);
-    st.add_prop(p.ctx(), "kernel", sym);
-    if p.parse_optional_punct("->") {
-        let g = p.parse_symbol_name()?;
-        let sym = p.ctx().symbol_ref_attr(&g);
-        st.add_prop(p.ctx(), "gradient", sym);
-    }
-    let mut entries = Vec::new();
-    p.parse_optional_attr_dict(&mut entries)?;
-    for (k, v) in entries {
-        if p.ctx_ref().ident_str(k) == "active" {
-            st.properties.push((k, v));
-        } else {
-            st.attributes.push((k, v));
-        }
-    }
-    Ok(())
-}
-
-fn print_reverse(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    print_symbol_prop(p, op, "kernel");
-    if p.ctx().prop(op, "gradient").is_some() {
-        p.write(" -> ");
-        print_symbol_prop(p, op, "gradient");
-    }
-    // `active` (and any property the verifier rejects) prints in the dictionary with the
-    // discardable attributes.
-    let ctx = p.ctx();
-    let entries: Vec<(Ident, Attribute)> = ctx
-        .properties(op)
-        .iter()
-        .chain(ctx.attrs(op))
-        .copied()
-        .collect();
-    p.print_optional_attr_dict(&entries, &["kernel", "gradient"]);
 }

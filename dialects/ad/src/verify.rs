@@ -4,34 +4,10 @@
 
 use qd_frontend::verify::{lookup_symbol, resolve_field};
 use qd_frontend::{FieldOp, FieldType};
-use qd_ir::{AttrData, Context, DiagResult, OpId};
+use qd_ir::{Context, DiagResult, OpId};
 
 pub(crate) use qd_frontend::verify::{check_access_indices as check_indices, is_i32, type_str};
-pub(crate) use qd_ir::verify_helpers::{
-    check_elem_type as check_elem, expect_simple_shape as expect_shape, op_error as err,
-};
-
-/// A flat symbol-reference property: its name, None when absent.
-pub(crate) fn opt_symbol_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<Option<String>> {
-    let Some(a) = ctx.prop(op, name) else {
-        return Ok(None);
-    };
-    match ctx.attr_data(a) {
-        AttrData::SymbolRef { root, nested } if nested.is_empty() => {
-            Ok(Some(ctx.ident_str(*root).to_string()))
-        }
-        _ => Err(err(
-            ctx,
-            op,
-            format!("property '{name}' must be a flat symbol reference"),
-        )),
-    }
-}
-
-pub(crate) fn symbol_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<String> {
-    opt_symbol_prop(ctx, op, name)?
-        .ok_or_else(|| err(ctx, op, format!("requires property '{name}'")))
-}
+pub(crate) use qd_ir::verify_helpers::{check_elem_type as check_elem, op_error as err};
 
 /// Resolves symbol `name` from `op` and checks that it is a `want` op. None when it does not
 /// resolve inside a symbol table: the IR verifier's symbol-use check reports that, and one error

@@ -56,6 +56,7 @@
 //! gives one error: an unresolved `@field` inside a module (`'qd.load' op '@z' does not reference
 //! a valid symbol`), terminators that are not last in their block, more than one block per region.
 
+pub mod constraints;
 pub mod control;
 pub mod globals;
 pub mod locals;
