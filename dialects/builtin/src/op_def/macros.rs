@@ -11,7 +11,7 @@ macro_rules! declare_op {
             $(traits: $traits:expr,)?
             $(operands: [$($oname:ident : $oar:ident ($ocons:expr) $(= $oinf:ident ($ofrom:ident))?),* $(,)?],)?
             $(results: [$($rname:ident : $rar:ident ($rcons:expr) $(= $rinf:ident ($rfrom:ident))?),* $(,)?],)?
-            $(regions: [$($gname:ident : $gkind:ident),* $(,)?],)?
+            $(regions: [$($gname:ident $(as $gget:tt)? : $gkind:ident),* $(,)?],)?
             $(properties: [$($pname:ident $(as $pget:tt)? : $preq:ident ($pkind:ty) $(=> $psetter:ident)?),* $(,)?],)?
             $(builder: $bname:ident,)?
             $(format: $format:literal,)?
@@ -89,7 +89,7 @@ macro_rules! declare_op {
 
             $($($crate::__op_value_getter!{operand $Name $oname $oar})*)?
             $($($crate::__op_value_getter!{result $Name $rname $rar})*)?
-            $($($crate::__op_region_getter!{$Name $gname})*)?
+            $($($crate::__op_region_getter!{$Name [$($gget)? $gname] $gname})*)?
             $($(
                 $crate::__op_prop_getter!{[$($pget)? $pname] $pname $preq ($pkind)}
                 $($crate::__op_prop_setter!{$psetter $pname $preq ($pkind)})?
@@ -241,8 +241,15 @@ macro_rules! __op_value_getter {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __op_region_getter {
-    ($Name:ident $n:ident) => {
-        pub fn $n(self, ctx: &$crate::Context) -> $crate::RegionId {
+    ($Name:ident [_ $n0:ident] $n:ident) => {};
+    ($Name:ident [$g:ident $n0:ident] $n:ident) => {
+        $crate::__op_region_getter! {@get $Name $g $n}
+    };
+    ($Name:ident [$n0:ident] $n:ident) => {
+        $crate::__op_region_getter! {@get $Name $n $n}
+    };
+    (@get $Name:ident $g:ident $n:ident) => {
+        pub fn $g(self, ctx: &$crate::Context) -> $crate::RegionId {
             const I: usize = $crate::op_def::position($Name::REGION_NAMES, stringify!($n));
             ctx.region(self.0, I)
         }
@@ -391,6 +398,26 @@ macro_rules! __op_set_prop {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __op_builder {
+    // `builder: none`: the dialect writes every builder itself.
+    ([none $($default:ident)?] $($rest:tt)*) => {};
+    (
+        $names:tt $opname:literal [$b:ident $st:ident $loc:ident]
+        operands: $ops:tt props: $props:tt regions: $regs:tt
+        params: [$($params:tt)*] stmts: [$($stmts:tt)*]
+        results: [$r:ident optional = $f:ident ($from:ident) $(, $($rest:tt)*)?]
+    ) => {
+        $crate::__op_builder!{
+            $names $opname [$b $st $loc]
+            operands: $ops props: $props regions: $regs
+            params: [$($params)* $r: bool,]
+            stmts: [$($stmts)* if $r {
+                let t = $b.ctx.value_type($from);
+                let t = $f($b.ctx, t);
+                $st.result_types.push(t);
+            }]
+            results: [$($($rest)*)?]
+        }
+    };
     (
         $names:tt $opname:literal [$b:ident $st:ident $loc:ident]
         operands: $ops:tt props: $props:tt regions: $regs:tt

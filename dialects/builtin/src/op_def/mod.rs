@@ -9,8 +9,9 @@
 //!   and removes the property on `None`). `p as getter:` names the getter; `p as _:` generates
 //!   none (the dialect writes its own, e.g. one that must not panic on unverified IR);
 //! - `build(b, operands..., result types..., properties..., loc)`: results whose type is inferred
-//!   (`= f(source)`) take no parameter; regions are created empty. `builder: create,` renames it
-//!   (to keep a hand-written `build` with another signature);
+//!   (`= f(source)`) take no parameter (an inferred optional result takes a `bool`: create it or
+//!   not); regions are created empty. `builder: create,` renames it (to keep a hand-written
+//!   `build` with another signature); `builder: none,` generates none;
 //! - `op_info()`: the [`OpInfo`](crate::OpInfo) for the dialect's op list, with the structural
 //!   verifier ([`verify`]), the declaration's own verify hook after it, the traits, and the custom
 //!   form. Chain `.fold(..)`, `.canonicalization(..)`, `.interface::<..>(..)` on it as usual.
@@ -25,7 +26,7 @@
 //!         traits: OpTraits::READ_ONLY,                     // optional
 //!         operands: [name: ARITY(CONSTRAINT) (= infer_fn(source))?, ...],    // optional
 //!         results: [name: ARITY(CONSTRAINT) (= infer_fn(source))?, ...],     // optional
-//!         regions: [name: any | single_block, ...],        // optional
+//!         regions: [name (as getter)?: any | single_block, ...], // optional
 //!         properties: [name (as getter)?: required|optional(Kind) (=> setter)?, ...], // optional
 //!         builder: create,                                 // optional: the builder's name
 //!         format: "assembly format",                       // or

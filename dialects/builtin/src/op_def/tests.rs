@@ -127,6 +127,17 @@ crate::declare_op! {
 }
 
 crate::declare_op! {
+    /// `test.region {...} {...}`: renamed and hand-written region getters, no builder.
+    pub struct TwoRegionOp = "test.regions" {
+        summary: "two regions",
+        regions: [first as first_region: any, second as _: any],
+        properties: [type as _: optional(prop::TypeAttr)],
+        builder: none,
+        format: "$first $second attr-dict",
+    }
+}
+
+crate::declare_op! {
     /// Generic form only.
     pub struct PlainOp = "test.plain" {
         summary: "plain",
@@ -150,6 +161,7 @@ fn dialect() -> DialectDef {
         TagOp::op_info(),
         PlainOp::op_info(),
         DefOp::op_info(),
+        TwoRegionOp::op_info(),
     ];
     d
 }
@@ -206,8 +218,8 @@ fn builders_and_accessors() {
     let bx = make.result(b.ctx);
     let push = PushOp::build(&mut b, bx, v, loc);
     let get = GetOp::build(&mut b, &[i, j], f32t, "sym", loc);
-    let step = StepOp::create(&mut b, i, j, None, 2, Some("s"), loc);
-    let step2 = StepOp::create(&mut b, i, j, Some(i), -1, None, loc);
+    let step = StepOp::create(&mut b, i, j, None, true, 2, Some("s"), loc);
+    let step2 = StepOp::create(&mut b, i, j, Some(i), false, -1, None, loc);
     let ctx = &fx.ctx;
     assert_eq!(make.limit(ctx), Some(3));
     assert_eq!(make.note(ctx), None);
@@ -217,8 +229,9 @@ fn builders_and_accessors() {
     assert_eq!(ctx.value_type(get.result(ctx)), f32t);
     assert_eq!((step.lo(ctx), step.hi(ctx), step.end(ctx)), (i, j, None));
     assert_eq!(step2.end(ctx), Some(i));
-    // The optional result is inferred from `lo`: present in the builder.
+    // The optional result is inferred from `lo`, created on request.
     assert_eq!(ctx.value_type(step.old(ctx).unwrap()), i32t);
+    assert_eq!(step2.old(ctx), None);
     assert_eq!(
         (step.by(ctx), step.name(ctx), step2.by(ctx)),
         (2, Some("s"), -1)
@@ -271,6 +284,35 @@ fn renamed_and_hand_written_getters() {
     let i1 = ctx.i1_type();
     assert_eq!(tag.kind(&ctx), Some(i1));
     assert_eq!(tag.flags(&ctx), None);
+    // Regions: a renamed getter; a property named by a keyword (`type`) with its own accessor.
+    let m = parse_source(
+        &mut ctx,
+        "test.regions {\n} {\n  \"x.op\"() : () -> ()\n} {type = i1}",
+        "t.mlir",
+    );
+    assert!(
+        m.is_none(),
+        "x.op is not registered and unregistered ops are not allowed"
+    );
+    ctx.allow_unregistered = true;
+    let m = parse_source(
+        &mut ctx,
+        "test.regions {\n} {\n  \"x.op\"() : () -> ()\n} {type = i1}",
+        "t.mlir",
+    )
+    .unwrap();
+    let body = ctx.entry_block(ctx.region(m, 0)).unwrap();
+    let two = ctx
+        .block_ops(body)
+        .find_map(|o| TwoRegionOp::from_op(&ctx, o))
+        .unwrap();
+    assert_eq!(two.first_region(&ctx), ctx.region(two.0, 0));
+    assert!(ctx.prop(two.0, "type").is_some());
+    let text = print_op(&ctx, m, &PrintOptions::default());
+    assert!(
+        text.contains("test.regions {\n  } {\n    \"x.op\"() : () -> ()\n  } {type = i1}"),
+        "{text}"
+    );
 }
 
 #[test]
