@@ -76,7 +76,7 @@ pub struct Frame<'a> {
     pub ctx: &'a Context,
     pub mem: &'a mut Memory,
     pub kernel: &'a str,
-    /// This launch's adstack sizes (stack `#i`: the kernel's `i`-th `adstack.alloca`).
+    /// This launch's adstack sizes, by stack id (each `adstack.alloca` carries its id).
     pub adstacks: &'a AdstackPlan,
     /// SSA values, canonically encoded (see `num`).
     pub regs: Vec<u64>,

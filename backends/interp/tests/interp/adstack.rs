@@ -1,11 +1,11 @@
 //! Semantics of every adstack op on the interpreter: push/pop/load_top, clamping at 0, the zeroed
 //! adjoint of a pushed entry, adjoint accumulation, empty reads, the per-thread reset of the
 //! alloca, capacities (max_size, the forced ad_stack_size, unbounded growth) and overflow
-//! reporting and reset.
+//! reporting and reset; stacks found by their ids, not by the order of their allocas.
 
 use super::common::*;
 use qd_interp::InterpOptions;
-use qd_runtime::{ProgramConfig, RuntimeErrorKind};
+use qd_runtime::{Arg, ProgramConfig, RuntimeErrorKind, Scalar};
 
 fn forced(src: &str, n: usize) -> qd_runtime::Program {
     let config = ProgramConfig {
@@ -239,6 +239,48 @@ fn a_push_past_capacity_writes_nothing_and_sync_reports_it_once() {
     p.write_f64("n", &[2.0]).unwrap();
     run_ok(&mut p, "k", &[]);
     assert_eq!(p.read_f64("r").unwrap(), vec![2.0]);
+}
+
+/// Two stacks known by their ids: `@big` (id 1, capacity 3) and `@small` (id 0, capacity 1), in
+/// the order given; each gets two pushes, so only `@small` overflows.
+fn two_ids(big_first: bool) -> String {
+    let big = "%big = adstack.alloca : f32 {id = 1, max_size = 3}";
+    let small = "%small = adstack.alloca : f32 {id = 0, max_size = 1}";
+    let (a, b) = if big_first {
+        (big, small)
+    } else {
+        (small, big)
+    };
+    format!(
+        "qd.kernel @k(%v: f32) {{
+  {a}
+  {b}
+  adstack.push %big, %v : f32
+  adstack.push %big, %v : f32
+  adstack.push %small, %v : f32
+  adstack.push %small, %v : f32
+}}
+"
+    )
+}
+
+#[test]
+fn stacks_are_found_by_id_whatever_the_order_of_their_allocas() {
+    for (big_first, small_line) in [(true, 3), (false, 2)] {
+        let mut p = program(&two_ids(big_first));
+        let e = run_err(&mut p, "k", &[Arg::Scalar(Scalar::F32(1.0))]);
+        assert_eq!(e.kind, RuntimeErrorKind::AdstackOverflow);
+        assert_eq!(
+            e.message,
+            format!(
+                "adstack overflow in kernel 'k': stack at test.mlir:{small_line}:3 exceeded its \
+                 capacity of 1"
+            )
+        );
+        // Peaks by ascending id: @small (id 0) held 1, @big (id 1) held 2.
+        let k = p.kernel("k").unwrap();
+        assert_eq!(p.adstack_peaks(k), Some(vec![1, 2]));
+    }
 }
 
 #[test]
