@@ -5,7 +5,8 @@
 //!    no canonicalize/cse, whose folds are not all bit-exact in floating point (the reference
 //!    interpreter runs what the user wrote);
 //! 2. for a gradient the module lacks ([`Program::build_gradient`]): `ad.reverse @k` declared when
-//!    missing, `element-access-ad` on `@k`, `reverse-mode-ad{kernels=k}` on the module;
+//!    missing, `element-access-ad` on `@k`, `reverse-mode-ad{kernels=k}` on the module (the
+//!    rewrite of `@k` changes nothing it computes, so a `@k` compiled before stays valid);
 //! 3. for a gradient kernel with a stack that has no bound yet (always, after reverse-mode-ad):
 //!    `determine-ad-stack-size` (forced to N by [`crate::ProgramConfig::ad_stack_size`], N > 0),
 //!    then `simplify-size-expr`; bounds written by hand are kept. A stack of another kernel left
