@@ -1,22 +1,32 @@
 //! Type constraints of qd values for `qd_ir::declare_op!` declarations (shared with dialects built
 //! on qd, such as ad).
+//!
+//! Several are [`checked_by_op`]: they give the text form (a fixed type when parsed or built, a
+//! type that must parse as an ndarray or a pointer) while the op's own hook checks the type, so
+//! that qd keeps its messages, which name the value's role (`expects the condition to be i1`,
+//! `expects index 0 to be i32`, `expects a !qd.ndarray operand`).
 
-use crate::types::NdarrayType;
+use crate::types::{NdarrayType, PtrType};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::op_def::constraint;
 use qd_ir::op_def::TypeConstraint;
 use qd_ir::{Context, DiagResult, Diagnostic, Type};
 
 fn any(_: &Context, _: Type) -> bool {
     true
 }
-fn i32_type(ctx: &mut Context) -> Type {
-    ctx.i32_type()
+
+/// `c` with its syntax, but any type passes the structure: the op's hook checks it.
+pub const fn checked_by_op(c: TypeConstraint) -> TypeConstraint {
+    TypeConstraint { check: any, ..c }
 }
 
-/// An index of a field, ndarray or local array: `i32` when parsed or built. The structure accepts
-/// any type: each op's hook checks the indices with their count, rank and bounds in the message
-/// (`expects index 0 to be i32, got i64`).
-pub const INDEX: TypeConstraint = TypeConstraint::new("an i32 index", any).buildable(i32_type);
+/// An index of a field, ndarray or local array: `i32` when parsed or built; each op's hook checks
+/// the indices with their count, rank and bounds (`expects index 0 to be i32, got i64`).
+pub const INDEX: TypeConstraint = checked_by_op(constraint::I32);
+
+/// A condition: `i1` when parsed or built (`expects the condition to be i1, got f32`).
+pub const CONDITION: TypeConstraint = checked_by_op(constraint::I1);
 
 fn is_ndarray(ctx: &Context, ty: Type) -> bool {
     NdarrayType::from_type(ctx, ty).is_some()
@@ -37,6 +47,16 @@ fn parse_ndarray(p: &mut dyn OpAsmParser) -> DiagResult<Type> {
     Ok(ty)
 }
 
+/// A type that must be a `!qd.ptr` in the text (checked when parsed: values take its pointee).
+fn parse_ptr(p: &mut dyn OpAsmParser) -> DiagResult<Type> {
+    let loc = p.current_loc();
+    let ty = p.parse_type()?;
+    if PtrType::from_type(p.ctx_ref(), ty).is_none() {
+        return Err(Diagnostic::error(loc, "expected a !qd.ptr type"));
+    }
+    Ok(ty)
+}
+
 fn print_type(p: &mut dyn OpAsmPrinter, ty: Type) {
     p.print_type(ty)
 }
@@ -44,6 +64,25 @@ fn print_type(p: &mut dyn OpAsmPrinter, ty: Type) {
 /// `!qd.ndarray<...>`.
 pub const NDARRAY: TypeConstraint =
     TypeConstraint::new("a !qd.ndarray", is_ndarray).syntax(parse_ndarray, print_type);
+
+/// A `!qd.ndarray` in the text, checked by the op (`expects a !qd.ndarray operand, got f32`).
+pub const NDARRAY_OPERAND: TypeConstraint = checked_by_op(NDARRAY);
+
+/// A `!qd.ptr` in the text, checked by the op (`expects the pointer to be a !qd.ptr, got f32`).
+pub const PTR_OPERAND: TypeConstraint = checked_by_op(
+    TypeConstraint::new("a !qd.ptr", |ctx, t| PtrType::from_type(ctx, t).is_some())
+        .syntax(parse_ptr, print_type),
+);
+
+/// The pointee of a pointer type (the type itself otherwise), for `= pointee(ptr)`.
+pub fn pointee(ctx: &mut Context, ty: Type) -> Type {
+    PtrType::from_type(ctx, ty).map_or(ty, |p| p.pointee(ctx))
+}
+
+/// The same type, for a value typed like another (`= same(value)`).
+pub fn same(_: &mut Context, ty: Type) -> Type {
+    ty
+}
 
 /// The element type of an ndarray type (the type itself otherwise), for `= ndarray_elem(array)`.
 pub fn ndarray_elem(ctx: &mut Context, ty: Type) -> Type {

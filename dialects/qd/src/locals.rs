@@ -13,11 +13,12 @@
 //! SSA values: `local_load`/`local_store` take pointers to scalars only, so a pass sees every
 //! element access on its own. `elem_ptr`/`member_ptr` compute addresses and are PURE.
 
+use crate::constraints::{pointee, INDEX, PTR_OPERAND};
 use crate::syntax::*;
 use crate::types::{is_local_value_type, is_scalar, ptr_type, ArrayType, PtrType, StructType};
 use crate::verify::*;
-use crate::{ALLOCA_OP, ELEM_PTR_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, MEMBER_PTR_OP};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::op_def::{constraint, prop};
 use qd_ir::{
     Builder, Context, DiagResult, Diagnostic, Location, OpId, OpInfo, OpTraits, OperationState,
     Type, Value,
@@ -25,140 +26,92 @@ use qd_ir::{
 
 pub(crate) fn ops() -> Vec<OpInfo> {
     vec![
-        OpInfo::new(
-            ALLOCA_OP,
-            "allocates a per-thread local (scalar, array or struct)",
-        )
-        .verify(verify_alloca)
-        .syntax(parse_alloca, print_alloca),
-        OpInfo::new(LOCAL_LOAD_OP, "reads a scalar local")
-            .traits(OpTraits::READ_ONLY)
-            .verify(verify_local_load)
-            .syntax(parse_local_load, print_local_load),
-        OpInfo::new(LOCAL_STORE_OP, "writes a scalar local")
-            .verify(verify_local_store)
-            .syntax(parse_local_store, print_local_store),
-        OpInfo::new(ELEM_PTR_OP, "the address of an element of a local array")
-            .traits(OpTraits::PURE)
-            .verify(verify_elem_ptr)
-            .syntax(parse_elem_ptr, print_elem_ptr),
-        OpInfo::new(MEMBER_PTR_OP, "the address of a member of a local struct")
-            .traits(OpTraits::PURE)
-            .verify(verify_member_ptr)
-            .syntax(parse_member_ptr, print_member_ptr),
+        AllocaOp::op_info(),
+        LocalLoadOp::op_info(),
+        LocalStoreOp::op_info(),
+        ElemPtrOp::op_info(),
+        MemberPtrOp::op_info(),
     ]
 }
 
-/// A `qd.alloca` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct AllocaOp(pub OpId);
+qd_ir::declare_op! {
+    /// `%p = qd.alloca : !qd.ptr<T>`: an uninitialized local.
+    pub struct AllocaOp = "qd.alloca" {
+        summary: "allocates a per-thread local (scalar, array or struct)",
+        results: [result: single(PTR_OPERAND)],
+        builder: create,
+        format: "attr-dict `:` type($result)",
+        verify: verify_alloca,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `%v = qd.local_load %p : !qd.ptr<T>` (the result has the pointee type).
+    pub struct LocalLoadOp = "qd.local_load" {
+        summary: "reads a scalar local",
+        traits: OpTraits::READ_ONLY,
+        operands: [ptr: single(PTR_OPERAND)],
+        results: [result: single(constraint::ANY) = pointee(ptr)],
+        format: "$ptr attr-dict `:` type($ptr)",
+        verify: verify_local_load,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `qd.local_store %v, %p : !qd.ptr<T>`.
+    pub struct LocalStoreOp = "qd.local_store" {
+        summary: "writes a scalar local",
+        operands: [value: single(constraint::ANY) = pointee(ptr), ptr: single(PTR_OPERAND)],
+        format: "$value `,` $ptr attr-dict `:` type($ptr)",
+        verify: verify_local_store,
+    }
+}
+
+/// The pointer to the element type of a pointer to an array (the type itself otherwise).
+fn elem_ptr_of(ctx: &mut Context, base: Type) -> Type {
+    let arr = pointee(ctx, base);
+    let elem = ArrayType::from_type(ctx, arr).map_or(arr, |a| a.elem(ctx));
+    ptr_type(ctx, elem)
+}
+
+qd_ir::declare_op! {
+    /// `%e = qd.elem_ptr %arr[%k] : !qd.ptr<!qd.array<10xf32>>` (-> `!qd.ptr<f32>`).
+    pub struct ElemPtrOp = "qd.elem_ptr" {
+        summary: "the address of an element of a local array",
+        traits: OpTraits::PURE,
+        operands: [base: single(constraint::ANY), index: single(INDEX)],
+        results: [result: single(constraint::ANY) = elem_ptr_of(base)],
+        syntax: (parse_elem_ptr, print_elem_ptr),
+        verify: verify_elem_ptr,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `%m = qd.member_ptr %st[1] : !qd.ptr<!qd.struct<f32, i32>>` (-> `!qd.ptr<i32>`).
+    pub struct MemberPtrOp = "qd.member_ptr" {
+        summary: "the address of a member of a local struct",
+        traits: OpTraits::PURE,
+        operands: [base: single(constraint::ANY)],
+        results: [result: single(constraint::ANY)],
+        properties: [index as _: required(prop::Int)],
+        builder: create,
+        syntax: (parse_member_ptr, print_member_ptr),
+        verify: verify_member_ptr,
+    }
+}
 
 impl AllocaOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == ALLOCA_OP).then_some(AllocaOp(op))
-    }
     /// Creates `%p = qd.alloca : !qd.ptr<pointee>`.
     pub fn build(b: &mut Builder, pointee: Type, loc: Location) -> Self {
         let pt = ptr_type(b.ctx, pointee);
-        AllocaOp(b.insert(OperationState::new(ALLOCA_OP, loc).results(&[pt])))
-    }
-    pub fn result(self, ctx: &Context) -> Value {
-        ctx.result(self.0, 0)
+        AllocaOp::create(b, pt, loc)
     }
     pub fn pointee(self, ctx: &Context) -> Type {
         pointee_of(ctx, self.result(ctx))
     }
 }
 
-/// A `qd.local_load` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct LocalLoadOp(pub OpId);
-
-impl LocalLoadOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == LOCAL_LOAD_OP).then_some(LocalLoadOp(op))
-    }
-    /// Creates `%v = qd.local_load ptr` (the result has the pointee type).
-    pub fn build(b: &mut Builder, ptr: Value, loc: Location) -> Self {
-        let t = pointee_of(b.ctx, ptr);
-        LocalLoadOp(
-            b.insert(
-                OperationState::new(LOCAL_LOAD_OP, loc)
-                    .operands(&[ptr])
-                    .results(&[t]),
-            ),
-        )
-    }
-    pub fn ptr(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
-    }
-    pub fn result(self, ctx: &Context) -> Value {
-        ctx.result(self.0, 0)
-    }
-}
-
-/// A `qd.local_store` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct LocalStoreOp(pub OpId);
-
-impl LocalStoreOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == LOCAL_STORE_OP).then_some(LocalStoreOp(op))
-    }
-    /// Creates `qd.local_store value, ptr`.
-    pub fn build(b: &mut Builder, value: Value, ptr: Value, loc: Location) -> Self {
-        LocalStoreOp(b.insert(OperationState::new(LOCAL_STORE_OP, loc).operands(&[value, ptr])))
-    }
-    pub fn value(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
-    }
-    pub fn ptr(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 1)
-    }
-}
-
-/// A `qd.elem_ptr` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct ElemPtrOp(pub OpId);
-
-impl ElemPtrOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == ELEM_PTR_OP).then_some(ElemPtrOp(op))
-    }
-    /// Creates `%e = qd.elem_ptr base[index]` (`base` points to an array).
-    pub fn build(b: &mut Builder, base: Value, index: Value, loc: Location) -> Self {
-        let arr = pointee_of(b.ctx, base);
-        let elem = ArrayType::from_type(b.ctx, arr)
-            .map(|a| a.elem(b.ctx))
-            .unwrap_or(arr);
-        let rt = ptr_type(b.ctx, elem);
-        ElemPtrOp(
-            b.insert(
-                OperationState::new(ELEM_PTR_OP, loc)
-                    .operands(&[base, index])
-                    .results(&[rt]),
-            ),
-        )
-    }
-    pub fn base(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
-    }
-    pub fn index(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 1)
-    }
-    pub fn result(self, ctx: &Context) -> Value {
-        ctx.result(self.0, 0)
-    }
-}
-
-/// A `qd.member_ptr` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct MemberPtrOp(pub OpId);
-
 impl MemberPtrOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == MEMBER_PTR_OP).then_some(MemberPtrOp(op))
-    }
     /// Creates `%m = qd.member_ptr base[index]` (`base` points to a struct).
     pub fn build(b: &mut Builder, base: Value, index: usize, loc: Location) -> Self {
         let st = pointee_of(b.ctx, base);
@@ -166,24 +119,12 @@ impl MemberPtrOp {
             .and_then(|s| s.member(b.ctx, index))
             .unwrap_or(st);
         let rt = ptr_type(b.ctx, member);
-        let i64t = b.ctx.i64_type();
-        let ia = b.ctx.integer_attr(index as i64, i64t);
-        let state = OperationState::new(MEMBER_PTR_OP, loc)
-            .operands(&[base])
-            .results(&[rt])
-            .prop(b.ctx, "index", ia);
-        MemberPtrOp(b.insert(state))
-    }
-    pub fn base(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
+        MemberPtrOp::create(b, base, rt, index as i64, loc)
     }
     pub fn index(self, ctx: &Context) -> usize {
         ctx.prop(self.0, "index")
             .and_then(|a| ctx.attr_data(a).as_int())
             .unwrap_or(0) as usize
-    }
-    pub fn result(self, ctx: &Context) -> Value {
-        ctx.result(self.0, 0)
     }
 }
 
@@ -243,8 +184,6 @@ fn check_result_ptr(ctx: &Context, op: OpId, want: Type) -> DiagResult<()> {
 }
 
 fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, true, 1..=1, 0)?;
-    only_props(ctx, op, &[])?;
     let p = ptr_of(ctx, op, ctx.result(op, 0), "the result")?;
     if !is_local_value_type(ctx, p.pointee(ctx)) {
         return Err(err(
@@ -257,8 +196,6 @@ fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_local_load(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, true, 1..=1, 0)?;
-    only_props(ctx, op, &[])?;
     let pointee = scalar_pointee(ctx, op, ctx.operand(op, 0))?;
     let r = ctx.value_type(ctx.result(op, 0));
     if r != pointee {
@@ -276,8 +213,6 @@ fn verify_local_load(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_local_store(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 2, true, 0..=0, 0)?;
-    only_props(ctx, op, &[])?;
     let pointee = scalar_pointee(ctx, op, ctx.operand(op, 1))?;
     let v = ctx.value_type(ctx.operand(op, 0));
     if v != pointee {
@@ -295,8 +230,6 @@ fn verify_local_store(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_elem_ptr(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 2, true, 1..=1, 0)?;
-    only_props(ctx, op, &[])?;
     let base = ptr_of(ctx, op, ctx.operand(op, 0), "the base")?;
     let Some(arr) = ArrayType::from_type(ctx, base.pointee(ctx)) else {
         return Err(err(
@@ -313,8 +246,6 @@ fn verify_elem_ptr(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_member_ptr(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, true, 1..=1, 0)?;
-    only_props(ctx, op, &["index"])?;
     let base = ptr_of(ctx, op, ctx.operand(op, 0), "the base")?;
     let Some(st) = StructType::from_type(ctx, base.pointee(ctx)) else {
         return Err(err(
@@ -353,64 +284,6 @@ fn parse_ptr_type(p: &mut dyn OpAsmParser) -> DiagResult<(Type, Type)> {
 fn print_ptr_type(p: &mut dyn OpAsmPrinter, v: Option<Value>) {
     let t = v.map(|v| p.ctx().value_type(v));
     print_colon_type(p, t);
-}
-
-fn result0(p: &dyn OpAsmPrinter, op: OpId) -> Option<Value> {
-    p.ctx().results(op).first().copied()
-}
-
-fn parse_alloca(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    parse_attrs(p, st)?;
-    let (t, _) = parse_ptr_type(p)?;
-    st.result_types.push(t);
-    Ok(())
-}
-
-fn print_alloca(op: OpId, p: &mut dyn OpAsmPrinter) {
-    print_attrs(p, op);
-    let r = result0(p, op);
-    print_ptr_type(p, r);
-}
-
-fn parse_local_load(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let ptr = p.parse_operand()?;
-    parse_attrs(p, st)?;
-    let (t, pointee) = parse_ptr_type(p)?;
-    st.operands = vec![p.resolve_operand(&ptr, t)?];
-    st.result_types.push(pointee);
-    Ok(())
-}
-
-fn print_local_load(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    let ptr = operand(p, op, 0);
-    print_opt_value(p, ptr);
-    print_attrs(p, op);
-    print_ptr_type(p, ptr);
-}
-
-fn parse_local_store(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let value = p.parse_operand()?;
-    p.parse_punct(",")?;
-    let ptr = p.parse_operand()?;
-    parse_attrs(p, st)?;
-    let (t, pointee) = parse_ptr_type(p)?;
-    st.operands = vec![
-        p.resolve_operand(&value, pointee)?,
-        p.resolve_operand(&ptr, t)?,
-    ];
-    Ok(())
-}
-
-fn print_local_store(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    let v = operand(p, op, 0);
-    print_opt_value(p, v);
-    p.write(", ");
-    let ptr = operand(p, op, 1);
-    print_opt_value(p, ptr);
-    print_attrs(p, op);
-    print_ptr_type(p, ptr);
 }
 
 fn parse_elem_ptr(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {

@@ -10,41 +10,85 @@
 //! The type after `:` is the field's element type. Constant indices (from constant-like ops)
 //! must be in bounds. Atomics take integer (wider than i1) or float elements.
 
-use crate::syntax::*;
+use crate::constraints::{same, INDEX};
 use crate::types::FieldType;
 use crate::verify::*;
-use crate::{ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, LOAD_OP, STORE_OP};
-use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use crate::{ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP};
+use qd_ir::op_def::{constraint, prop};
 use qd_ir::{
-    AttrData, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, OperationState, Type,
-    Value,
+    AttrData, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type, Value,
 };
 
 pub(crate) fn ops() -> Vec<OpInfo> {
     vec![
-        OpInfo::new(LOAD_OP, "reads one element of a field")
-            .traits(OpTraits::READ_ONLY)
-            .verify(verify_load)
-            .syntax(parse_field_load, print_field_load),
-        OpInfo::new(STORE_OP, "writes one element of a field")
-            .verify(verify_store)
-            .syntax(parse_store, print_field_write),
-        OpInfo::new(ATOMIC_ADD_OP, "atomically adds to one element of a field")
-            .verify(verify_atomic)
-            .syntax(parse_store, print_field_write),
-        OpInfo::new(
-            ATOMIC_MIN_OP,
-            "atomically lowers one element of a field to a value",
-        )
-        .verify(verify_atomic)
-        .syntax(parse_store, print_field_write),
-        OpInfo::new(
-            ATOMIC_MAX_OP,
-            "atomically raises one element of a field to a value",
-        )
-        .verify(verify_atomic)
-        .syntax(parse_store, print_field_write),
+        LoadOp::op_info(),
+        StoreOp::op_info(),
+        AtomicAddOp::op_info(),
+        AtomicMinOp::op_info(),
+        AtomicMaxOp::op_info(),
     ]
+}
+
+qd_ir::declare_op! {
+    /// `%r = qd.load @field[indices] : T`.
+    pub struct LoadOp = "qd.load" {
+        summary: "reads one element of a field",
+        traits: OpTraits::READ_ONLY,
+        operands: [indices: variadic(INDEX)],
+        results: [result: single(constraint::ANY)],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        builder: create,
+        format: "$field `[` $indices `]` attr-dict `:` type($result)",
+        verify: verify_load,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `qd.store %v, @field[indices] : T`.
+    pub struct StoreOp = "qd.store" {
+        summary: "writes one element of a field",
+        operands: [value: single(constraint::ANY), indices: variadic(INDEX)],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        builder: create,
+        format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
+        verify: verify_store,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `[%old =] qd.atomic_add %v, @field[indices] : T`.
+    pub struct AtomicAddOp = "qd.atomic_add" {
+        summary: "atomically adds to one element of a field",
+        operands: [value: single(constraint::ANY), indices: variadic(INDEX)],
+        results: [old: optional(constraint::ANY) = same(value)],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
+        verify: verify_atomic,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `[%old =] qd.atomic_min %v, @field[indices] : T`.
+    pub struct AtomicMinOp = "qd.atomic_min" {
+        summary: "atomically lowers one element of a field to a value",
+        operands: [value: single(constraint::ANY), indices: variadic(INDEX)],
+        results: [old: optional(constraint::ANY) = same(value)],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
+        verify: verify_atomic,
+    }
+}
+
+qd_ir::declare_op! {
+    /// `[%old =] qd.atomic_max %v, @field[indices] : T`.
+    pub struct AtomicMaxOp = "qd.atomic_max" {
+        summary: "atomically raises one element of a field to a value",
+        operands: [value: single(constraint::ANY), indices: variadic(INDEX)],
+        results: [old: optional(constraint::ANY) = same(value)],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
+        verify: verify_atomic,
+    }
 }
 
 /// The symbol name of an op's `field` property ("" when missing).
@@ -81,14 +125,7 @@ impl AtomicKind {
     }
 }
 
-/// A `qd.load` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct LoadOp(pub OpId);
-
 impl LoadOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == LOAD_OP).then_some(LoadOp(op))
-    }
     /// Creates `%r = qd.load @field[indices] : elem`.
     pub fn build(
         b: &mut Builder,
@@ -97,32 +134,11 @@ impl LoadOp {
         elem: Type,
         loc: Location,
     ) -> Self {
-        let sym = b.ctx.symbol_ref_attr(field);
-        let st = OperationState::new(LOAD_OP, loc)
-            .operands(indices)
-            .results(&[elem])
-            .prop(b.ctx, "field", sym);
-        LoadOp(b.insert(st))
-    }
-    pub fn field_name(self, ctx: &Context) -> &str {
-        field_name_of(ctx, self.0)
-    }
-    pub fn indices(self, ctx: &Context) -> Vec<Value> {
-        ctx.operand_vec(self.0)
-    }
-    pub fn result(self, ctx: &Context) -> Value {
-        ctx.result(self.0, 0)
+        LoadOp::create(b, indices, elem, field, loc)
     }
 }
 
-/// A `qd.store` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct StoreOp(pub OpId);
-
 impl StoreOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == STORE_OP).then_some(StoreOp(op))
-    }
     /// Creates `qd.store value, @field[indices]`.
     pub fn build(
         b: &mut Builder,
@@ -131,25 +147,11 @@ impl StoreOp {
         indices: &[Value],
         loc: Location,
     ) -> Self {
-        let sym = b.ctx.symbol_ref_attr(field);
-        let st = OperationState::new(STORE_OP, loc)
-            .operands(&[value])
-            .operands(indices)
-            .prop(b.ctx, "field", sym);
-        StoreOp(b.insert(st))
-    }
-    pub fn field_name(self, ctx: &Context) -> &str {
-        field_name_of(ctx, self.0)
-    }
-    pub fn value(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
-    }
-    pub fn indices(self, ctx: &Context) -> Vec<Value> {
-        ctx.operands(self.0).skip(1).collect()
+        StoreOp::create(b, value, indices, field, loc)
     }
 }
 
-/// A `qd.atomic_add` / `qd.atomic_min` / `qd.atomic_max` op.
+/// A `qd.atomic_add` / `qd.atomic_min` / `qd.atomic_max` op: one wrapper for the three.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct AtomicOp(pub OpId);
 
@@ -168,39 +170,34 @@ impl AtomicOp {
         with_result: bool,
         loc: Location,
     ) -> Self {
-        let sym = b.ctx.symbol_ref_attr(field);
-        let ty = b.ctx.value_type(value);
-        let mut st = OperationState::new(kind.op_name(), loc)
-            .operands(&[value])
-            .operands(indices)
-            .prop(b.ctx, "field", sym);
-        if with_result {
-            st.result_types.push(ty);
-        }
-        AtomicOp(b.insert(st))
+        let op = match kind {
+            AtomicKind::Add => AtomicAddOp::build(b, value, indices, with_result, field, loc).0,
+            AtomicKind::Min => AtomicMinOp::build(b, value, indices, with_result, field, loc).0,
+            AtomicKind::Max => AtomicMaxOp::build(b, value, indices, with_result, field, loc).0,
+        };
+        AtomicOp(op)
     }
     pub fn kind(self, ctx: &Context) -> AtomicKind {
         AtomicKind::from_op_name(ctx.name(self.0)).expect("not an atomic op")
     }
     pub fn field_name(self, ctx: &Context) -> &str {
-        field_name_of(ctx, self.0)
+        AtomicAddOp(self.0).field_name(ctx)
     }
     pub fn value(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
+        AtomicAddOp(self.0).value(ctx)
     }
     pub fn indices(self, ctx: &Context) -> Vec<Value> {
-        ctx.operands(self.0).skip(1).collect()
+        AtomicAddOp(self.0).indices(ctx)
     }
     /// The element's old value, when the op returns it.
     pub fn old_value(self, ctx: &Context) -> Option<Value> {
-        ctx.results(self.0).first().copied()
+        AtomicAddOp(self.0).old(ctx)
     }
 }
 
 /// Checks the field reference, the index count, types and constant bounds; returns the field type
 /// (None when the symbol does not resolve, which the IR verifier reports).
 fn check_access(ctx: &Context, op: OpId, indices: &[Value]) -> DiagResult<Option<FieldType>> {
-    only_props(ctx, op, &["field"])?;
     let Some((name, field)) = referenced_field(ctx, op)? else {
         return Ok(None);
     };
@@ -214,7 +211,6 @@ fn check_elem(ctx: &Context, op: OpId, field: FieldType, got: Type, what: &str) 
 }
 
 fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, false, 1..=1, 0)?;
     let Some(field) = check_access(ctx, op, &ctx.operand_vec(op))? else {
         return Ok(());
     };
@@ -222,7 +218,6 @@ fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_store(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, false, 0..=0, 0)?;
     let ops = ctx.operand_vec(op);
     let Some(field) = check_access(ctx, op, &ops[1..])? else {
         return Ok(());
@@ -231,7 +226,6 @@ fn verify_store(ctx: &Context, op: OpId) -> DiagResult<()> {
 }
 
 fn verify_atomic(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, false, 0..=1, 0)?;
     let ops = ctx.operand_vec(op);
     let Some(field) = check_access(ctx, op, &ops[1..])? else {
         return Ok(());
@@ -251,71 +245,6 @@ fn verify_atomic(ctx: &Context, op: OpId) -> DiagResult<()> {
                 type_str(ctx, elem)
             ),
         ));
-    }
-    Ok(())
-}
-
-/// `@x[%i] {attrs} : T`: a field element read, whose result has type T. Shared with the
-/// dialects that read other views of a field (e.g. its adjoint).
-pub fn parse_field_load(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let field = p.parse_symbol_name()?;
-    let idx = parse_indices(p)?;
-    parse_attrs(p, st)?;
-    let ty = p.parse_colon_type()?;
-    st.operands = resolve_i32(p, &idx)?;
-    st.result_types.push(ty);
-    let sym = p.ctx().symbol_ref_attr(&field);
-    st.add_prop(p.ctx(), "field", sym);
-    Ok(())
-}
-
-/// Prints what [`parse_field_load`] reads.
-pub fn print_field_load(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    print_symbol_prop(p, op, "field");
-    let idx = p.ctx().operand_vec(op);
-    print_index_list(p, &idx);
-    print_attrs(p, op);
-    let ty = p.ctx().results(op).first().map(|&r| p.ctx().value_type(r));
-    print_colon_type(p, ty);
-}
-
-/// `%v, @x[%i] {attrs} : T`: a field element write of a T value. Sets the operands (value,
-/// indices...) and the `field` property; returns T.
-pub fn parse_field_write(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<Type> {
-    let value = p.parse_operand()?;
-    p.parse_punct(",")?;
-    let field = p.parse_symbol_name()?;
-    let idx = parse_indices(p)?;
-    parse_attrs(p, st)?;
-    let ty = p.parse_colon_type()?;
-    st.operands = vec![p.resolve_operand(&value, ty)?];
-    st.operands.extend(resolve_i32(p, &idx)?);
-    let sym = p.ctx().symbol_ref_attr(&field);
-    st.add_prop(p.ctx(), "field", sym);
-    Ok(ty)
-}
-
-/// Prints what [`parse_field_write`] reads.
-pub fn print_field_write(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    let v = operand(p, op, 0);
-    print_opt_value(p, v);
-    p.write(", ");
-    print_symbol_prop(p, op, "field");
-    let idx: Vec<Value> = p.ctx().operands(op).skip(1).collect();
-    print_index_list(p, &idx);
-    print_attrs(p, op);
-    let ty = v.map(|v| p.ctx().value_type(v));
-    print_colon_type(p, ty);
-}
-
-/// `%v, @x[%i] : T` — shared by store and the atomics (whose optional result has type T).
-fn parse_store(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let ty = parse_field_write(p, st)?;
-    // Only atomics may name a result; a store with one fails verification.
-    if p.num_results() > 0 {
-        st.result_types.push(ty);
     }
     Ok(())
 }
