@@ -33,7 +33,7 @@ qd_ir::declare_op! {
     /// `%a = ad.load_field_adjoint @x[indices] : T`.
     pub struct LoadFieldAdjointOp = "ad.load_field_adjoint" {
         summary: "reads one element of a field's adjoint",
-        traits: OpTraits::READ_ONLY,
+        traits: [OpTraits::READ_ONLY],
         operands: [indices: variadic(INDEX)],
         results: [result: single(constraint::ANY)],
         properties: [field as field_name: required(prop::SymbolRef)],

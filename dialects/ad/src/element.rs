@@ -73,7 +73,7 @@ qd_ir::declare_op! {
     /// `%v = ad.load_element %base[path] : !qd.ptr<...>`.
     pub struct LoadElementOp = "ad.load_element" {
         summary: "reads one scalar of a local array or struct",
-        traits: OpTraits::READ_ONLY,
+        traits: [OpTraits::READ_ONLY],
         operands: [base: single(constraint::ANY), indices: variadic(INDEX)],
         results: [result: single(constraint::ANY)],
         properties: [path as _: required(Path)],

@@ -68,7 +68,7 @@ qd_ir::declare_op! {
     /// `%v = adstack.load_top %s : T`: the primal of the top entry.
     pub struct LoadTopOp = "adstack.load_top" {
         summary: "reads the primal of the top entry",
-        traits: OpTraits::READ_ONLY,
+        traits: [OpTraits::READ_ONLY],
         operands: [stack: single(STACK)],
         results: [result: single(constraint::ANY) = elem_of(stack)],
         format: "$stack attr-dict `:` type($stack)",
@@ -80,7 +80,7 @@ qd_ir::declare_op! {
     /// `%a = adstack.load_top_adj %s : T`: the adjoint of the top entry (float stacks only).
     pub struct LoadTopAdjOp = "adstack.load_top_adj" {
         summary: "reads the adjoint of the top entry",
-        traits: OpTraits::READ_ONLY,
+        traits: [OpTraits::READ_ONLY],
         operands: [stack: single(STACK)],
         results: [result: single(constraint::ANY) = elem_of(stack)],
         format: "$stack attr-dict `:` type($stack)",

@@ -11,48 +11,56 @@
 //! enclosing loop must be serial (not a parallel top-level loop of a kernel, whose iterations are
 //! independent threads) and they may not sit in a `qd.while`'s condition region.
 
+use crate::constraints::CONDITION;
 use crate::loops::{check_i1, ensure_region_block, is_loop, is_parallel_loop};
 use crate::syntax::*;
 use crate::verify::*;
-use crate::{BREAK_OP, CONTINUE_OP, IF_OP, WHILE_OP};
+use crate::{IF_OP, WHILE_OP};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
 use qd_ir::{
     BlockId, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, OperationState, Value,
 };
 
 pub(crate) fn ops() -> Vec<OpInfo> {
-    vec![
-        OpInfo::new(
-            IF_OP,
-            "runs the then region when the condition holds, else the else region",
-        )
-        .traits(OpTraits::NO_TERMINATOR | OpTraits::SINGLE_BLOCK | OpTraits::RECURSIVE_EFFECTS)
-        .verify(verify_if)
-        .syntax(parse_if, print_if),
-        OpInfo::new(BREAK_OP, "leaves the nearest enclosing (serial) loop")
-            .traits(OpTraits::TERMINATOR)
-            .verify(verify_jump)
-            .syntax(parse_jump, print_jump),
-        OpInfo::new(
-            CONTINUE_OP,
-            "goes on with the next iteration of the nearest enclosing (serial) loop",
-        )
-        .traits(OpTraits::TERMINATOR)
-        .verify(verify_jump)
-        .syntax(parse_jump, print_jump),
-    ]
+    vec![IfOp::op_info(), BreakOp::op_info(), ContinueOp::op_info()]
+}
+
+qd_ir::declare_op! {
+    /// A `qd.if` op: `condition(ctx)`, `then_block(ctx)`, `else_block(ctx)`.
+    pub struct IfOp = "qd.if" {
+        summary: "runs the then region when the condition holds, else the else region",
+        traits: [OpTraits::NO_TERMINATOR, OpTraits::SINGLE_BLOCK, OpTraits::RECURSIVE_EFFECTS],
+        operands: [condition: single(CONDITION)],
+        regions: [then as _: single_block, else_region as _: single_block],
+        builder: none,
+        syntax: (parse_if, print_if),
+        verify: verify_if,
+    }
+}
+
+qd_ir::declare_op! {
+    /// A `qd.break` op: leaves the nearest enclosing (serial) loop.
+    pub struct BreakOp = "qd.break" {
+        summary: "leaves the nearest enclosing (serial) loop",
+        traits: [OpTraits::TERMINATOR],
+        format: "attr-dict",
+        verify: verify_jump,
+    }
+}
+
+qd_ir::declare_op! {
+    /// A `qd.continue` op: goes on with the next iteration of the nearest enclosing loop.
+    pub struct ContinueOp = "qd.continue" {
+        summary: "goes on with the next iteration of the nearest enclosing (serial) loop",
+        traits: [OpTraits::TERMINATOR],
+        format: "attr-dict",
+        verify: verify_jump,
+    }
 }
 
 // ----- qd.if -------------------------------------------------------------------------------
 
-/// A `qd.if` op: `condition(ctx)`, `then_block(ctx)`, `else_block(ctx)`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct IfOp(pub OpId);
-
 impl IfOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == IF_OP).then_some(IfOp(op))
-    }
     /// Creates `qd.if %cond {}` with an empty then block, and an empty else block when `with_else`
     /// (otherwise the else region is empty).
     pub fn build(b: &mut Builder, cond: Value, with_else: bool, loc: Location) -> Self {
@@ -67,9 +75,6 @@ impl IfOp {
             .region(then_r)
             .region(else_r);
         IfOp(b.insert(st))
-    }
-    pub fn condition(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
     }
     /// The then block; None when the then region is empty.
     pub fn then_block(self, ctx: &Context) -> Option<BlockId> {
@@ -90,8 +95,6 @@ impl IfOp {
 }
 
 fn verify_if(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, true, 0..=0, 2)?;
-    only_props(ctx, op, &[])?;
     check_i1(ctx, op, ctx.operand(op, 0), "condition")?;
     check_body(ctx, op, 0, &[], "then")?;
     check_body(ctx, op, 1, &[], "else")?;
@@ -133,28 +136,14 @@ fn print_if(op: OpId, p: &mut dyn OpAsmPrinter) {
 
 // ----- qd.break / qd.continue --------------------------------------------------------------
 
-/// A `qd.break` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct BreakOp(pub OpId);
-
 impl BreakOp {
-    pub fn build(b: &mut Builder, loc: Location) -> Self {
-        BreakOp(b.insert(OperationState::new(BREAK_OP, loc)))
-    }
     /// The loop it leaves.
     pub fn target_loop(self, ctx: &Context) -> Option<OpId> {
         jump_target(ctx, self.0).ok()
     }
 }
 
-/// A `qd.continue` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct ContinueOp(pub OpId);
-
 impl ContinueOp {
-    pub fn build(b: &mut Builder, loc: Location) -> Self {
-        ContinueOp(b.insert(OperationState::new(CONTINUE_OP, loc)))
-    }
     /// The loop whose next iteration it starts.
     pub fn target_loop(self, ctx: &Context) -> Option<OpId> {
         jump_target(ctx, self.0).ok()
@@ -206,15 +195,5 @@ fn jump_target(ctx: &Context, op: OpId) -> DiagResult<OpId> {
 }
 
 fn verify_jump(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, true, 0..=0, 0)?;
-    only_props(ctx, op, &[])?;
     jump_target(ctx, op).map(|_| ())
-}
-
-fn parse_jump(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    parse_attrs(p, st)
-}
-
-fn print_jump(op: OpId, p: &mut dyn OpAsmPrinter) {
-    print_attrs(p, op);
 }

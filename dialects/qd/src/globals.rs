@@ -12,32 +12,52 @@
 use crate::syntax::*;
 use crate::types::{is_scalar, FieldType, NdarrayType};
 use crate::verify::*;
-use crate::{FIELD_OP, KERNEL_OP};
 use qd_ir::asm::{Delimiter, OpAsmParser, OpAsmPrinter};
+use qd_ir::op_def::prop;
 use qd_ir::{
     AttrData, BlockId, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits,
-    OperationState, RegionId, Type, TypeData, Value,
+    OperationState, Type, TypeData, Value,
 };
 
 pub(crate) fn ops() -> Vec<OpInfo> {
-    vec![
-        OpInfo::new(
-            FIELD_OP,
-            "a dense global array (scalar when its shape is empty)",
-        )
-        .traits(OpTraits::SYMBOL)
-        .verify(verify_field)
-        .syntax(parse_field, print_field),
-        OpInfo::new(KERNEL_OP, "a kernel: its top-level loops run in parallel")
-            .traits(
-                OpTraits::ISOLATED_FROM_ABOVE
-                    | OpTraits::SYMBOL
-                    | OpTraits::NO_TERMINATOR
-                    | OpTraits::SINGLE_BLOCK,
-            )
-            .verify(verify_kernel)
-            .syntax(parse_kernel, print_kernel),
-    ]
+    vec![FieldOp::op_info(), KernelOp::op_info()]
+}
+
+qd_ir::declare_op! {
+    /// A `qd.field` op: `qd.field @x : !qd.field<16xf32> {needs_grad}`.
+    pub struct FieldOp = "qd.field" {
+        summary: "a dense global array (scalar when its shape is empty)",
+        traits: [OpTraits::SYMBOL],
+        properties: [
+            sym_name as _: required(prop::SymbolName),
+            type as _: required(prop::TypeAttr),
+            needs_grad as _: optional(prop::Flag),
+        ],
+        builder: none,
+        format: "$sym_name `:` $type attr-dict",
+        verify: verify_field,
+    }
+}
+
+qd_ir::declare_op! {
+    /// A `qd.kernel` op: `qd.kernel @k(%a: !qd.ndarray<?xf32>) attributes {...} { ... }`.
+    pub struct KernelOp = "qd.kernel" {
+        summary: "a kernel: its top-level loops run in parallel",
+        traits: [
+            OpTraits::ISOLATED_FROM_ABOVE,
+            OpTraits::SYMBOL,
+            OpTraits::NO_TERMINATOR,
+            OpTraits::SINGLE_BLOCK,
+        ],
+        regions: [body as body_region: single_block],
+        properties: [
+            function_type as _: required(prop::TypeAttr),
+            sym_name as _: required(prop::SymbolName),
+        ],
+        builder: none,
+        syntax: (parse_kernel, print_kernel),
+        verify: verify_kernel,
+    }
 }
 
 fn sym_name_of(ctx: &Context, op: OpId) -> &str {
@@ -64,19 +84,12 @@ fn check_parent(ctx: &Context, op: OpId) -> DiagResult<()> {
 
 // ----- qd.field ----------------------------------------------------------------------------
 
-/// A `qd.field` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct FieldOp(pub OpId);
-
 impl FieldOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == FIELD_OP).then_some(FieldOp(op))
-    }
     /// Creates `qd.field @name : ty` (with `{needs_grad}` when asked).
     pub fn build(b: &mut Builder, name: &str, ty: Type, needs_grad: bool, loc: Location) -> Self {
         let sym = b.ctx.string_attr(name);
         let ta = b.ctx.type_attr(ty);
-        let mut st = OperationState::new(FIELD_OP, loc)
+        let mut st = OperationState::new(FieldOp::NAME, loc)
             .prop(b.ctx, "sym_name", sym)
             .prop(b.ctx, "type", ta);
         if needs_grad {
@@ -120,9 +133,6 @@ pub fn lookup_field(ctx: &Context, from: OpId, name: &str) -> Option<FieldOp> {
 }
 
 fn verify_field(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, true, 0..=0, 0)?;
-    only_props(ctx, op, &["needs_grad", "sym_name", "type"])?;
-    string_prop(ctx, op, "sym_name")?;
     let ty = type_prop(ctx, op, "type")?;
     if FieldType::from_type(ctx, ty).is_none() {
         return Err(err(
@@ -132,69 +142,12 @@ fn verify_field(ctx: &Context, op: OpId) -> DiagResult<()> {
         ));
     }
     check_type(ctx, op, ty, "invalid field type")?;
-    if let Some(a) = ctx.prop(op, "needs_grad") {
-        if !matches!(ctx.attr_data(a), AttrData::Unit) {
-            return Err(err(
-                ctx,
-                op,
-                "property 'needs_grad' must be a unit attribute",
-            ));
-        }
-    }
     check_parent(ctx, op)
-}
-
-fn parse_field(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let name = p.parse_symbol_name()?;
-    let ty = p.parse_colon_type()?;
-    let mut attrs = Vec::new();
-    p.parse_optional_attr_dict(&mut attrs)?;
-    for (k, v) in attrs {
-        // `needs_grad` is inherent (a property); the rest stay discardable.
-        if p.ctx_ref().ident_str(k) == "needs_grad" {
-            st.properties.push((k, v));
-        } else {
-            st.attributes.push((k, v));
-        }
-    }
-    let sym = p.ctx().string_attr(&name);
-    st.add_prop(p.ctx(), "sym_name", sym);
-    let ta = p.ctx().type_attr(ty);
-    st.add_prop(p.ctx(), "type", ta);
-    Ok(())
-}
-
-fn print_field(op: OpId, p: &mut dyn OpAsmPrinter) {
-    let name = sym_name_of(p.ctx(), op).to_string();
-    p.write(" ");
-    p.print_symbol_name(&name);
-    let ty = p
-        .ctx()
-        .prop(op, "type")
-        .and_then(|a| match p.ctx().attr_data(a) {
-            AttrData::Type(t) => Some(*t),
-            _ => None,
-        });
-    print_colon_type(p, ty);
-    let mut shown = Vec::new();
-    let needs_grad = p.ctx().lookup_ident("needs_grad");
-    if let (Some(k), Some(v)) = (needs_grad, p.ctx().prop(op, "needs_grad")) {
-        shown.push((k, v));
-    }
-    shown.extend(p.ctx().attrs(op).iter().copied());
-    p.print_optional_attr_dict(&shown, &[]);
 }
 
 // ----- qd.kernel ---------------------------------------------------------------------------
 
-/// A `qd.kernel` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct KernelOp(pub OpId);
-
 impl KernelOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == KERNEL_OP).then_some(KernelOp(op))
-    }
     /// Creates `qd.kernel @name(args)` with an empty body block whose arguments are the kernel's.
     pub fn build(b: &mut Builder, name: &str, arg_types: &[Type], loc: Location) -> Self {
         let args: Vec<(Type, Location)> = arg_types.iter().map(|&t| (t, loc)).collect();
@@ -202,7 +155,7 @@ impl KernelOp {
         let sym = b.ctx.string_attr(name);
         let ft = b.ctx.function_type(arg_types.to_vec(), vec![]);
         let fta = b.ctx.type_attr(ft);
-        let st = OperationState::new(KERNEL_OP, loc)
+        let st = OperationState::new(KernelOp::NAME, loc)
             .prop(b.ctx, "sym_name", sym)
             .prop(b.ctx, "function_type", fta)
             .region(region);
@@ -220,9 +173,6 @@ impl KernelOp {
             },
             _ => Vec::new(),
         }
-    }
-    pub fn body_region(self, ctx: &Context) -> RegionId {
-        ctx.region(self.0, 0)
     }
     /// The body block; None only for an argument-less kernel whose body is an empty region.
     pub fn body(self, ctx: &Context) -> Option<BlockId> {
@@ -261,9 +211,6 @@ pub fn enclosing_kernel(ctx: &Context, op: OpId) -> Option<KernelOp> {
 }
 
 fn verify_kernel(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, true, 0..=0, 1)?;
-    only_props(ctx, op, &["function_type", "sym_name"])?;
-    string_prop(ctx, op, "sym_name")?;
     let ft = type_prop(ctx, op, "function_type")?;
     let TypeData::Function { inputs, results } = ctx.type_data(ft) else {
         return Err(err(

@@ -46,9 +46,12 @@
 //! - `qd.ndarray_shape` is PURE (an ndarray's shape is fixed for a launch); loads are READ_ONLY;
 //!   stores, atomics and `alloca` have side effects; `elem_ptr`/`member_ptr` are PURE.
 //!
-//! Each op has a typed wrapper (`RangeForOp(pub OpId)` with accessors such as `lower(ctx)`,
-//! `body(ctx)`, `induction_var(ctx)`) and a `build` helper that creates it at a
-//! [`qd_ir::Builder`]'s insertion point. Accessors assume verified IR; verifiers accept any input.
+//! Each op is declared with `qd_ir::declare_op!`: a typed wrapper (`RangeForOp(pub OpId)` with
+//! accessors such as `lower(ctx)`, `body(ctx)`, `induction_var(ctx)`), a `build` helper that
+//! creates it at a [`qd_ir::Builder`]'s insertion point, the structural verifier (counts,
+//! properties) and, for the access ops, the assembly format. Loops, `qd.if`, `qd.kernel`,
+//! `elem_ptr` and `member_ptr` keep hand-written syntax (induction variables, signatures, checks
+//! at parse time). Accessors assume verified IR; verifiers accept any input.
 //!
 //! Verification: each op's hook checks its own operands, results, properties, regions and
 //! nesting rules and returns MLIR-style messages (`'qd.load' op expects 2 indices for field @x
@@ -82,28 +85,28 @@ pub use types::{
     NdarrayType, PtrType, StructType,
 };
 
-pub const FIELD_OP: &str = "qd.field";
-pub const KERNEL_OP: &str = "qd.kernel";
-pub const RANGE_FOR_OP: &str = "qd.range_for";
-pub const STRUCT_FOR_OP: &str = "qd.struct_for";
-pub const WHILE_OP: &str = "qd.while";
-pub const CONDITION_OP: &str = "qd.condition";
-pub const IF_OP: &str = "qd.if";
-pub const BREAK_OP: &str = "qd.break";
-pub const CONTINUE_OP: &str = "qd.continue";
-pub const LOAD_OP: &str = "qd.load";
-pub const STORE_OP: &str = "qd.store";
-pub const ATOMIC_ADD_OP: &str = "qd.atomic_add";
-pub const ATOMIC_MIN_OP: &str = "qd.atomic_min";
-pub const ATOMIC_MAX_OP: &str = "qd.atomic_max";
-pub const NDARRAY_LOAD_OP: &str = "qd.ndarray_load";
-pub const NDARRAY_STORE_OP: &str = "qd.ndarray_store";
-pub const NDARRAY_SHAPE_OP: &str = "qd.ndarray_shape";
-pub const ALLOCA_OP: &str = "qd.alloca";
-pub const LOCAL_LOAD_OP: &str = "qd.local_load";
-pub const LOCAL_STORE_OP: &str = "qd.local_store";
-pub const ELEM_PTR_OP: &str = "qd.elem_ptr";
-pub const MEMBER_PTR_OP: &str = "qd.member_ptr";
+pub const FIELD_OP: &str = FieldOp::NAME;
+pub const KERNEL_OP: &str = KernelOp::NAME;
+pub const RANGE_FOR_OP: &str = RangeForOp::NAME;
+pub const STRUCT_FOR_OP: &str = StructForOp::NAME;
+pub const WHILE_OP: &str = WhileOp::NAME;
+pub const CONDITION_OP: &str = ConditionOp::NAME;
+pub const IF_OP: &str = IfOp::NAME;
+pub const BREAK_OP: &str = BreakOp::NAME;
+pub const CONTINUE_OP: &str = ContinueOp::NAME;
+pub const LOAD_OP: &str = LoadOp::NAME;
+pub const STORE_OP: &str = StoreOp::NAME;
+pub const ATOMIC_ADD_OP: &str = memory::AtomicAddOp::NAME;
+pub const ATOMIC_MIN_OP: &str = memory::AtomicMinOp::NAME;
+pub const ATOMIC_MAX_OP: &str = memory::AtomicMaxOp::NAME;
+pub const NDARRAY_LOAD_OP: &str = NdarrayLoadOp::NAME;
+pub const NDARRAY_STORE_OP: &str = NdarrayStoreOp::NAME;
+pub const NDARRAY_SHAPE_OP: &str = NdarrayShapeOp::NAME;
+pub const ALLOCA_OP: &str = AllocaOp::NAME;
+pub const LOCAL_LOAD_OP: &str = LocalLoadOp::NAME;
+pub const LOCAL_STORE_OP: &str = LocalStoreOp::NAME;
+pub const ELEM_PTR_OP: &str = ElemPtrOp::NAME;
+pub const MEMBER_PTR_OP: &str = MemberPtrOp::NAME;
 
 /// The qd dialect: its ops and its type syntax, to register in a [`qd_ir::Context`].
 pub fn dialect() -> qd_ir::DialectDef {

@@ -49,7 +49,7 @@ qd_ir::declare_op! {
     /// `%v = qd.local_load %p : !qd.ptr<T>` (the result has the pointee type).
     pub struct LocalLoadOp = "qd.local_load" {
         summary: "reads a scalar local",
-        traits: OpTraits::READ_ONLY,
+        traits: [OpTraits::READ_ONLY],
         operands: [ptr: single(PTR_OPERAND)],
         results: [result: single(constraint::ANY) = pointee(ptr)],
         format: "$ptr attr-dict `:` type($ptr)",
@@ -78,7 +78,7 @@ qd_ir::declare_op! {
     /// `%e = qd.elem_ptr %arr[%k] : !qd.ptr<!qd.array<10xf32>>` (-> `!qd.ptr<f32>`).
     pub struct ElemPtrOp = "qd.elem_ptr" {
         summary: "the address of an element of a local array",
-        traits: OpTraits::PURE,
+        traits: [OpTraits::PURE],
         operands: [base: single(constraint::ANY), index: single(INDEX)],
         results: [result: single(constraint::ANY) = elem_ptr_of(base)],
         syntax: (parse_elem_ptr, print_elem_ptr),
@@ -90,7 +90,7 @@ qd_ir::declare_op! {
     /// `%m = qd.member_ptr %st[1] : !qd.ptr<!qd.struct<f32, i32>>` (-> `!qd.ptr<i32>`).
     pub struct MemberPtrOp = "qd.member_ptr" {
         summary: "the address of a member of a local struct",
-        traits: OpTraits::PURE,
+        traits: [OpTraits::PURE],
         operands: [base: single(constraint::ANY)],
         results: [result: single(constraint::ANY)],
         properties: [index as _: required(prop::Int)],

@@ -11,51 +11,75 @@
 //! SSA values: state that lives across iterations is kept in locals (`qd.alloca`). Induction
 //! variables are the entry block arguments of the body region.
 
+use crate::constraints::CONDITION;
 use crate::globals::KernelOp;
 use crate::syntax::*;
 use crate::verify::*;
 use crate::{CONDITION_OP, KERNEL_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
 use qd_ir::asm::{Delimiter, OpAsmParser, OpAsmPrinter};
+use qd_ir::op_def::{constraint, prop};
 use qd_ir::{
     BlockId, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, OperationState,
     RegionId, Value,
 };
 
-const LOOP_TRAITS: OpTraits = OpTraits::NO_TERMINATOR
-    .union(OpTraits::SINGLE_BLOCK)
-    .union(OpTraits::RECURSIVE_EFFECTS);
-
 pub(crate) fn ops() -> Vec<OpInfo> {
     vec![
-        OpInfo::new(
-            RANGE_FOR_OP,
-            "a loop over [lower, upper); parallel at a kernel's top level",
-        )
-        .traits(LOOP_TRAITS)
-        .verify(verify_range_for)
-        .syntax(parse_range_for, print_range_for),
-        OpInfo::new(
-            STRUCT_FOR_OP,
-            "a loop over a field's index space; parallel at a kernel's top level",
-        )
-        .traits(LOOP_TRAITS)
-        .verify(verify_struct_for)
-        .syntax(parse_struct_for, print_struct_for),
-        OpInfo::new(
-            WHILE_OP,
-            "a serial loop: the first region computes the condition, the second is the body",
-        )
-        .traits(LOOP_TRAITS)
-        .verify(verify_while)
-        .syntax(parse_while, print_while),
-        OpInfo::new(
-            CONDITION_OP,
-            "ends a qd.while's condition region with the loop condition",
-        )
-        .traits(OpTraits::TERMINATOR)
-        .verify(verify_condition)
-        .syntax(parse_condition, print_condition),
+        RangeForOp::op_info(),
+        StructForOp::op_info(),
+        WhileOp::op_info(),
+        ConditionOp::op_info(),
     ]
+}
+
+qd_ir::declare_op! {
+    /// A `qd.range_for` op: `lower(ctx)`, `upper(ctx)`, `induction_var(ctx)`, `body(ctx)`.
+    pub struct RangeForOp = "qd.range_for" {
+        summary: "a loop over [lower, upper); parallel at a kernel's top level",
+        traits: [OpTraits::NO_TERMINATOR, OpTraits::SINGLE_BLOCK, OpTraits::RECURSIVE_EFFECTS],
+        operands: [lower: single(constraint::ANY), upper: single(constraint::ANY)],
+        regions: [body as _: single_block],
+        builder: none,
+        syntax: (parse_range_for, print_range_for),
+        verify: verify_range_for,
+    }
+}
+
+qd_ir::declare_op! {
+    /// A `qd.struct_for` op: `field_name(ctx)`, `induction_vars(ctx)`, `body(ctx)`.
+    pub struct StructForOp = "qd.struct_for" {
+        summary: "a loop over a field's index space; parallel at a kernel's top level",
+        traits: [OpTraits::NO_TERMINATOR, OpTraits::SINGLE_BLOCK, OpTraits::RECURSIVE_EFFECTS],
+        regions: [body as _: single_block],
+        properties: [field as field_name: required(prop::SymbolRef)],
+        builder: none,
+        syntax: (parse_struct_for, print_struct_for),
+        verify: verify_struct_for,
+    }
+}
+
+qd_ir::declare_op! {
+    /// A `qd.while` op: `before(ctx)` computes the condition (ends with `qd.condition`),
+    /// `after(ctx)` is the loop body.
+    pub struct WhileOp = "qd.while" {
+        summary: "a serial loop: the first region computes the condition, the second is the body",
+        traits: [OpTraits::NO_TERMINATOR, OpTraits::SINGLE_BLOCK, OpTraits::RECURSIVE_EFFECTS],
+        regions: [condition as _: single_block, body as _: single_block],
+        builder: none,
+        syntax: (parse_while, print_while),
+        verify: verify_while,
+    }
+}
+
+qd_ir::declare_op! {
+    /// A `qd.condition` op: `qd.condition %c`.
+    pub struct ConditionOp = "qd.condition" {
+        summary: "ends a qd.while's condition region with the loop condition",
+        traits: [OpTraits::TERMINATOR],
+        operands: [condition: single(CONDITION)],
+        format: "$condition attr-dict",
+        verify: verify_condition,
+    }
 }
 
 /// Whether `op` is a loop (`range_for`, `struct_for` or `while`).
@@ -111,14 +135,7 @@ pub(crate) fn ensure_region_block(ctx: &mut Context, region: RegionId) -> BlockI
 
 // ----- qd.range_for ------------------------------------------------------------------------
 
-/// A `qd.range_for` op: `lower(ctx)`, `upper(ctx)`, `induction_var(ctx)`, `body(ctx)`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct RangeForOp(pub OpId);
-
 impl RangeForOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == RANGE_FOR_OP).then_some(RangeForOp(op))
-    }
     /// Creates `qd.range_for %i = lower to upper` with an empty body; the induction variable has
     /// the bounds' type.
     pub fn build(b: &mut Builder, lower: Value, upper: Value, loc: Location) -> Self {
@@ -128,12 +145,6 @@ impl RangeForOp {
             .operands(&[lower, upper])
             .region(region);
         RangeForOp(b.insert(st))
-    }
-    pub fn lower(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
-    }
-    pub fn upper(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 1)
     }
     pub fn body(self, ctx: &Context) -> BlockId {
         body_block(ctx, self.0, 0).expect("qd.range_for without a body block (verify first)")
@@ -147,8 +158,6 @@ impl RangeForOp {
 }
 
 fn verify_range_for(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 2, true, 0..=0, 1)?;
-    only_props(ctx, op, &[])?;
     let (lo, hi) = (
         ctx.value_type(ctx.operand(op, 0)),
         ctx.value_type(ctx.operand(op, 1)),
@@ -209,14 +218,7 @@ fn print_range_for(op: OpId, p: &mut dyn OpAsmPrinter) {
 
 // ----- qd.struct_for -----------------------------------------------------------------------
 
-/// A `qd.struct_for` op: `field_name(ctx)`, `induction_vars(ctx)`, `body(ctx)`.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct StructForOp(pub OpId);
-
 impl StructForOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == STRUCT_FOR_OP).then_some(StructForOp(op))
-    }
     /// Creates `qd.struct_for (...) in @field` over a field of rank `rank`, with an empty body.
     pub fn build(b: &mut Builder, field: &str, rank: usize, loc: Location) -> Self {
         let i32t = b.ctx.i32_type();
@@ -226,9 +228,6 @@ impl StructForOp {
             .prop(b.ctx, "field", sym)
             .region(region);
         StructForOp(b.insert(st))
-    }
-    pub fn field_name(self, ctx: &Context) -> &str {
-        crate::memory::field_name_of(ctx, self.0)
     }
     /// The body block; None only for a loop over a scalar field whose body is an empty region.
     pub fn body(self, ctx: &Context) -> Option<BlockId> {
@@ -250,8 +249,6 @@ impl StructForOp {
 }
 
 fn verify_struct_for(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, true, 0..=0, 1)?;
-    only_props(ctx, op, &["field"])?;
     let Some((name, field)) = referenced_field(ctx, op)? else {
         return Ok(());
     };
@@ -304,15 +301,7 @@ fn print_struct_for(op: OpId, p: &mut dyn OpAsmPrinter) {
 
 // ----- qd.while / qd.condition -------------------------------------------------------------
 
-/// A `qd.while` op: `before(ctx)` computes the condition (ends with `qd.condition`), `after(ctx)`
-/// is the loop body.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct WhileOp(pub OpId);
-
 impl WhileOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == WHILE_OP).then_some(WhileOp(op))
-    }
     /// Creates `qd.while {} do {}` with two empty blocks; the caller fills the condition block
     /// (ending it with [`ConditionOp::build`]) and the body block.
     pub fn build(b: &mut Builder, loc: Location) -> Self {
@@ -348,8 +337,6 @@ impl WhileOp {
 }
 
 fn verify_while(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 0, true, 0..=0, 2)?;
-    only_props(ctx, op, &[])?;
     let missing = || {
         err(
             ctx,
@@ -385,25 +372,7 @@ fn print_while(op: OpId, p: &mut dyn OpAsmPrinter) {
     print_attrs(p, op);
 }
 
-/// A `qd.condition` op.
-#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub struct ConditionOp(pub OpId);
-
-impl ConditionOp {
-    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
-        (ctx.name(op) == CONDITION_OP).then_some(ConditionOp(op))
-    }
-    pub fn build(b: &mut Builder, cond: Value, loc: Location) -> Self {
-        ConditionOp(b.insert(OperationState::new(CONDITION_OP, loc).operands(&[cond])))
-    }
-    pub fn condition(self, ctx: &Context) -> Value {
-        ctx.operand(self.0, 0)
-    }
-}
-
 fn verify_condition(ctx: &Context, op: OpId) -> DiagResult<()> {
-    expect_shape(ctx, op, 1, true, 0..=0, 0)?;
-    only_props(ctx, op, &[])?;
     check_i1(ctx, op, ctx.operand(op, 0), "condition")?;
     let in_while_cond = ctx.parent_op(op).is_some_and(|p| ctx.name(p) == WHILE_OP)
         && ctx.parent_region(op).and_then(|r| ctx.region_index(r)) == Some(0);
@@ -434,18 +403,4 @@ pub(crate) fn check_i1(ctx: &Context, op: OpId, v: Value, what: &str) -> DiagRes
         ));
     }
     Ok(())
-}
-
-fn parse_condition(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
-    let c = p.parse_operand()?;
-    let i1 = p.ctx().i1_type();
-    st.operands = vec![p.resolve_operand(&c, i1)?];
-    parse_attrs(p, st)
-}
-
-fn print_condition(op: OpId, p: &mut dyn OpAsmPrinter) {
-    p.write(" ");
-    let c = operand(p, op, 0);
-    print_opt_value(p, c);
-    print_attrs(p, op);
 }

@@ -33,7 +33,7 @@ qd_ir::declare_op! {
     /// `%r = qd.load @field[indices] : T`.
     pub struct LoadOp = "qd.load" {
         summary: "reads one element of a field",
-        traits: OpTraits::READ_ONLY,
+        traits: [OpTraits::READ_ONLY],
         operands: [indices: variadic(INDEX)],
         results: [result: single(constraint::ANY)],
         properties: [field as field_name: required(prop::SymbolRef)],

@@ -28,7 +28,7 @@ qd_ir::declare_op! {
     /// `%r = qd.ndarray_load %a[indices] : !qd.ndarray<...>` (the result has the element type).
     pub struct NdarrayLoadOp = "qd.ndarray_load" {
         summary: "reads one element of an ndarray",
-        traits: OpTraits::READ_ONLY,
+        traits: [OpTraits::READ_ONLY],
         operands: [array: single(NDARRAY_OPERAND), indices: variadic(INDEX)],
         results: [result: single(constraint::ANY) = ndarray_elem(array)],
         format: "$array `[` $indices `]` attr-dict `:` type($array)",
@@ -58,7 +58,7 @@ qd_ir::declare_op! {
     /// `%n = qd.ndarray_shape %a, axis : !qd.ndarray<...>`: the extent of one axis, as i32.
     pub struct NdarrayShapeOp = "qd.ndarray_shape" {
         summary: "the extent of one axis of an ndarray, as i32",
-        traits: OpTraits::PURE,
+        traits: [OpTraits::PURE],
         operands: [array: single(NDARRAY_OPERAND)],
         results: [result: single(constraint::ANY) = i32_type(array)],
         properties: [axis as _: required(prop::Int)],

@@ -6,33 +6,7 @@ use crate::types::{verify_type, FieldType};
 use crate::FIELD_OP;
 use qd_ir::{AttrData, Attribute, BlockId, Context, DiagResult, OpId, OpTraits, Type, Value};
 
-pub(crate) use qd_ir::verify_helpers::{only_props, op_error as err, plural};
-
-/// No successors, `regions` regions, a result count in `results`, and `operands` operands
-/// (exactly that many with `exact_operands`, else at least that many).
-pub(crate) fn expect_shape(
-    ctx: &Context,
-    op: OpId,
-    operands: usize,
-    exact_operands: bool,
-    results: std::ops::RangeInclusive<usize>,
-    regions: usize,
-) -> DiagResult<()> {
-    qd_ir::verify_helpers::expect_operands(ctx, op, operands, exact_operands)?;
-    qd_ir::verify_helpers::expect_results(ctx, op, results)?;
-    if ctx.regions(op).len() != regions {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects {}, got {}",
-                plural(regions, "region"),
-                ctx.regions(op).len()
-            ),
-        ));
-    }
-    qd_ir::verify_helpers::expect_no_successors(ctx, op)
-}
+pub(crate) use qd_ir::verify_helpers::{op_error as err, plural};
 
 /// Property `name`, which must be present.
 pub(crate) fn required_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<Attribute> {
@@ -52,15 +26,6 @@ pub(crate) fn symbol_ref_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult
             op,
             format!("property '{name}' must be a flat symbol reference"),
         )),
-    }
-}
-
-/// A string property (`sym_name`).
-pub(crate) fn string_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<String> {
-    let a = required_prop(ctx, op, name)?;
-    match ctx.attr_data(a) {
-        AttrData::String(s) => Ok(s.clone()),
-        _ => Err(err(ctx, op, format!("property '{name}' must be a string"))),
     }
 }
 

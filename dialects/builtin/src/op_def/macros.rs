@@ -8,7 +8,7 @@ macro_rules! declare_op {
         $(#[$meta:meta])*
         $vis:vis struct $Name:ident = $opname:literal {
             summary: $summary:literal,
-            $(traits: $traits:expr,)?
+            $(traits: [$($traits:expr),* $(,)?],)?
             $(operands: [$($oname:ident : $oar:ident ($ocons:expr) $(= $oinf:ident ($ofrom:ident))?),* $(,)?],)?
             $(results: [$($rname:ident : $rar:ident ($rcons:expr) $(= $rinf:ident ($rfrom:ident))?),* $(,)?],)?
             $(regions: [$($gname:ident $(as $gget:tt)? : $gkind:ident),* $(,)?],)?
@@ -40,7 +40,7 @@ macro_rules! declare_op {
                 static DEF: $crate::op_def::OpDef = $crate::op_def::OpDef {
                     name: $opname,
                     summary: $summary,
-                    traits: $crate::OpTraits::NONE $(.union($traits))?,
+                    traits: $crate::OpTraits::NONE $($(.union($traits))*)?,
                     operands: &[$($($crate::op_def::ValueDef {
                         name: stringify!($oname),
                         arity: $crate::__op_arity!($oar),

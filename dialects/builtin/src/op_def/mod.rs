@@ -23,7 +23,7 @@
 //!     /// docs
 //!     pub struct XOp = "dialect.x" {
 //!         summary: "...",
-//!         traits: OpTraits::READ_ONLY,                     // optional
+//!         traits: [OpTraits::READ_ONLY, ...],              // optional
 //!         operands: [name: ARITY(CONSTRAINT) (= infer_fn(source))?, ...],    // optional
 //!         results: [name: ARITY(CONSTRAINT) (= infer_fn(source))?, ...],     // optional
 //!         regions: [name (as getter)?: any | single_block, ...], // optional
@@ -76,7 +76,7 @@
 //!     /// `%r = demo.get %v, 3 (+ %o)? {attrs} : f32`.
 //!     pub struct GetOp = "demo.get" {
 //!         summary: "reads one element",
-//!         traits: OpTraits::PURE,
+//!         traits: [OpTraits::PURE],
 //!         operands: [source: single(constraint::FLOAT), offset: optional(constraint::I32)],
 //!         results: [result: single(constraint::FLOAT) = same(source)],
 //!         properties: [index: required(prop::NonNeg<i64>) => set_index,

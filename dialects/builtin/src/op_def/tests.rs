@@ -86,7 +86,7 @@ crate::declare_op! {
     /// `%r = test.get @sym[%i, %j] : f32`: symbol, variadic i32 indices, inferred-free result.
     pub struct GetOp = "test.get" {
         summary: "reads",
-        traits: OpTraits::READ_ONLY,
+        traits: [OpTraits::READ_ONLY],
         operands: [indices: variadic(constraint::I32)],
         results: [result: single(constraint::FLOAT)],
         properties: [target: required(prop::SymbolRef) => set_target],
@@ -120,7 +120,7 @@ crate::declare_op! {
     /// `test.def @s`: a symbol.
     pub struct DefOp = "test.def" {
         summary: "defines a symbol",
-        traits: OpTraits::SYMBOL,
+        traits: [OpTraits::SYMBOL],
         properties: [sym_name: required(prop::SymbolName)],
         format: "$sym_name attr-dict",
     }
