@@ -28,7 +28,7 @@
 //!         results: [name: ARITY(CONSTRAINT) (= infer_fn(source))?, ...],     // optional
 //!         regions: [name (as getter)?: any | single_block, ...], // optional
 //!         properties: [name (as getter)?: required|optional(Kind) (=> setter)?, ...], // optional
-//!         builder: create,                                 // optional: the builder's name
+//!         builder: create | none,                          // optional: the builder's name
 //!         format: "assembly format",                       // or
 //!         syntax: (parse_fn, print_fn),                    // hand-written custom form; or neither
 //!         verify: extra_verify_fn,                         // optional, runs after the structure
@@ -36,6 +36,10 @@
 //! }
 //! ```
 //!
+//! - Sections come in this order; all but `summary` may be left out. `traits` are `const`
+//!   values (`OpTraits::X`, or a dialect's `const` union).
+//! - The region and property names are also what messages print (`expects its body region to
+//!   have at most one block`); a keyword such as `type` is a valid property name (with `as _`).
 //! - ARITY is `single`, `optional` or `variadic`; at most one non-single group among operands (and
 //!   among results). CONSTRAINT is a [`TypeConstraint`] (`constraint::ANY`, `constraint::I32`, or
 //!   the dialect's own, e.g. "an !adstack.stack" with a custom `type($x)` form).
