@@ -141,6 +141,8 @@ impl Printer<'_> {
             Elem::Prop(i) => {
                 let pd = &self.def.props[*i];
                 match self.p.ctx().prop(self.op, pd.name) {
+                    // A unit property (a flag) prints as nothing: the literal before it shows it.
+                    Some(a) if matches!(self.p.ctx().attr_data(a), AttrData::Unit) => return,
                     Some(a) => {
                         self.space();
                         (pd.spec.print)(self.p, a);
