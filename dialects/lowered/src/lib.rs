@@ -107,15 +107,44 @@
 //! the primal only for int stacks (`i1` widened to `i32`). See `passes/lowering` for how the
 //! adstack ops expand into these primitives.
 //!
+//! # Declarations
+//! Every op is declared with `qd_ir::declare_op!` in its module ([`kernel`], [`data`], [`memory`],
+//! [`control`], [`adstack`]): a typed wrapper (`LoadOp(pub OpId)` with `ptr(ctx)`, `result(ctx)`),
+//! a `build` at a `qd_ir::Builder`'s insertion point, the structural verifier and the custom form
+//! (an assembly format, hand-written for `kernel`, `task`, `for` and `member_ptr`, whose forms
+//! bind block arguments or infer a type from a property). Each op's verify hook adds what the
+//! structure cannot say: pointee types, the enclosing kernel's arguments and `temps`, the task's
+//! `adstacks`, terminators.
+//!
 //! # Generic form
 //! Every op prints in MLIR's generic form (accepted by `mlir-opt --allow-unregistered-dialect`):
 //! symbols are `sym_name` string properties, symbol uses flat symbol-reference properties
 //! (`field = @x`), integer operands of the syntax i64 properties, keywords string properties
 //! (`heap = "float"`, `kind = "range"`), unit keywords unit properties (`grad`).
 
+pub mod adstack;
+pub mod constraints;
+pub mod control;
+pub mod data;
+pub mod kernel;
+pub mod memory;
+pub mod props;
 pub mod types;
+mod verify;
 
+pub use adstack::{
+    AdstackMaxSizeOp, AdstackOffsetOp, AdstackOverflowOp, AdstackRowOp, AdstackStrideOp, HeapPtrOp,
+};
+pub use control::{ConditionOp, ForOp, IfOp, WhileOp, YieldOp};
+pub use data::{ArgOp, FieldPtrOp, NdarrayDimOp, NdarrayPtrOp, TaskBeginOp, TempPtrOp, ThreadIdOp};
+pub use kernel::{KernelOp, ReturnOp, TaskBound, TaskKind, TaskOp};
+pub use memory::{
+    AllocaOp, AtomicAddOp, AtomicMaxOp, AtomicMinOp, BoundsCheckOp, ElemPtrOp, LoadOp, MemberPtrOp,
+    OffsetOp, StoreOp,
+};
+pub use props::{Heap, HeapProp};
 pub use types::{global_ptr, private_ptr, ptr_type, MemorySpace, PtrType};
+pub use verify::{enclosing_kernel, enclosing_task};
 
 pub const KERNEL_OP: &str = "lowered.kernel";
 pub const TASK_OP: &str = "lowered.task";
@@ -152,7 +181,43 @@ pub const ADSTACK_OVERFLOW_OP: &str = "lowered.adstack_overflow";
 /// The lowered dialect: its ops and its type syntax, to register in a [`qd_ir::Context`].
 pub fn dialect() -> qd_ir::DialectDef {
     let mut d = qd_ir::DialectDef::new(types::DIALECT);
+    d.ops = vec![
+        KernelOp::op_info(),
+        TaskOp::op_info(),
+        ReturnOp::op_info(),
+        ArgOp::op_info(),
+        NdarrayPtrOp::op_info(),
+        NdarrayDimOp::op_info(),
+        FieldPtrOp::op_info(),
+        TempPtrOp::op_info(),
+        ThreadIdOp::op_info(),
+        TaskBeginOp::op_info(),
+        OffsetOp::op_info(),
+        LoadOp::op_info(),
+        StoreOp::op_info(),
+        AtomicAddOp::op_info(),
+        AtomicMinOp::op_info(),
+        AtomicMaxOp::op_info(),
+        AllocaOp::op_info(),
+        ElemPtrOp::op_info(),
+        MemberPtrOp::op_info(),
+        BoundsCheckOp::op_info(),
+        ForOp::op_info(),
+        IfOp::op_info(),
+        WhileOp::op_info(),
+        ConditionOp::op_info(),
+        YieldOp::op_info(),
+        AdstackStrideOp::op_info(),
+        AdstackOffsetOp::op_info(),
+        AdstackMaxSizeOp::op_info(),
+        AdstackRowOp::op_info(),
+        HeapPtrOp::op_info(),
+        AdstackOverflowOp::op_info(),
+    ];
     d.parse_type = Some(types::parse_type);
     d.print_type = Some(types::print_type);
     d
 }
+
+#[cfg(test)]
+mod tests;

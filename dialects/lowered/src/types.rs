@@ -63,6 +63,29 @@ pub fn is_global_scalar(ctx: &Context, ty: Type) -> bool {
     }
 }
 
+/// How a field or ndarray element of type `elem` is kept in global memory: `i1` as `i8`, any
+/// other scalar as itself.
+pub fn storage_type(ctx: &mut Context, elem: Type) -> Type {
+    if is_i1(ctx, elem) {
+        ctx.integer_type(8)
+    } else {
+        elem
+    }
+}
+
+/// Whether `stored` is how `elem` is kept in global memory (see [`storage_type`]).
+pub fn is_storage_of(ctx: &Context, stored: Type, elem: Type) -> bool {
+    if is_i1(ctx, elem) {
+        matches!(ctx.type_data(stored), TypeData::Integer { width: 8, .. })
+    } else {
+        stored == elem
+    }
+}
+
+fn is_i1(ctx: &Context, ty: Type) -> bool {
+    matches!(ctx.type_data(ty), TypeData::Integer { width: 1, .. })
+}
+
 /// An integer (any width, `i1` included) or a float.
 pub fn is_scalar(ctx: &Context, ty: Type) -> bool {
     let d = ctx.type_data(ty);
