@@ -135,6 +135,17 @@ fn type_list(ctx: &Context, tys: &[Type]) -> String {
     format!("({})", parts.join(", "))
 }
 
+/// What `convert-qd-to-lowered` makes of a qd kernel: same symbol, same `function_type`.
+const LOWERED_KERNEL_OP: &str = "lowered.kernel";
+
+/// A kernel a declaration names: a `qd.kernel`, or the `lowered.kernel` it was lowered to.
+fn resolve_kernel(ctx: &Context, op: OpId, name: &str, what: &str) -> DiagResult<Option<OpId>> {
+    match qd_ir::symbol_table::lookup_symbol_from(ctx, op, name) {
+        Some(d) if ctx.name(d) == LOWERED_KERNEL_OP => Ok(Some(d)),
+        _ => resolve_symbol(ctx, op, name, KERNEL_OP, what),
+    }
+}
+
 fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
     let r = ReverseOp(op);
     let kernel = r.kernel_name(ctx);
@@ -164,7 +175,7 @@ fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
         }
         prev = ctx.prev_op(o);
     }
-    let Some(k) = resolve_symbol(ctx, op, &kernel, KERNEL_OP, "kernel")? else {
+    let Some(k) = resolve_kernel(ctx, op, &kernel, "kernel")? else {
         return Ok(());
     };
     let arg_types = KernelOp(k).arg_types(ctx);
@@ -196,7 +207,7 @@ fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
     let Some(gradient) = gradient else {
         return Ok(());
     };
-    let Some(g) = resolve_symbol(ctx, op, &gradient, KERNEL_OP, "gradient kernel")? else {
+    let Some(g) = resolve_kernel(ctx, op, &gradient, "gradient kernel")? else {
         return Ok(());
     };
     let activity = active.unwrap_or_else(|| default_activity(ctx, &arg_types));
