@@ -98,16 +98,16 @@ const INPUTS: &[&str] = &[
       %q = qd.elem_ptr %arr[%i] : !qd.ptr<!qd.array<4xf32>>
       qd.local_store %v, %q : !qd.ptr<f32>
     }"#,
-    // An adstack for determine-ad-stack-size to size.
+    // An adstack (with the stable id convert-qd-to-lowered needs) for determine-ad-stack-size to size.
     r#"qd.kernel @stacks() {
-      %s = adstack.alloca : f32
+      %s = adstack.alloca : f32 {id = 0}
       %c = arith.constant 1.0 : f32
       adstack.push %s, %c : f32
     }"#,
     // A symbolic adstack bound for simplify-size-expr to simplify.
     r#"qd.field @n : !qd.field<i32>
     qd.kernel @bounds(%v: f32) {
-      %s = adstack.alloca : f32 {size_expr = #adstack.size<6 * max(6 - v0 for v0 in range(0, 6)) + max(v0 for v0 in range(0, @n[]:i32))>}
+      %s = adstack.alloca : f32 {id = 0, size_expr = #adstack.size<6 * max(6 - v0 for v0 in range(0, 6)) + max(v0 for v0 in range(0, @n[]:i32))>}
       adstack.push %s, %v : f32
     }"#,
 ];

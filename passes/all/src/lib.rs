@@ -14,6 +14,7 @@ pub fn register_all_passes(reg: &mut PassRegistry) {
     reg.register(qd_autodiff::reverse_mode_ad_pass_info());
     reg.register(qd_adstack_passes::determine_ad_stack_size_pass_info());
     reg.register(qd_egraph::simplify_size_expr_pass_info());
+    reg.register(qd_lowering::convert_qd_to_lowered_pass_info());
 }
 
 /// A registry with every pass of qd.
@@ -35,6 +36,7 @@ mod tests {
             names,
             [
                 "canonicalize",
+                "convert-qd-to-lowered",
                 "cse",
                 "dce",
                 "determine-ad-stack-size",
