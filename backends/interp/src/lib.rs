@@ -22,6 +22,7 @@ pub mod arith;
 mod device;
 pub mod exec;
 pub mod helpers;
+pub mod lowered;
 pub mod math;
 pub mod num;
 pub mod qd;

@@ -6,6 +6,7 @@ mod common;
 mod element;
 mod examples;
 mod extension;
+mod lowered;
 mod runtime_api;
 mod semantics;
 mod shuffle;
