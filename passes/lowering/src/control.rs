@@ -1,7 +1,7 @@
 //! Structured control flow: serial loops, `qd.while`, `qd.if`, and `qd.break` / `qd.continue`
 //! rewritten into structured form with private `i1` flags per loop (see [`LoopFlags`]):
 //!
-//! - `running` (when some jump sits inside a `qd.if`): set at the start of each iteration,
+//! - `running` (when code follows a `qd.if` that may jump): set at the start of each iteration,
 //!   cleared by `break` and `continue`; the code after an `if` that may jump runs under
 //!   `lowered.if running`.
 //! - `broken` (when the loop has a `break`): set by `break`, checked by the loop condition. A
@@ -126,7 +126,7 @@ fn loop_flags(lw: &mut Lowerer, jumps: Jumps) -> LoopFlags {
     let i1 = lw.ctx.i1_type();
     LoopFlags {
         broken: jumps.has_break.then(|| emit::alloca(lw, i1)),
-        running: jumps.nested.then(|| emit::alloca(lw, i1)),
+        running: jumps.guarded.then(|| emit::alloca(lw, i1)),
     }
 }
 

@@ -10,8 +10,8 @@ use qd_ir::{BlockId, Context, OpId};
 pub struct Jumps {
     pub has_break: bool,
     pub has_continue: bool,
-    /// Some jump sits inside a `qd.if`: the code after that `if` must be guarded.
-    pub nested: bool,
+    /// Some `qd.if` holding a jump is followed by code in its block: that code must be guarded.
+    pub guarded: bool,
 }
 
 impl Jumps {
@@ -36,7 +36,7 @@ pub fn loop_body(ctx: &Context, op: OpId) -> Option<BlockId> {
 pub fn loop_jumps(ctx: &Context, op: OpId) -> Jumps {
     let mut j = Jumps::default();
     if let Some(b) = loop_body(ctx, op) {
-        scan(ctx, b, false, &mut j);
+        scan(ctx, b, &mut j);
     }
     j
 }
@@ -48,18 +48,18 @@ pub fn if_has_jump(ctx: &Context, if_op: OpId) -> bool {
     j.any()
 }
 
-fn scan(ctx: &Context, block: BlockId, in_if: bool, j: &mut Jumps) {
+fn scan(ctx: &Context, block: BlockId, j: &mut Jumps) {
     for op in ctx.block_ops(block) {
         match ctx.name(op) {
-            BREAK_OP => {
-                j.has_break = true;
-                j.nested |= in_if;
+            BREAK_OP => j.has_break = true,
+            CONTINUE_OP => j.has_continue = true,
+            IF_OP => {
+                let mut inner = Jumps::default();
+                scan_if(ctx, op, &mut inner);
+                j.has_break |= inner.has_break;
+                j.has_continue |= inner.has_continue;
+                j.guarded |= inner.guarded || (inner.any() && ctx.next_op(op).is_some());
             }
-            CONTINUE_OP => {
-                j.has_continue = true;
-                j.nested |= in_if;
-            }
-            IF_OP => scan_if(ctx, op, j),
             _ => {}
         }
     }
@@ -68,7 +68,7 @@ fn scan(ctx: &Context, block: BlockId, in_if: bool, j: &mut Jumps) {
 fn scan_if(ctx: &Context, if_op: OpId, j: &mut Jumps) {
     for &r in ctx.regions(if_op) {
         for &b in ctx.region_blocks(r) {
-            scan(ctx, b, true, j);
+            scan(ctx, b, j);
         }
     }
 }

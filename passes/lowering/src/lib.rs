@@ -30,3 +30,6 @@ mod spill;
 pub use convert_qd_to_lowered::{
     convert_qd_to_lowered_pass_info, lower_kernel, ConvertQdToLowered, PASS_NAME,
 };
+
+#[cfg(test)]
+mod tests;

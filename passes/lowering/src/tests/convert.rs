@@ -1,0 +1,64 @@
+use super::parse;
+use crate::ConvertQdToLowered;
+use qd_ir::text::{print_op, PrintOptions};
+use qd_pass::Pass;
+
+#[test]
+fn the_conversion_is_all_or_nothing() {
+    // The second kernel has an op the conversion cannot handle: the pass fails, names it at its
+    // location, and leaves the module as it was (the first kernel is not converted either).
+    let (mut ctx, m) = parse(
+        r#"
+qd.kernel @good() {
+  %c = arith.constant 1 : i32
+}
+qd.kernel @bad(%v: f32) {
+  %s = adstack.alloca : f32 {max_size = 1}
+  adstack.push %s, %v : f32
+}
+"#,
+    );
+    let before = print_op(&ctx, m, &PrintOptions::default());
+    let mut pass = ConvertQdToLowered::default();
+    assert!(pass.run(&mut ctx, m).is_err());
+    let d = ctx.take_diagnostics();
+    assert_eq!(d.len(), 1);
+    assert!(
+        d[0].message.contains("has no 'id' property"),
+        "{}",
+        d[0].message
+    );
+    assert_eq!(ctx.file_line_col(d[0].loc), Some(("t.mlir", 6, 3)));
+    assert_eq!(print_op(&ctx, m, &PrintOptions::default()), before);
+}
+
+#[test]
+fn every_produced_op_keeps_the_location_of_its_qd_op() {
+    let (mut ctx, m) = parse(
+        r#"
+qd.field @x : !qd.field<4xf32>
+qd.kernel @k() {
+  qd.struct_for (%i) in @x {
+    %v = qd.load @x[%i] : f32
+    qd.store %v, @x[%i] : f32
+  }
+}
+"#,
+    );
+    let mut pass = ConvertQdToLowered::default();
+    assert_eq!(pass.run(&mut ctx, m).map(|o| o.changed), Ok(true));
+    qd_ir::verifier::verify(&ctx, m).unwrap();
+    // Every op of the lowered kernel is located in the source (none at an unknown location),
+    // and the loads and stores at their qd op's line.
+    for o in ctx.walk_pre_order(m) {
+        let loc = ctx.file_line_col(ctx.loc(o));
+        assert!(loc.is_some(), "'{}' has no file location", ctx.name(o));
+        match ctx.name(o) {
+            "lowered.load" => assert_eq!(loc.map(|l| l.1), Some(5)),
+            "lowered.store" => assert_eq!(loc.map(|l| l.1), Some(6)),
+            _ => {}
+        }
+    }
+    // A second run has nothing to convert.
+    assert_eq!(pass.run(&mut ctx, m).map(|o| o.changed), Ok(false));
+}
