@@ -15,4 +15,4 @@
 
 // KERNEL: qd-run: error: no kernel @missing in '{{.*}}dynamic_loop.mlir' (kernels: @compute)
 
-// DEVICE: qd-run: error: unknown device 'nope' (devices: interp)
+// DEVICE: qd-run: error: unknown device 'nope' (devices: interp, interp-lowered)

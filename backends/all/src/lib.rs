@@ -21,6 +21,7 @@ pub fn register_all_devices(reg: &mut DeviceRegistry) {
         "the reference interpreter, at the qd level (qd, arith, math, ad, adstack)",
         interp,
     );
+    reg.register(qd_interp::lowered::NAME, "the interpreter of lowered IR (convert-qd-to-lowered; adstack heaps sized by the runtime's heap layout)", |o| Ok(Box::new(qd_interp::lowered::LoweredInterpreter::with_options(InterpOptions { shuffle_seed: o.shuffle_seed }))));
 }
 
 /// A registry with every device of qd.
@@ -55,7 +56,10 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(e, Error::UnknownDevice { .. }));
-        assert_eq!(e.to_string(), "unknown device 'nosuch' (devices: interp)");
+        assert_eq!(
+            e.to_string(),
+            "unknown device 'nosuch' (devices: interp, interp-lowered)"
+        );
     }
 
     #[test]

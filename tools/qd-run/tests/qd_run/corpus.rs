@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 /// The qd-run arguments of a corpus file, and the checked inputs: (name, whether it is a field,
 /// the expected element count for an ndarray).
-struct Command {
-    args: Vec<String>,
+pub(super) struct Command {
+    pub(super) args: Vec<String>,
     wrt: Vec<(String, bool, usize)>,
 }
 
@@ -26,7 +26,7 @@ fn ndarray_count(values: &str) -> usize {
     }
 }
 
-fn command(path: &Path) -> Command {
+pub(super) fn command(path: &Path) -> Command {
     let text = std::fs::read_to_string(path).unwrap();
     let mut file = path.to_path_buf();
     let mut args = Vec::new();
@@ -112,7 +112,7 @@ fn printed(stdout: &str, name: &str) -> Vec<f64> {
         .collect()
 }
 
-fn corpus_files() -> Vec<PathBuf> {
+pub(super) fn corpus_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("examples/grad"))
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -84,7 +84,7 @@ fn usage_errors_exit_2() {
             "vulkan",
         ],
         2,
-        &["unknown device 'vulkan' (devices: interp)"],
+        &["unknown device 'vulkan' (devices: interp, interp-lowered)"],
     );
     fails(
         &["examples/dynamic_loop.mlir", "--kernel", "compute", "--set"],

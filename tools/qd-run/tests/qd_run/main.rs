@@ -3,6 +3,7 @@
 mod adstack;
 mod common;
 mod corpus;
+mod devices;
 mod errors;
 mod grad;
 mod outputs;

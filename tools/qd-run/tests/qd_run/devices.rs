@@ -1,0 +1,326 @@
+//! Every device computes exactly what the reference interpreter computes. Each case (every kernel
+//! of the gradient corpus `examples/grad`, with its directives, and the shared examples through
+//! their `.grad` sidecars) runs through qd-run on every device of [`DEVICES`]: forward alone,
+//! then forward and gradient, then forward and gradient with shuffled threads, then with every
+//! adstack forced too small; every field and every adjoint is printed. Each device's exit status,
+//! stdout and stderr must be those of the first device (`interp`, the qd level): errors (an
+//! overflow, an out-of-bounds index) alike, with the same message and location, and every value
+//! bit for bit.
+//!
+//! qd-run prints floats in their shortest round-trip form for their own type (f32 as f32), which
+//! is one-to-one on non-NaN values: two f32 (or f64) values have the same bits exactly when they
+//! print the same, and so when the printed numbers, parsed as f64, have the same bits.
+//! [`same_values`] compares those bits (and words such as `NaN`, `true` as text).
+
+use super::common::*;
+use super::corpus::{command, corpus_files};
+use std::path::Path;
+
+/// The devices compared, the reference first.
+const DEVICES: &[&str] = &["interp", "interp-lowered"];
+
+/// A capacity too small for any stack of the corpus that holds more than one entry.
+const TOO_SMALL: &str = "1";
+
+/// The fields of a kernel file, with whether each has an adjoint (`qd.field @x : ... {needs_grad}`).
+fn fields(file: &str) -> Vec<(String, bool)> {
+    let text = std::fs::read_to_string(root().join(file)).unwrap();
+    text.lines()
+        .filter_map(|l| {
+            let rest = l.trim_start().strip_prefix("qd.field @")?;
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | '.'))
+                .collect();
+            Some((name, l.contains("needs_grad")))
+        })
+        .collect()
+}
+
+/// The runs of one case: (what, qd-run arguments without `--device`).
+fn runs(path: &Path) -> Vec<(String, Vec<String>)> {
+    let c = command(path);
+    let file = c.args[0].clone();
+    let (mut common, mut grads, mut grad_prints) = (vec![file.clone()], Vec::new(), Vec::new());
+    for pair in c.args[1..].chunks(2) {
+        let (flag, value) = (pair[0].as_str(), pair[1].clone());
+        match flag {
+            "--grad" => grads.extend([pair[0].clone(), value]),
+            "--print" => grad_prints.push(value),
+            _ => common.extend([pair[0].clone(), value]),
+        }
+    }
+    let mut prints = Vec::new();
+    let mut all_grads = Vec::new();
+    for (name, needs_grad) in fields(&file) {
+        prints.extend(["--print".to_string(), name.clone()]);
+        if needs_grad {
+            all_grads.push(format!("{name}.grad"));
+        }
+    }
+    // The adjoints of active ndarray arguments, which only the corpus's WRT lines name.
+    for p in grad_prints {
+        if p.ends_with(".grad") && !all_grads.contains(&p) {
+            all_grads.push(p);
+        }
+    }
+    let with = |extra: &[&[String]]| -> Vec<String> {
+        let mut v = common.clone();
+        for e in extra {
+            v.extend(e.iter().cloned());
+        }
+        v
+    };
+    let grad_print_args: Vec<String> = all_grads
+        .iter()
+        .flat_map(|g| ["--print".to_string(), g.clone()])
+        .collect();
+    let shuffle = ["--shuffle".to_string(), "7".to_string()];
+    let mut forced = with(&[&grads, &prints, &grad_print_args]);
+    if let Some(i) = forced.iter().position(|a| a == "--ad-stack-size") {
+        forced.drain(i..i + 2);
+    }
+    forced.extend(["--ad-stack-size".to_string(), TOO_SMALL.to_string()]);
+    vec![
+        ("forward".into(), with(&[&prints])),
+        (
+            "gradient".into(),
+            with(&[&grads, &prints, &grad_print_args]),
+        ),
+        (
+            "shuffled gradient".into(),
+            with(&[&grads, &prints, &grad_print_args, &shuffle]),
+        ),
+        (format!("gradient, stacks forced to {TOO_SMALL}"), forced),
+    ]
+}
+
+/// One printed value: a number, or a word (`true`, `NaN`, `inf`).
+#[derive(Debug)]
+enum Printed {
+    Number(f64),
+    Word(String),
+}
+
+/// Every field printed in `stdout` (`NAME = ...`, over one or several lines) with its values.
+fn values(stdout: &str) -> Vec<(String, Vec<Printed>)> {
+    let mut out: Vec<(String, Vec<Printed>)> = Vec::new();
+    for line in stdout.lines() {
+        let body = match line.split_once(" = ") {
+            Some((name, rest)) if !name.starts_with(' ') => {
+                out.push((name.to_string(), Vec::new()));
+                rest
+            }
+            // `x: shape [4, 10]` announces a field; continuation rows start with blanks.
+            _ if !line.starts_with(' ') => continue,
+            _ => line,
+        };
+        let Some((_, vals)) = out.last_mut() else {
+            continue;
+        };
+        for tok in body
+            .split(|c: char| c == ',' || c == '[' || c == ']' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+        {
+            vals.push(match tok.parse::<f64>() {
+                Ok(v) if !v.is_nan() => Printed::Number(v),
+                _ => Printed::Word(tok.to_string()),
+            });
+        }
+    }
+    out
+}
+
+/// Whether two outputs print the same values, bit for bit (every NaN prints as `NaN`); describes
+/// the first difference.
+fn same_values(want: &str, got: &str) -> Result<(), String> {
+    let (w, g) = (values(want), values(got));
+    if w.len() != g.len() {
+        return Err(format!("{} printed fields, want {}", g.len(), w.len()));
+    }
+    for ((wn, wv), (gn, gv)) in w.iter().zip(&g) {
+        if wn != gn || wv.len() != gv.len() {
+            return Err(format!(
+                "printed {gn} ({} values), want {wn} ({})",
+                gv.len(),
+                wv.len()
+            ));
+        }
+        for (i, (a, b)) in wv.iter().zip(gv).enumerate() {
+            let same = match (a, b) {
+                (Printed::Number(a), Printed::Number(b)) => a.to_bits() == b.to_bits(),
+                (Printed::Word(a), Printed::Word(b)) => a == b,
+                _ => false,
+            };
+            if !same {
+                return Err(format!("{wn}[{i}] = {b:?}, want {a:?}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `args` on every device; a message per device whose result differs from the first's.
+fn compare(case: &str, what: &str, args: &[String]) -> Vec<String> {
+    let run = |device: &str| {
+        let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+        a.extend(["--device", device]);
+        qd_run(&a)
+    };
+    let reference = run(DEVICES[0]);
+    let mut failures = Vec::new();
+    for &device in &DEVICES[1..] {
+        let o = run(device);
+        let mut diff = Vec::new();
+        if o.code != reference.code {
+            diff.push(format!("exit {} (want {})", o.code, reference.code));
+        }
+        if o.stderr != reference.stderr {
+            diff.push(format!(
+                "stderr:\n{}\nwant:\n{}",
+                o.stderr, reference.stderr
+            ));
+        }
+        if let Err(e) = same_values(&reference.stdout, &o.stdout) {
+            diff.push(e);
+        } else if o.stdout != reference.stdout {
+            diff.push(format!(
+                "stdout:\n{}\nwant:\n{}",
+                o.stdout, reference.stdout
+            ));
+        }
+        if !diff.is_empty() {
+            failures.push(format!("{case}, {what}, on {device}: {}", diff.join("; ")));
+        }
+    }
+    failures
+}
+
+#[test]
+fn every_device_matches_the_reference_bit_for_bit() {
+    // Every corpus file; the shared examples come through their `.grad` sidecars.
+    let files = corpus_files();
+    assert!(files.len() >= 30, "{} corpus files", files.len());
+    let mut failures = Vec::new();
+    let mut overflows = 0;
+    for path in &files {
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        for (what, args) in runs(path) {
+            if what.contains("forced") {
+                let o = qd_run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+                overflows += usize::from(o.stderr.contains("adstack overflow"));
+            }
+            failures.extend(compare(&name, &what, &args));
+        }
+    }
+    // The forced runs must exercise overflows, not only pass.
+    assert!(
+        overflows >= 20,
+        "only {overflows} cases overflow at capacity {TOO_SMALL}"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn the_main_job_and_its_overflow_match() {
+    let base = [
+        "examples/dynamic_loop.mlir",
+        "--kernel",
+        "compute",
+        "--set",
+        "n=512",
+        "--set",
+        "x=linspace(0,1.5)",
+        "--grad",
+        "y=1",
+        "--print",
+        "y",
+        "--print",
+        "x.grad",
+    ];
+    let args: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+    let mut failures = compare("dynamic_loop", "main job", &args);
+    let mut forced = args.clone();
+    forced.extend(["--ad-stack-size".to_string(), "32".to_string()]);
+    failures.extend(compare("dynamic_loop", "stack forced to 32", &forced));
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    for device in DEVICES {
+        let mut a: Vec<&str> = forced.iter().map(String::as_str).collect();
+        a.extend(["--device", device]);
+        let o = qd_run(&a);
+        assert_eq!(o.code, 1, "{device}");
+        assert!(
+            o.stderr
+                .contains("error: adstack overflow in kernel 'compute_grad': stack at ")
+                && o.stderr.contains("exceeded its capacity of 32"),
+            "{device}: {}",
+            o.stderr
+        );
+    }
+}
+
+/// Kernels whose accesses go out of bounds: a 2-D field, a 2-D ndarray, a local array, a 1-D
+/// field written by an atomic (and its gradient).
+const OUT_OF_BOUNDS: &str = "module {
+  qd.field @f : !qd.field<4x10xf32>
+  qd.field @g : !qd.field<3xf32> {needs_grad}
+  qd.field @h : !qd.field<3xf32> {needs_grad}
+  qd.kernel @field2d(%i: i32, %j: i32) {
+    %c = arith.constant 1.0 : f32
+    qd.store %c, @f[%i, %j] : f32
+  }
+  qd.kernel @nd(%a: !qd.ndarray<?x?xf32>, %i: i32) {
+    %c0 = arith.constant 0 : i32
+    %v = qd.ndarray_load %a[%c0, %i] : !qd.ndarray<?x?xf32>
+    qd.store %v, @f[%c0, %c0] : f32
+  }
+  qd.kernel @local(%k: i32) {
+    %c0 = arith.constant 0 : i32
+    %c4 = arith.constant 4 : i32
+    qd.range_for %t = %c0 to %c4 : i32 {
+      %arr = qd.alloca : !qd.ptr<!qd.array<10xf32>>
+      %p = qd.elem_ptr %arr[%k] : !qd.ptr<!qd.array<10xf32>>
+      %v = qd.local_load %p : !qd.ptr<f32>
+      qd.store %v, @f[%c0, %c0] : f32
+    }
+  }
+  qd.kernel @scatter(%k: i32) {
+    qd.struct_for (%i) in @g {
+      %v = qd.load @g[%i] : f32
+      %w = arith.mulf %v, %v : f32
+      %j = arith.addi %i, %k : i32
+      qd.atomic_add %w, @h[%j] : f32
+    }
+  }
+}
+";
+
+#[test]
+fn out_of_bounds_errors_match() {
+    let dir = scratch("devices-oob");
+    let f = write(&dir, "oob.mlir", OUT_OF_BOUNDS.as_bytes());
+    // Field and ndarray accesses out of bounds are left out until lowered.bounds_check names
+    // every index of an access (/work/notes/LOWERING_BUGS.md #2).
+    let cases: &[&[&str]] = &[
+        &[
+            "--kernel", "field2d", "--arg", "i=2", "--arg", "j=9", "--print", "f",
+        ],
+        &["--kernel", "local", "--arg", "k=10"],
+        &["--kernel", "local", "--arg", "k=-2"],
+        &[
+            "--kernel", "scatter", "--arg", "k=0", "--set", "g=1,2,3", "--grad", "h=1", "--print",
+            "g.grad",
+        ],
+    ];
+    let mut failures = Vec::new();
+    let mut errors = 0;
+    for (n, c) in cases.iter().enumerate() {
+        let mut args = vec![f.clone()];
+        args.extend(c.iter().map(|s| s.to_string()));
+        let o = qd_run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        errors += usize::from(o.stderr.contains("out of bounds"));
+        failures.extend(compare(&format!("oob case {n}"), &c.join(" "), &args));
+    }
+    assert!(errors >= 2, "only {errors} cases went out of bounds");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
