@@ -14,6 +14,14 @@ fn interp(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
     })))
 }
 
+fn interp_lowered(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
+    Ok(Box::new(
+        qd_interp::lowered::LoweredInterpreter::with_options(InterpOptions {
+            shuffle_seed: options.shuffle_seed,
+        }),
+    ))
+}
+
 /// Registers every device of qd.
 pub fn register_all_devices(reg: &mut DeviceRegistry) {
     reg.register(
@@ -21,7 +29,11 @@ pub fn register_all_devices(reg: &mut DeviceRegistry) {
         "the reference interpreter, at the qd level (qd, arith, math, ad, adstack)",
         interp,
     );
-    reg.register(qd_interp::lowered::NAME, "the interpreter of lowered IR (convert-qd-to-lowered; adstack heaps sized by the runtime's heap layout)", |o| Ok(Box::new(qd_interp::lowered::LoweredInterpreter::with_options(InterpOptions { shuffle_seed: o.shuffle_seed }))));
+    reg.register(
+        qd_interp::lowered::NAME,
+        "the interpreter of lowered IR (convert-qd-to-lowered), adstack heaps from the runtime's layout",
+        interp_lowered,
+    );
 }
 
 /// A registry with every device of qd.
