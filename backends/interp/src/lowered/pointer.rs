@@ -4,15 +4,17 @@
 //! in the top 24 bits, an offset in the low 40 bits. Offsets count what the buffer is made of:
 //! elements of a field or an ndarray (typed host storage, as the qd interpreter reads them),
 //! cells of the thread's private memory (one per scalar, the qd interpreter's local layout), bytes
-//! of the temporaries buffer and of the adstack heaps (the layout a compiled device uses).
+//! of the temporaries buffer and of the adstack heaps (the layout a compiled device uses; only the
+//! running thread's row of a heap is reachable, see `state::HeapRow`).
 //! Offset arithmetic wraps at 40 bits, so that a negative step and its inverse cancel; every
 //! access checks its offset against the buffer, and one past it is an error of the lowered IR
 //! (the lowering's bounds checks come first), never a panic.
 
-use super::state::LoweredState;
+use super::state::{heap_index, LoweredState};
 use crate::exec::{Frame, StateId};
 use crate::num::{canon, Kind};
 use qd_ir::Location;
+use qd_runtime::adstack::layout::Heap;
 use qd_runtime::{NdarrayId, RuntimeError, RuntimeErrorKind, Storage};
 
 /// Offset bits of a pointer.
@@ -137,6 +139,14 @@ fn ndarray_id(f: &mut Frame<'_>, sid: StateId, index: usize) -> Option<NdarrayId
     f.state::<LoweredState>(sid).ndarray(index)
 }
 
+/// The index of a heap space's buffer in [`LoweredState::heaps`].
+fn heap_of(space: Space) -> usize {
+    match space {
+        Space::HeapFloat => heap_index(Heap::Float),
+        _ => heap_index(Heap::Int),
+    }
+}
+
 /// Reads a value of `bytes` bytes at `off` of `buf` as canonical bits of `kind`.
 fn read_bytes(buf: &[u8], off: u64, s: Scalar) -> Option<u64> {
     let start = usize::try_from(off).ok()?;
@@ -197,8 +207,10 @@ pub fn load(
     let got = match space {
         Some(Space::Private) => f.locals.get(off as usize).copied(),
         Some(Space::Temps) => read_bytes(&f.state::<LoweredState>(sid).temps, off, s),
-        Some(Space::HeapFloat) => read_bytes(&f.state::<LoweredState>(sid).heaps[0], off, s),
-        Some(Space::HeapInt) => read_bytes(&f.state::<LoweredState>(sid).heaps[1], off, s),
+        Some(sp @ (Space::HeapFloat | Space::HeapInt)) => f
+            .state::<LoweredState>(sid)
+            .heap_at(heap_of(sp), off)
+            .and_then(|(row, rel)| read_bytes(row, rel, s)),
         Some(sp @ (Space::Field(_) | Space::FieldGrad(_))) => storage(f, sp)
             .filter(|st| (off as usize) < st.len())
             .map(|st| load_typed(st, off as usize, s)),
@@ -230,13 +242,13 @@ pub fn update(
         }),
         Some(sp @ (Space::Temps | Space::HeapFloat | Space::HeapInt)) => {
             let st = f.state::<LoweredState>(sid);
-            let buf = match sp {
-                Space::Temps => &mut st.temps,
-                Space::HeapFloat => &mut st.heaps[0],
-                _ => &mut st.heaps[1],
+            let at = match sp {
+                Space::Temps => Some((st.temps.as_mut_slice(), off)),
+                _ => st.heap_at(heap_of(sp), off),
             };
-            read_bytes(buf, off, s).and_then(|old| {
-                write_bytes(buf, off, s, update(old))?;
+            at.and_then(|(buf, rel)| {
+                let old = read_bytes(buf, rel, s)?;
+                write_bytes(buf, rel, s, update(old))?;
                 Some(old)
             })
         }

@@ -12,8 +12,8 @@ pub struct LoweredState {
     pub args: Vec<u64>,
     /// The temporaries buffer: 8 bytes per slot.
     pub temps: Vec<u8>,
-    /// The running task's heaps: float, int (row-major: `rows x stride` bytes).
-    pub heaps: [Vec<u8>; 2],
+    /// The running thread's rows of the task's heaps: float, int.
+    pub heaps: [HeapRow; 2],
     /// The running task's heap layout.
     pub layout: HeapLayout,
     /// The running thread's id (0-based within the task's dispatch).
@@ -24,7 +24,26 @@ pub struct LoweredState {
     pub row: u64,
 }
 
+/// The running thread's row of an adstack heap. The heap is `rows x stride` bytes, as a compiled
+/// device lays it out; threads run one after another and each touches its own row only, so the
+/// interpreter keeps just the running thread's row.
+#[derive(Default)]
+pub struct HeapRow {
+    /// The row's `stride` bytes.
+    pub bytes: Vec<u8>,
+    /// Where the row starts in the heap: `row * stride`.
+    pub base: u64,
+}
+
 impl LoweredState {
+    /// The running thread's row of heap `index` ([`heap_index`]) and the position of heap byte
+    /// `off` in it; None when `off` lies outside that row.
+    pub fn heap_at(&mut self, index: usize, off: u64) -> Option<(&mut [u8], u64)> {
+        let row = &mut self.heaps[index];
+        let rel = off.checked_sub(row.base)?;
+        (rel < row.bytes.len() as u64).then_some((row.bytes.as_mut_slice(), rel))
+    }
+
     /// The ndarray passed as argument `index`.
     pub fn ndarray(&self, index: usize) -> Option<NdarrayId> {
         self.args.get(index).map(|&bits| NdarrayId(bits as u32))

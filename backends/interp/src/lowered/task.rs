@@ -4,14 +4,16 @@
 //! A range task runs thread `t` for `t` in `0..max(end - begin, 0)`, ascending, or in the order
 //! the interpreter's shuffle draws (one permutation per range task, drawn as the qd interpreter
 //! draws one per parallel loop, so that the same seed gives the same orders on both). Each
-//! thread's heap row is its id; the heaps are sized `threads x stride` from the task's
-//! [`HeapLayout`], made from the launch's adstack plan before the task runs, and zeroed.
+//! thread's heap row is its id. The task's [`HeapLayout`] is made from the launch's adstack plan
+//! before the task runs, and each heap is checked to fit `threads x stride` bytes, as a compiled
+//! device sizes it; the interpreter holds the running thread's row only, zeroed when the thread
+//! starts (as a fresh heap's row is).
 
-use super::state::{heap_index, LoweredState};
+use super::state::{heap_index, HeapRow, LoweredState};
 use super::{index_prop, state, str_prop};
 use crate::exec::{Code, Compiler, Exec, Flow, Frame, StateId};
 use qd_ir::{AttrData, Diagnostic, Location, OpId};
-use qd_runtime::adstack::layout::{Heap, HeapLayout};
+use qd_runtime::adstack::layout::{Heap, HeapLayout, LayoutError};
 use qd_runtime::{DType, KernelStacks, RuntimeError, RuntimeErrorKind};
 
 /// A range bound: a constant, or a temporaries slot read when the task starts.
@@ -137,12 +139,13 @@ pub(super) fn run(f: &mut Frame<'_>, sid: StateId, task: &Task) -> Result<(), Bo
     };
     let layout = HeapLayout::compute(f.adstacks, &task.stacks)
         .map_err(|e| f.error(task.loc, RuntimeErrorKind::Device, e.to_string()))?;
-    let mut heaps = [Vec::new(), Vec::new()];
+    let mut heaps: [HeapRow; 2] = Default::default();
     for heap in [Heap::Float, Heap::Int] {
-        heaps[heap_index(heap)] = layout
-            .allocate(f.kernel, heap, threads)
-            .map_err(|e| f.error(task.loc, RuntimeErrorKind::Device, e.to_string()))?;
+        let fail = |e: LayoutError| f.error(task.loc, RuntimeErrorKind::Device, e.to_string());
+        layout.heap_bytes(f.kernel, heap, threads).map_err(fail)?;
+        heaps[heap_index(heap)].bytes = layout.allocate(f.kernel, heap, 1).map_err(fail)?;
     }
+    let strides = [layout.stride(Heap::Float), layout.stride(Heap::Int)];
     {
         let st = f.state::<LoweredState>(sid);
         st.layout = layout;
@@ -157,6 +160,11 @@ pub(super) fn run(f: &mut Frame<'_>, sid: StateId, task: &Task) -> Result<(), Bo
         let st = f.state::<LoweredState>(sid);
         st.thread = t;
         st.row = t;
+        for (row, stride) in st.heaps.iter_mut().zip(strides) {
+            row.bytes.fill(0);
+            // t < threads, and threads x stride fits 64 bits (checked above).
+            row.base = t * stride;
+        }
         task.body.run(f)?;
         Ok(())
     };
@@ -165,7 +173,7 @@ pub(super) fn run(f: &mut Frame<'_>, sid: StateId, task: &Task) -> Result<(), Bo
         None => (0..threads).try_for_each(|t| one(f, t))?,
     }
     // The heaps are the task's: free them before the next one sizes its own.
-    f.state::<LoweredState>(sid).heaps = [Vec::new(), Vec::new()];
+    f.state::<LoweredState>(sid).heaps = Default::default();
     Ok(())
 }
 

@@ -387,6 +387,39 @@ fn a_stack_the_plan_does_not_size_or_a_heap_too_big_is_an_error() {
     );
 }
 
+/// A thread that reads the next thread's heap row: only its own row is its stack memory.
+const OTHER_ROW: &str = r#"module {
+  qd.field @out : !qd.field<2xf32>
+  "lowered.kernel"() <{function_type = () -> (), sym_name = "k", temps = 0 : i64}> ({
+    "lowered.task"() <{adstacks = array<i64: 0>, begin = 0 : i64, end = 2 : i64, kind = "range", sym_name = "k_0"}> ({
+      %r = "lowered.adstack_row"() : () -> i64
+      %s = "lowered.adstack_stride"() <{heap = "float"}> : () -> i64
+      %c1 = "arith.constant"() <{value = 1 : i64}> : () -> i64
+      %next = "arith.addi"(%r, %c1) : (i64, i64) -> i64
+      %at = "arith.muli"(%next, %s) : (i64, i64) -> i64
+      %p = "lowered.heap_ptr"(%at) <{heap = "float"}> : (i64) -> !lowered.ptr<f32>
+      %v = "lowered.load"(%p) : (!lowered.ptr<f32>) -> f32
+      %o = "lowered.field_ptr"() <{field = @out}> : () -> !lowered.ptr<f32>
+      "lowered.store"(%v, %o) : (f32, !lowered.ptr<f32>) -> ()
+      "lowered.return"() : () -> ()
+    }) : () -> ()
+  }) : () -> ()
+}
+"#;
+
+#[test]
+fn a_thread_reaches_its_own_heap_row_only() {
+    let mut c = case(OTHER_ROW, &[(0, DType::F32, 4)]);
+    let e = c.run(&[]).unwrap_err();
+    assert_eq!(e.kind, RuntimeErrorKind::Device);
+    assert!(
+        e.message
+            .contains("lowered IR load out of its buffer: Some(HeapFloat) at offset 40"),
+        "{}",
+        e.message
+    );
+}
+
 /// Accesses the lowering never makes: past a field, through a pointer into nothing.
 const FAULTS: &str = r#"module {
   qd.field @f : !qd.field<4xf32>
