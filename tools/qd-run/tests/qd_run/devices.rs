@@ -324,3 +324,89 @@ fn out_of_bounds_errors_match() {
     assert!(errors >= 2, "only {errors} cases went out of bounds");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
+
+/// Element types and atomics the corpus leaves out: an i1 field (kept as i8 in lowered memory),
+/// atomic max on ui8 (unsigned order), atomic min on i16 and on f64 with a NaN (minNum), an i64
+/// add that wraps, a 2-D i32 ndarray read and written.
+const TYPES: &str = "module {
+  qd.field @b : !qd.field<6xi1>
+  qd.field @u : !qd.field<ui8>
+  qd.field @uv : !qd.field<6xui8>
+  qd.field @s : !qd.field<i16>
+  qd.field @m : !qd.field<f64>
+  qd.field @w : !qd.field<i64>
+  qd.field @c : !qd.field<4xi32>
+  qd.kernel @k(%a: !qd.ndarray<?x?xi32>, %x: f64) {
+    qd.struct_for (%i) in @b {
+      %v = qd.load @b[%i] : i1
+      %t = arith.constant true
+      %nv = arith.xori %v, %t : i1
+      qd.store %nv, @b[%i] : i1
+      %u0 = qd.load @uv[%i] : ui8
+      %o = qd.atomic_max %u0, @u[] : ui8
+      %i16 = arith.trunci %i : i32 to i16
+      %n = arith.constant -7 : i16
+      %p = arith.muli %i16, %n : i16
+      qd.atomic_min %p, @s[] : i16
+      %f = arith.sitofp %i : i32 to f64
+      %y = arith.mulf %f, %x : f64
+      %z = arith.divf %y, %y : f64
+      qd.atomic_min %z, @m[] : f64
+      %e = arith.extsi %i : i32 to i64
+      %sh = arith.constant 60 : i64
+      %q = arith.shli %e, %sh : i64
+      qd.atomic_add %q, @w[] : i64
+    }
+    %c0 = arith.constant 0 : i32
+    %d0 = qd.ndarray_shape %a, 0 : !qd.ndarray<?x?xi32>
+    %d1 = qd.ndarray_shape %a, 1 : !qd.ndarray<?x?xi32>
+    qd.range_for %r = %c0 to %d0 : i32 {
+      qd.range_for %j = %c0 to %d1 : i32 {
+        %v = qd.ndarray_load %a[%r, %j] : !qd.ndarray<?x?xi32>
+        %c4 = arith.constant 4 : i32
+        %jj = arith.remsi %j, %c4 : i32
+        qd.atomic_add %v, @c[%jj] : i32
+        %one = arith.constant 1 : i32
+        %v1 = arith.addi %v, %one : i32
+        qd.ndarray_store %v1, %a[%r, %j] : !qd.ndarray<?x?xi32>
+      }
+    }
+  }
+}
+";
+
+#[test]
+fn element_types_and_atomics_match() {
+    let dir = scratch("devices-types");
+    let f = write(&dir, "types.mlir", TYPES.as_bytes());
+    let mut args: Vec<String> = [
+        f.as_str(),
+        "--kernel",
+        "k",
+        "--arg",
+        "a=arange():3x5",
+        "--arg",
+        "x=0.5",
+        "--set",
+        "b=1,0,1,0,0,1",
+        "--set",
+        "uv=3,200,127,128,255,1",
+        "--set",
+        "m=100",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for field in ["b", "u", "s", "m", "w", "c"] {
+        args.extend(["--print".to_string(), field.to_string()]);
+    }
+    let out = ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(
+        out.contains("u = 255\n") && out.contains("m = 1.0\n"),
+        "{out}"
+    );
+    let mut failures = compare("types", "in order", &args);
+    args.extend(["--shuffle".to_string(), "3".to_string()]);
+    failures.extend(compare("types", "shuffled", &args));
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
