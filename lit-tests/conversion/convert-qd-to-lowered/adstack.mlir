@@ -30,8 +30,8 @@ qd.field @x : !qd.field<4xf32>
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
 //
 // alloca: entry 0 := (0, 0), count := 0.
-// CHECK: %[[Z0:.*]] = lowered.heap_ptr float, %[[P0]] : !lowered.ptr<f32>
-// CHECK-NEXT: lowered.store %[[FZ]], %[[Z0]] : !lowered.ptr<f32>
+// CHECK-DAG: %[[Z0:.*]] = lowered.heap_ptr float, %[[P0]] : !lowered.ptr<f32>
+// CHECK: lowered.store %[[FZ]], %[[Z0]] : !lowered.ptr<f32>
 // CHECK-NEXT: %[[Z1:.*]] = lowered.heap_ptr float, %[[A0]] : !lowered.ptr<f32>
 // CHECK-NEXT: lowered.store %[[FZ]], %[[Z1]] : !lowered.ptr<f32>
 // CHECK-NEXT: lowered.store %[[ZERO]], %[[CNT]] : !lowered.ptr<i64>

@@ -7,9 +7,9 @@ qd.field @x : !qd.field<8xf32>
 qd.field @g : !qd.field<2x3xf32>
 
 // CHECK-LABEL: lowered.task @nested_0 range(0, 8) {
-// CHECK: %[[N:.*]] = lowered.arg 0 : i32
-// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[N:.*]] = lowered.arg 0 : i32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK: lowered.for %[[J:.*]] = %[[ZERO]] to %[[N]] step %[[ONE]] : i32 {
 // CHECK-NEXT: lowered.for %{{.*}} = %[[ZERO]] to %[[J]] step %[[ONE]] : i32 {
 // CHECK: arith.mulf
@@ -37,10 +37,10 @@ qd.kernel @nested(%n: i32) {
 // CHECK-DAG: %[[N:.*]] = lowered.arg 0 : i32
 // CHECK-DAG: %[[TRUE:.*]] = arith.constant true
 // CHECK-DAG: %[[FALSE:.*]] = arith.constant false
-// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
-// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK: %[[BROKEN:.*]] = lowered.alloca : !lowered.ptr<i1, private>
 // CHECK: %[[RUNNING:.*]] = lowered.alloca : !lowered.ptr<i1, private>
+// CHECK: %[[ONE:.*]] = arith.constant 1 : i32
 // CHECK: %[[CTR:.*]] = lowered.alloca : !lowered.ptr<i32, private>
 // CHECK: lowered.store %[[ZERO]], %[[CTR]] : !lowered.ptr<i32, private>
 // CHECK: lowered.while {
@@ -123,9 +123,9 @@ qd.kernel @cont(%n: i32) {
 // A while with a break: the condition region runs only while not broken (it may read memory,
 // and qd never evaluates it after a break); its verdict goes through the private flag `go`.
 // CHECK-LABEL: lowered.task @wh_0 range(0, 8) {
+// CHECK: %[[P:.*]] = lowered.alloca : !lowered.ptr<f32, private>
 // CHECK-DAG: %[[FALSE:.*]] = arith.constant false
 // CHECK-DAG: %[[TRUE:.*]] = arith.constant true
-// CHECK: %[[P:.*]] = lowered.alloca : !lowered.ptr<f32, private>
 // CHECK: %[[BROKEN:.*]] = lowered.alloca : !lowered.ptr<i1, private>
 // CHECK: %[[RUNNING:.*]] = lowered.alloca : !lowered.ptr<i1, private>
 // CHECK: %[[GO:.*]] = lowered.alloca : !lowered.ptr<i1, private>
@@ -188,16 +188,16 @@ qd.kernel @plain_while() {
 // A serial struct_for over a 2-D field with a break that ends the body: a while over the i64
 // linear index (no `running` flag: nothing follows the jump); the index loop runs over `index`.
 // CHECK-LABEL: lowered.task @serial_struct_0 range(0, 2) {
+// CHECK: %{{.*}} = arith.index_cast %{{.*}} : i64 to index
+// CHECK: %[[BROKEN:.*]] = lowered.alloca : !lowered.ptr<i1, private>
 // CHECK-DAG: %[[Z:.*]] = arith.constant 0 : i64
 // CHECK-DAG: %[[SIX:.*]] = arith.constant 6 : i64
-// CHECK-DAG: %[[THREE:.*]] = arith.constant 3 : i64
-// CHECK: %{{.*}} = arith.index_cast %{{.*}} : i64 to index
-// CHECK-NEXT: %[[BROKEN:.*]] = lowered.alloca : !lowered.ptr<i1, private>
-// CHECK-NEXT: %[[CTR:.*]] = lowered.alloca : !lowered.ptr<i64, private>
+// CHECK: %[[CTR:.*]] = lowered.alloca : !lowered.ptr<i64, private>
 // CHECK-NEXT: lowered.store %[[Z]], %[[CTR]] : !lowered.ptr<i64, private>
 // CHECK: arith.cmpi slt, %{{.*}}, %[[SIX]] : i64
 // CHECK: } do {
 // CHECK-NEXT: %[[K:.*]] = lowered.load %[[CTR]] : !lowered.ptr<i64, private>
+// CHECK-NEXT: %[[THREE:.*]] = arith.constant 3 : i64
 // CHECK-NEXT: %[[J:.*]] = arith.remui %[[K]], %[[THREE]] : i64
 // CHECK-NEXT: %[[I:.*]] = arith.divui %[[K]], %[[THREE]] : i64
 qd.kernel @serial_struct() {
@@ -219,7 +219,7 @@ qd.kernel @serial_struct() {
 // needs nothing (the loop stays a lowered.for). Loops in a top-level if are serial.
 // CHECK-LABEL: lowered.task @tail_jumps_0 serial {
 // CHECK: %[[BROKEN:.*]] = lowered.alloca : !lowered.ptr<i1, private>
-// CHECK-NEXT: %[[CTR:.*]] = lowered.alloca : !lowered.ptr<i32, private>
+// CHECK: %[[CTR:.*]] = lowered.alloca : !lowered.ptr<i32, private>
 // CHECK: } do {
 // CHECK-NEXT: %[[K:.*]] = lowered.load %[[CTR]]
 // CHECK-NEXT: lowered.store %{{.*}}, %[[BROKEN]] : !lowered.ptr<i1, private>

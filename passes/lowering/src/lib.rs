@@ -2,30 +2,25 @@
 //! lowered dialect that devices run (see `qd_lowered` for the target's semantics).
 //!
 //! One concept per module:
-//! - [`convert_qd_to_lowered`]: the pass and the lowering of a kernel into tasks;
+//! - [`convert_qd_to_lowered`]: the pass and its steps for one kernel;
+//! - `facts`: constant and in-range indices, adstack ids, gathered before restructuring;
+//! - `jumps`: where break and continue sit; `structurize`: their removal (qd to qd);
 //! - `partition`: which top-level code becomes which task, which values cross tasks;
 //! - `remat`: values recomputed in each task instead of passed, integer constants;
+//! - `outline`: the lowered kernel and its tasks, the qd code moved into them;
 //! - `spill`: values passed between tasks through temporaries slots;
-//! - `lowerer`: the conversion state (insertion point, task prologue, value map);
-//! - `convert`: the table of per-op conversions, and what is legal as it is (arith, math);
-//! - `access`: field and ndarray element addressing and bounds checks;
-//! - `memory`, `locals`, `control`, `adstack`: the conversions of each kind of op;
-//! - `jumps`: where break and continue sit;
-//! - `emit`: builders of the lowered ops.
+//! - `patterns`: the per-op conversions the dialect-conversion driver applies (with `access`
+//!   for field/ndarray addressing and bounds checks, `emit` for the task prologue).
 
-mod access;
-mod adstack;
-mod control;
-mod convert;
 pub mod convert_qd_to_lowered;
-mod emit;
+mod facts;
 mod jumps;
-mod locals;
-mod lowerer;
-mod memory;
+mod outline;
 mod partition;
+mod patterns;
 mod remat;
 mod spill;
+mod structurize;
 
 pub use convert_qd_to_lowered::{
     convert_qd_to_lowered_pass_info, lower_kernel, ConvertQdToLowered, PASS_NAME,

@@ -2,45 +2,46 @@
 //! computes it, and the load by a task that uses it. A slot is 8 bytes; `i1` is stored as `i8`
 //! (global memory holds no `i1`) and `index` as `i64`.
 
-use crate::emit;
-use crate::lowerer::{Lowerer, R};
 use qd_arith::names::{EXTUI, INDEX_CAST, TRUNCI};
-use qd_ir::{Type, TypeData, Value};
+use qd_ir::{Builder, Context, Location, Type, TypeData, Value};
+use qd_lowered::{global_ptr, LoadOp, StoreOp, TempPtrOp};
 
-/// The type a value of type `ty` has in a slot, and whether it is `i1` / `index`.
-fn slot_type(lw: &mut Lowerer, ty: Type) -> Type {
-    match lw.ctx.type_data(ty) {
-        TypeData::Integer { width: 1, .. } => lw.ctx.integer_type(8),
-        TypeData::Index => lw.ctx.i64_type(),
+/// The type a value of type `ty` has in a slot.
+fn slot_type(ctx: &mut Context, ty: Type) -> Type {
+    match ctx.type_data(ty) {
+        TypeData::Integer { width: 1, .. } => ctx.integer_type(8),
+        TypeData::Index => ctx.i64_type(),
         _ => ty,
     }
 }
 
-/// Stores `v` (a lowered value) into slot `slot`.
-pub fn store(lw: &mut Lowerer, v: Value, slot: u32) {
-    let ty = lw.ctx.value_type(v);
-    let st = slot_type(lw, ty);
+/// Stores `v` into slot `slot`.
+pub fn store(b: &mut Builder, v: Value, slot: u32, loc: Location) {
+    let ty = b.ctx.value_type(v);
+    let st = slot_type(b.ctx, ty);
     let stored = if st == ty {
         v
-    } else if lw.ctx.type_data(ty).is_index() {
-        lw.cast(INDEX_CAST, v, st)
+    } else if b.ctx.type_data(ty).is_index() {
+        qd_arith::build_cast(b, INDEX_CAST, v, st, loc)
     } else {
-        lw.cast(EXTUI, v, st)
+        qd_arith::build_cast(b, EXTUI, v, st, loc)
     };
-    let p = emit::temp_ptr(lw, slot, st);
-    emit::store(lw, stored, p);
+    let pty = global_ptr(b.ctx, st);
+    let p = TempPtrOp::build(b, pty, slot, loc).result(b.ctx);
+    StoreOp::build(b, stored, p, loc);
 }
 
 /// Loads a value of type `ty` from slot `slot`.
-pub fn reload(lw: &mut Lowerer, slot: u32, ty: Type) -> R<Value> {
-    let st = slot_type(lw, ty);
-    let p = emit::temp_ptr(lw, slot, st);
-    let v = emit::load(lw, p)?;
-    Ok(if st == ty {
+pub fn reload(b: &mut Builder, slot: u32, ty: Type, loc: Location) -> Value {
+    let st = slot_type(b.ctx, ty);
+    let pty = global_ptr(b.ctx, st);
+    let p = TempPtrOp::build(b, pty, slot, loc).result(b.ctx);
+    let v = LoadOp::build(b, p, loc).result(b.ctx);
+    if st == ty {
         v
-    } else if lw.ctx.type_data(ty).is_index() {
-        lw.cast(INDEX_CAST, v, ty)
+    } else if b.ctx.type_data(ty).is_index() {
+        qd_arith::build_cast(b, INDEX_CAST, v, ty, loc)
     } else {
-        lw.cast(TRUNCI, v, ty)
-    })
+        qd_arith::build_cast(b, TRUNCI, v, ty, loc)
+    }
 }

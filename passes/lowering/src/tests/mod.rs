@@ -1,10 +1,11 @@
 //! Unit tests of the conversion's helpers on parsed IR: where jumps sit (`jumps`), how a kernel
-//! splits into tasks and which values cross them (`partition`), and the lowering of a whole
-//! module (`convert`).
+//! splits into tasks and which values cross them (`partition`), the removal of jumps checked on
+//! the interpreter (`structurize`), and the lowering of a whole module (`convert`).
 
 mod convert;
 mod jumps;
 mod partition;
+mod structurize;
 
 use qd_ir::text::parse_source;
 use qd_ir::{Context, OpId};

@@ -1,0 +1,252 @@
+//! What the conversion patterns need to know about the original qd kernel, gathered before it is
+//! restructured (the ops keep their identity through it):
+//!
+//! - For each index of a field, ndarray or local-array access: its value when it folds to an
+//!   integer constant, or whether it is provably in `[0, extent)`, in which case no bounds check
+//!   is emitted. An index is provably in range when it is
+//!   - an induction variable of a `qd.struct_for` over a field whose extent on that axis is at
+//!     most the accessed extent (static extents);
+//!   - the induction variable of a `qd.range_for` whose lower bound is a constant `>= 0` and
+//!     whose upper bound is a constant `<= extent`, or is `qd.ndarray_shape %a, k` when the
+//!     extent is that same ndarray extent.
+//!
+//!   (Induction variables are SSA values: nothing in the body can change them.)
+//! - For each adstack op: the id and element type of its stack (an alloca without an id is an
+//!   error at the alloca: the runtime knows stacks by their ids).
+
+use crate::remat::const_int;
+use qd_ad::{element_access, PathIndex, ACC_NDARRAY_ADJOINT_OP, LOAD_ELEMENT_OP};
+use qd_adstack::{stack_id_of, StackType};
+use qd_frontend::{
+    lookup_field, pointee_of, ArrayType, NdarrayShapeOp, RangeForOp, StructForOp, StructType,
+    RANGE_FOR_OP, STRUCT_FOR_OP,
+};
+use qd_ir::{BlockId, Context, Diagnostic, OpId, Type, Value, ValueDef};
+use std::collections::HashMap;
+
+/// The extent of one axis of an accessed array.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Extent {
+    Static(i64),
+    /// Axis `axis` of ndarray argument `arg`.
+    Ndarray {
+        arg: u32,
+        axis: u32,
+    },
+}
+
+/// What is known of one index.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum IndexFact {
+    /// It folds to this constant.
+    Const(i64),
+    /// It is in range.
+    InRange,
+}
+
+/// A stack's id and element type.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct StackFact {
+    pub id: u32,
+    pub elem: Type,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// `(access op, k)`: the k-th index of the access (in its accessor's order; for element
+    /// accesses, the k-th value index of the path).
+    pub indices: HashMap<(OpId, usize), IndexFact>,
+    pub stacks: HashMap<OpId, StackFact>,
+}
+
+impl Facts {
+    pub fn index(&self, op: OpId, k: usize) -> Option<IndexFact> {
+        self.indices.get(&(op, k)).copied()
+    }
+}
+
+/// The facts of the kernel whose body block is `body` (None: an empty kernel).
+pub fn collect(
+    ctx: &mut Context,
+    kernel: OpId,
+    body: Option<BlockId>,
+) -> Result<Facts, Diagnostic> {
+    let mut facts = Facts::default();
+    let Some(body) = body else {
+        return Ok(facts);
+    };
+    for op in ctx.walk_pre_order(kernel) {
+        if let Some(accesses) = accessed(ctx, body, op) {
+            for (k, (i, e)) in accesses.into_iter().enumerate() {
+                let fact = match const_int(ctx, i) {
+                    Some(c) => Some(IndexFact::Const(c)),
+                    None => in_range(ctx, body, i, e).then_some(IndexFact::InRange),
+                };
+                if let Some(f) = fact {
+                    facts.indices.insert((op, k), f);
+                }
+            }
+        }
+        if ctx.dialect_of(op) == "adstack" {
+            let f = stack_fact(ctx, op)?;
+            facts.stacks.insert(op, f);
+        }
+    }
+    Ok(facts)
+}
+
+fn stack_fact(ctx: &Context, op: OpId) -> Result<StackFact, Diagnostic> {
+    let alloca = if ctx.name(op) == qd_adstack::ALLOCA_OP {
+        Some(op)
+    } else {
+        ctx.operands(op)
+            .next()
+            .and_then(|s| ctx.defining_op(s))
+            .filter(|&d| ctx.name(d) == qd_adstack::ALLOCA_OP)
+    };
+    let Some(alloca) = alloca else {
+        return Err(Diagnostic::error(
+            ctx.loc(op),
+            format!(
+                "cannot lower '{}': its stack is not an adstack.alloca's",
+                ctx.name(op)
+            ),
+        ));
+    };
+    let Some(id) = stack_id_of(ctx, alloca) else {
+        return Err(Diagnostic::error(
+            ctx.loc(alloca),
+            "adstack.alloca has no 'id' property: run determine-ad-stack-size before convert-qd-to-lowered",
+        ));
+    };
+    let ty = ctx.value_type(ctx.result(alloca, 0));
+    let elem = StackType::from_type(ctx, ty)
+        .map(|s| s.elem(ctx))
+        .ok_or_else(|| Diagnostic::error(ctx.loc(alloca), "adstack.alloca without a stack type"))?;
+    Ok(StackFact { id, elem })
+}
+
+/// The kernel argument index of ndarray value `arr`, when it is one.
+pub fn ndarray_arg(ctx: &Context, body: BlockId, arr: Value) -> Option<u32> {
+    match ctx.value_def(arr) {
+        ValueDef::BlockArg { block, index } if block == body => Some(index),
+        _ => None,
+    }
+}
+
+/// The indices `op` accesses with their extents, for field, ndarray and local-array accesses.
+fn accessed(ctx: &Context, body: BlockId, op: OpId) -> Option<Vec<(Value, Extent)>> {
+    use qd_frontend as qd;
+    let name = ctx.name(op);
+    let operands = ctx.operand_vec(op);
+    let field_indices = |skip: usize| -> Option<Vec<(Value, Extent)>> {
+        let f = ctx.prop(op, "field").and_then(|a| match ctx.attr_data(a) {
+            qd_ir::AttrData::SymbolRef { root, .. } => Some(ctx.ident_str(*root).to_string()),
+            _ => None,
+        })?;
+        let shape = lookup_field(ctx, op, &f)?.shape(ctx);
+        Some(
+            operands[skip.min(operands.len())..]
+                .iter()
+                .zip(shape)
+                .map(|(&v, d)| (v, Extent::Static(d)))
+                .collect(),
+        )
+    };
+    let ndarray_indices = |arr_at: usize| -> Option<Vec<(Value, Extent)>> {
+        let arg = ndarray_arg(ctx, body, *operands.get(arr_at)?)?;
+        Some(
+            operands[arr_at + 1..]
+                .iter()
+                .enumerate()
+                .map(|(axis, &v)| {
+                    (
+                        v,
+                        Extent::Ndarray {
+                            arg,
+                            axis: axis as u32,
+                        },
+                    )
+                })
+                .collect(),
+        )
+    };
+    match name {
+        qd::LOAD_OP | qd_ad::LOAD_FIELD_ADJOINT_OP => field_indices(0),
+        qd::STORE_OP
+        | qd::ATOMIC_ADD_OP
+        | qd::ATOMIC_MIN_OP
+        | qd::ATOMIC_MAX_OP
+        | qd_ad::ACC_FIELD_ADJOINT_OP
+        | qd_ad::STORE_FIELD_ADJOINT_OP => field_indices(1),
+        qd::NDARRAY_LOAD_OP => ndarray_indices(0),
+        qd::NDARRAY_STORE_OP | ACC_NDARRAY_ADJOINT_OP => ndarray_indices(1),
+        qd::ELEM_PTR_OP => {
+            let len = ArrayType::from_type(ctx, pointee_of(ctx, *operands.first()?))?.len(ctx);
+            Some(vec![(*operands.get(1)?, Extent::Static(len))])
+        }
+        LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP => element_indices(ctx, op),
+        _ => None,
+    }
+}
+
+/// The value indices of an element path with their array lengths.
+fn element_indices(ctx: &Context, op: OpId) -> Option<Vec<(Value, Extent)>> {
+    let (base, path) = element_access(ctx, op)?;
+    let mut ty = pointee_of(ctx, base);
+    let mut out = Vec::new();
+    for step in path {
+        if let Some(a) = ArrayType::from_type(ctx, ty) {
+            if let PathIndex::Value(v) = step {
+                out.push((v, Extent::Static(a.len(ctx))));
+            }
+            ty = a.elem(ctx);
+        } else {
+            let s = StructType::from_type(ctx, ty)?;
+            let PathIndex::Const(k) = step else {
+                return None;
+            };
+            ty = s.member(ctx, usize::try_from(k).ok()?)?;
+        }
+    }
+    Some(out)
+}
+
+/// Whether qd value `i` is provably in `[0, e)` (see the module doc).
+fn in_range(ctx: &mut Context, body: BlockId, i: Value, e: Extent) -> bool {
+    let ValueDef::BlockArg { block, index } = ctx.value_def(i) else {
+        return false;
+    };
+    let Some(owner) = ctx.block_parent_op(block) else {
+        return false;
+    };
+    match ctx.name(owner) {
+        STRUCT_FOR_OP => {
+            let Extent::Static(n) = e else {
+                return false;
+            };
+            let name = StructForOp(owner).field_name(ctx).to_string();
+            lookup_field(ctx, owner, &name)
+                .and_then(|f| f.shape(ctx).get(index as usize).copied())
+                .is_some_and(|d| d <= n)
+        }
+        RANGE_FOR_OP if index == 0 => {
+            let r = RangeForOp(owner);
+            let (lo, hi) = (r.lower(ctx), r.upper(ctx));
+            if const_int(ctx, lo).is_none_or(|c| c < 0) {
+                return false;
+            }
+            match e {
+                Extent::Static(n) => const_int(ctx, hi).is_some_and(|c| c <= n),
+                Extent::Ndarray { arg, axis } => ctx
+                    .defining_op(hi)
+                    .and_then(|o| NdarrayShapeOp::from_op(ctx, o))
+                    .is_some_and(|s| {
+                        s.axis(ctx) == axis as usize
+                            && ndarray_arg(ctx, body, s.array(ctx)) == Some(arg)
+                    }),
+            }
+        }
+        _ => false,
+    }
+}

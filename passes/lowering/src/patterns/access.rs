@@ -1,0 +1,241 @@
+//! Element addresses of fields and ndarrays: a pointer to the buffer (once per task), one
+//! `lowered.bounds_check` per index not provably in range (see `facts`), and the row-major
+//! offset `((i0 * d1) + i1) * d2 + i2` in i64. Elements of type `i1` live as `i8`.
+
+use super::emit::{Em, R};
+use crate::facts::{Extent, IndexFact};
+use qd_arith::names::{ADDI, EXTUI, MULI, TRUNCI};
+use qd_frontend::{lookup_field, NdarrayType};
+use qd_ir::{OpId, Type, Value, ValueDef};
+use qd_lowered::types::{pointee, storage_type};
+use qd_lowered::{
+    global_ptr, BoundsCheckOp, FieldPtrOp, LoadOp, NdarrayDimOp, NdarrayPtrOp, OffsetOp, KERNEL_OP,
+};
+
+/// Loads an element of type `elem` through `p` (a pointer to its stored type).
+pub fn load_elem(em: &mut Em, p: Value, elem: Type) -> Value {
+    let loc = em.loc;
+    let v = em.b(|b| LoadOp::build(b, p, loc).result(b.ctx));
+    if em.ctx().value_type(v) == elem {
+        v
+    } else {
+        em.cast(TRUNCI, v, elem)
+    }
+}
+
+/// `v` as stored through `p` (widened when the element is `i1`).
+pub fn stored_value(em: &mut Em, v: Value, p: Value) -> Value {
+    let pty = em.ctx().value_type(p);
+    let Some(st) = pointee(em.ctx(), pty) else {
+        return v;
+    };
+    if em.ctx().value_type(v) == st {
+        v
+    } else {
+        em.cast(EXTUI, v, st)
+    }
+}
+
+/// The shape and element type of field `field` (an error when the op names no field).
+pub fn field_info(em: &Em, op: OpId, field: &str) -> R<(Vec<i64>, Type)> {
+    match lookup_field(em.ctx(), op, field) {
+        Some(f) => Ok((f.shape(em.ctx()), f.elem(em.ctx()))),
+        None => Err(em.error(format!(
+            "'{}' refers to unknown field @{field}",
+            em.ctx().name(op)
+        ))),
+    }
+}
+
+/// A field element: `(pointer to it, element type)`; `grad` addresses the adjoint buffer.
+/// `indices` are the access's (converted) index operands.
+pub fn field_element(
+    em: &mut Em,
+    field: &str,
+    shape: &[i64],
+    elem: Type,
+    grad: bool,
+    indices: &[Value],
+) -> R<(Value, Type)> {
+    if indices.len() != shape.len() {
+        return Err(em.internal(format!(
+            "field @{field} of rank {} accessed with {} indices",
+            shape.len(),
+            indices.len()
+        )));
+    }
+    let loc = em.loc;
+    let stored = em.rw.intern(|ctx| {
+        let st = storage_type(ctx, elem);
+        global_ptr(ctx, st)
+    });
+    let name = field.to_string();
+    let base = em.invariant(|b| FieldPtrOp::build(b, stored, &name, grad.then_some(()), loc).0);
+    let what = if grad {
+        format!("field @{field}.grad")
+    } else {
+        format!("field @{field}")
+    };
+    let extents: Vec<Extent> = shape.iter().map(|&d| Extent::Static(d)).collect();
+    let p = element(em, base, indices, &extents, &what, 0)?;
+    Ok((p, elem))
+}
+
+/// The kernel argument index of a (converted) ndarray operand: a block argument of the lowered
+/// kernel.
+pub fn ndarray_arg(em: &Em, arr: Value) -> R<u32> {
+    let ctx = em.ctx();
+    match ctx.value_def(arr) {
+        ValueDef::BlockArg { block, index }
+            if ctx
+                .block_parent_op(block)
+                .is_some_and(|k| ctx.name(k) == KERNEL_OP) =>
+        {
+            Ok(index)
+        }
+        _ => Err(em.error("cannot lower an ndarray that is not a kernel argument")),
+    }
+}
+
+/// An ndarray element: `(pointer to it, element type)`. `what` names the array in bounds-check
+/// messages (`ndarray argument 0`).
+pub fn ndarray_element(em: &mut Em, arr: Value, indices: &[Value], what: &str) -> R<(Value, Type)> {
+    let arg = ndarray_arg(em, arr)?;
+    let ty = em.ctx().value_type(arr);
+    let Some(nd) = NdarrayType::from_type(em.ctx(), ty) else {
+        return Err(em.internal("expected an !qd.ndarray"));
+    };
+    let (rank, elem) = (nd.rank(em.ctx()), nd.elem(em.ctx()));
+    if indices.len() != rank {
+        return Err(em.internal(format!(
+            "ndarray of rank {rank} accessed with {} indices",
+            indices.len()
+        )));
+    }
+    let loc = em.loc;
+    let pty = em.rw.intern(|ctx| {
+        let st = storage_type(ctx, elem);
+        global_ptr(ctx, st)
+    });
+    let base = em.invariant(|b| NdarrayPtrOp::build(b, pty, arg, loc).0);
+    let extents: Vec<Extent> = (0..rank as u32)
+        .map(|axis| Extent::Ndarray { arg, axis })
+        .collect();
+    let p = element(em, base, indices, &extents, what, 0)?;
+    Ok((p, elem))
+}
+
+/// `lowered.ndarray_dim arg, axis`, once per task.
+pub fn ndarray_dim(em: &mut Em, arg: u32, axis: u32) -> Value {
+    let loc = em.loc;
+    let t = em.rw.intern(|ctx| ctx.i64_type());
+    em.invariant(|b| NdarrayDimOp::build(b, t, arg, axis, loc).0)
+}
+
+fn extent_value(em: &mut Em, e: Extent) -> Value {
+    match e {
+        Extent::Static(n) => em.const_i64(n),
+        Extent::Ndarray { arg, axis } => ndarray_dim(em, arg, axis),
+    }
+}
+
+/// A linear offset being built: constant while every part is.
+#[derive(Copy, Clone)]
+enum Lin {
+    Const(i64),
+    Val(Value),
+}
+
+impl Lin {
+    fn value(self, em: &mut Em) -> Value {
+        match self {
+            Lin::Const(c) => em.const_i64(c),
+            Lin::Val(v) => v,
+        }
+    }
+}
+
+fn mul(em: &mut Em, a: Lin, b: Lin) -> Lin {
+    match (a, b) {
+        (Lin::Const(x), Lin::Const(y)) => Lin::Const(x.wrapping_mul(y)),
+        (Lin::Const(0), _) | (_, Lin::Const(0)) => Lin::Const(0),
+        (Lin::Const(1), v) | (v, Lin::Const(1)) => v,
+        (a, b) => {
+            let (a, b) = (a.value(em), b.value(em));
+            Lin::Val(em.arith(MULI, &[a, b]))
+        }
+    }
+}
+
+fn add(em: &mut Em, a: Lin, b: Lin) -> Lin {
+    match (a, b) {
+        (Lin::Const(x), Lin::Const(y)) => Lin::Const(x.wrapping_add(y)),
+        (Lin::Const(0), v) | (v, Lin::Const(0)) => v,
+        (a, b) => {
+            let (a, b) = (a.value(em), b.value(em));
+            Lin::Val(em.arith(ADDI, &[a, b]))
+        }
+    }
+}
+
+/// The pointer to element `indices` of the buffer `base` of shape `extents`, with the bounds
+/// checks it needs; the indices are facts `first`, `first + 1`, ... of the op being converted.
+pub fn element(
+    em: &mut Em,
+    base: Value,
+    indices: &[Value],
+    extents: &[Extent],
+    what: &str,
+    first: usize,
+) -> R<Value> {
+    let mut lin: Option<Lin> = None;
+    for (axis, (&i, &e)) in indices.iter().zip(extents).enumerate() {
+        let ix = checked_index(em, first + axis, i, e, &format!("{what} axis {axis}"))?;
+        lin = Some(match lin {
+            None => ix,
+            Some(l) => {
+                let d = match e {
+                    Extent::Static(n) => Lin::Const(n),
+                    e => Lin::Val(extent_value(em, e)),
+                };
+                let scaled = mul(em, l, d);
+                add(em, scaled, ix)
+            }
+        });
+    }
+    let loc = em.loc;
+    Ok(match lin {
+        None | Some(Lin::Const(0)) => base,
+        Some(l) => {
+            let off = l.value(em);
+            em.b(|b| OffsetOp::build(b, base, off, loc).result(b.ctx))
+        }
+    })
+}
+
+/// Index `i` (fact `k` of the op) as i64, after a bounds check against `e` unless it is
+/// provably in range.
+fn checked_index(em: &mut Em, k: usize, i: Value, e: Extent, what: &str) -> R<Lin> {
+    let fact = em.facts.index(em.op, k);
+    if let (Some(IndexFact::Const(c)), Extent::Static(n)) = (fact, e) {
+        if (0..n).contains(&c) {
+            return Ok(Lin::Const(c));
+        }
+    }
+    let v = em.widen_i64(i)?;
+    if fact == Some(IndexFact::InRange) {
+        return Ok(Lin::Val(v));
+    }
+    let n = extent_value(em, e);
+    let loc = em.loc;
+    em.b(|b| BoundsCheckOp::build(b, v, n, what, loc));
+    Ok(Lin::Val(v))
+}
+
+/// A local array element index (fact `k` of the op) as i64, checked against `len`.
+pub fn local_index(em: &mut Em, k: usize, i: Value, len: i64, what: &str) -> R<Value> {
+    match checked_index(em, k, i, Extent::Static(len), what)? {
+        Lin::Const(c) => Ok(em.const_i64(c)),
+        Lin::Val(v) => Ok(v),
+    }
+}

@@ -1,0 +1,253 @@
+//! [`Em`]: what a conversion pattern emits with: the driver's rewriter, an insertion point (just
+//! before the op being converted, or the end of a region being filled), the location of the qd
+//! op, and the facts gathered before the conversion.
+//!
+//! Task invariants (kernel data, metadata, constants, and arithmetic on them) go into the task's
+//! prologue, the run of pure ops at the head of its block, once per task: [`Em::invariant`]
+//! reuses an identical op already there.
+
+use crate::facts::Facts;
+use qd_arith::names::{EXTSI, INDEX_CAST, TRUNCI};
+use qd_arith::{build_cast, build_cmpi, build_constant, build_elementwise, CmpIPredicate};
+use qd_ir::conversion::ConversionRewriter;
+use qd_ir::{
+    BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, OpTraits, RegionId, Type,
+    TypeData, Value,
+};
+use qd_lowered::TASK_OP;
+
+pub type R<T> = Result<T, Diagnostic>;
+
+pub struct Em<'r, 'a> {
+    pub rw: &'r mut ConversionRewriter<'a>,
+    pub ip: InsertPoint,
+    pub loc: Location,
+    /// The op being converted.
+    pub op: OpId,
+    pub facts: &'r Facts,
+}
+
+/// Whether two ops are the same computation: name, operands, result types and properties.
+fn same_op(ctx: &Context, a: OpId, b: OpId) -> bool {
+    let props = |o: OpId| {
+        let mut p = ctx.properties(o).to_vec();
+        p.sort_by_key(|(k, _)| *k);
+        p
+    };
+    ctx.name(a) == ctx.name(b)
+        && ctx.regions(a).is_empty()
+        && ctx.regions(b).is_empty()
+        && ctx.operand_vec(a) == ctx.operand_vec(b)
+        && ctx
+            .results(a)
+            .iter()
+            .map(|&r| ctx.value_type(r))
+            .eq(ctx.results(b).iter().map(|&r| ctx.value_type(r)))
+        && props(a) == props(b)
+}
+
+/// Whether `op` may sit in a task's prologue: a registered pure lowered or arith op, or a cast
+/// the driver keeps while the conversion runs (it goes away at the end).
+fn hoistable(ctx: &Context, op: OpId) -> bool {
+    let name = ctx.name(op);
+    name == qd_ir::builtin::UNREALIZED_CONVERSION_CAST
+        || (ctx.regions(op).is_empty()
+            && ctx.has_trait(op, OpTraits::PURE)
+            && matches!(ctx.dialect_of(op), "lowered" | "arith"))
+}
+
+impl<'r, 'a> Em<'r, 'a> {
+    pub fn new(rw: &'r mut ConversionRewriter<'a>, op: OpId, facts: &'r Facts) -> Self {
+        let loc = rw.ctx().loc(op);
+        Em {
+            rw,
+            ip: InsertPoint::Before(op),
+            loc,
+            op,
+            facts,
+        }
+    }
+
+    pub fn ctx(&self) -> &Context {
+        self.rw.ctx()
+    }
+
+    pub fn error(&self, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(self.loc, msg.into())
+    }
+
+    pub fn internal(&self, msg: impl Into<String>) -> Diagnostic {
+        Diagnostic::error(
+            self.loc,
+            format!("convert-qd-to-lowered internal error: {}", msg.into()),
+        )
+    }
+
+    pub fn type_str(&self, ty: Type) -> String {
+        qd_ir::text::type_to_string(self.ctx(), ty)
+    }
+
+    /// Runs `f` with a builder at the insertion point.
+    pub fn b<T>(&mut self, f: impl FnOnce(&mut Builder) -> T) -> T {
+        let mut b = self.rw.builder(self.ip);
+        let r = f(&mut b);
+        self.ip = b.ip;
+        r
+    }
+
+    /// Runs `f` emitting at the end of `block`, then goes back to the insertion point.
+    pub fn at_end<T>(&mut self, block: BlockId, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.ip;
+        self.ip = InsertPoint::AtEnd(block);
+        let r = f(self);
+        self.ip = saved;
+        r
+    }
+
+    /// A new block (with `args`) in `region`, which must have none.
+    pub fn block(&mut self, region: RegionId, args: &[(Type, Location)]) -> BlockId {
+        self.rw.create_block(region, args)
+    }
+
+    /// The block of the task the op being converted is in.
+    fn task_block(&self) -> Option<BlockId> {
+        let ctx = self.ctx();
+        let mut cur = ctx.parent_op(self.op);
+        while let Some(o) = cur {
+            if ctx.name(o) == TASK_OP {
+                return ctx.regions(o).first().and_then(|&r| ctx.entry_block(r));
+            }
+            cur = ctx.parent_op(o);
+        }
+        None
+    }
+
+    /// The result of the op `make` builds (with the builder it is given), made once per task in
+    /// its prologue: an identical op already there is reused.
+    pub fn invariant(&mut self, make: impl FnOnce(&mut Builder) -> OpId) -> Value {
+        let Some(tb) = self.task_block() else {
+            let op = self.b(make);
+            return self.ctx().result(op, 0);
+        };
+        let new = {
+            let mut b = self.rw.builder(InsertPoint::Detached);
+            make(&mut b)
+        };
+        let mut last = None;
+        let mut found = None;
+        for o in self.ctx().block_ops(tb) {
+            if !hoistable(self.ctx(), o) {
+                break;
+            }
+            if same_op(self.ctx(), o, new) {
+                found = Some(o);
+                break;
+            }
+            last = Some(o);
+        }
+        if let Some(o) = found {
+            self.rw.erase_op(new);
+            return self.ctx().result(o, 0);
+        }
+        let ip = match last {
+            Some(o) => InsertPoint::After(o),
+            None => InsertPoint::AtStart(tb),
+        };
+        self.rw.insert_op(new, ip);
+        self.ctx().result(new, 0)
+    }
+
+    // ----- arith -----------------------------------------------------------------------------
+
+    /// An integer (or index, or i1) constant, in the prologue.
+    pub fn const_int(&mut self, v: i64, ty: Type) -> Value {
+        let loc = self.loc;
+        let a = self.rw.intern(|ctx| qd_arith::consts::int_attr(ctx, v, ty));
+        self.invariant(|b| {
+            let r = build_constant(b, a, ty, loc);
+            b.ctx.defining_op(r).expect("a constant op")
+        })
+    }
+
+    pub fn const_i64(&mut self, v: i64) -> Value {
+        let t = self.rw.intern(|ctx| ctx.i64_type());
+        self.const_int(v, t)
+    }
+
+    /// The zero of scalar type `ty`, in the prologue.
+    pub fn zero(&mut self, ty: Type) -> Value {
+        if !self.ctx().type_data(ty).is_float() {
+            return self.const_int(0, ty);
+        }
+        let loc = self.loc;
+        self.invariant(|b| {
+            let r = qd_arith::build_constant_float(b, 0.0, ty, loc);
+            b.ctx.defining_op(r).expect("a constant op")
+        })
+    }
+
+    /// A same-type arith op (`arith.addi`, `arith.maxsi`, ...) at the insertion point.
+    pub fn arith(&mut self, name: &str, operands: &[Value]) -> Value {
+        let loc = self.loc;
+        self.b(|b| build_elementwise(b, name, operands, loc))
+    }
+
+    /// The same, in the prologue (its operands must be invariants).
+    pub fn arith_inv(&mut self, name: &str, operands: &[Value]) -> Value {
+        let loc = self.loc;
+        self.invariant(|b| {
+            let r = build_elementwise(b, name, operands, loc);
+            b.ctx.defining_op(r).expect("an arith op")
+        })
+    }
+
+    pub fn cast(&mut self, name: &str, x: Value, to: Type) -> Value {
+        let loc = self.loc;
+        self.b(|b| build_cast(b, name, x, to, loc))
+    }
+
+    pub fn cmpi(&mut self, pred: CmpIPredicate, a: Value, b: Value) -> Value {
+        let loc = self.loc;
+        self.b(|bl| build_cmpi(bl, pred, a, b, loc))
+    }
+
+    pub fn cmpi_inv(&mut self, pred: CmpIPredicate, a: Value, b: Value) -> Value {
+        let loc = self.loc;
+        self.invariant(|bl| {
+            let r = build_cmpi(bl, pred, a, b, loc);
+            bl.ctx.defining_op(r).expect("a cmpi op")
+        })
+    }
+
+    pub fn select_inv(&mut self, c: Value, t: Value, f: Value) -> Value {
+        let loc = self.loc;
+        self.invariant(|b| {
+            let r = qd_arith::build_select(b, c, t, f, loc);
+            b.ctx.defining_op(r).expect("a select op")
+        })
+    }
+
+    /// An integer or index value as i64 (sign-extended, as qd reads indices and bounds).
+    pub fn widen_i64(&mut self, v: Value) -> R<Value> {
+        let ty = self.ctx().value_type(v);
+        let i64t = self.rw.intern(|ctx| ctx.i64_type());
+        match self.ctx().type_data(ty) {
+            TypeData::Index => Ok(self.cast(INDEX_CAST, v, i64t)),
+            TypeData::Integer { width: 64, .. } => Ok(v),
+            TypeData::Integer { .. } => Ok(self.cast(EXTSI, v, i64t)),
+            _ => Err(self.internal(format!(
+                "expected an integer index, got {}",
+                self.type_str(ty)
+            ))),
+        }
+    }
+
+    /// An i64 value as integer or index type `ty` (truncated).
+    pub fn narrow_i64(&mut self, v: Value, ty: Type) -> Value {
+        match self.ctx().type_data(ty) {
+            TypeData::Index => self.cast(INDEX_CAST, v, ty),
+            TypeData::Integer { width: 64, .. } => v,
+            _ => self.cast(TRUNCI, v, ty),
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! The conversion patterns of `convert-qd-to-lowered`, one per qd, ad and adstack op, applied by
+//! qd-ir's dialect-conversion driver (full conversion) to the outlined tasks:
+//!
+//! - target: the `lowered`, `arith` and `math` dialects are legal; anything else left is an error
+//!   (`failed to legalize operation 'name'`, at its location);
+//! - types: `!qd.ptr<T>` converts to `!lowered.ptr<T, private>`, `!adstack.stack<T>` to the i64
+//!   byte offset of the stack's slice in its heap; every other type stays;
+//! - each pattern gets the op's converted operands and the [`Facts`] gathered before the
+//!   conversion (constant and in-range indices, stack ids).
+//!
+//! A pattern checks what can fail before it emits anything: the driver does not roll back.
+
+mod access;
+mod adstack;
+mod control;
+mod emit;
+mod locals;
+mod memory;
+
+use crate::facts::Facts;
+use emit::{Em, R};
+use qd_adstack::StackType;
+use qd_frontend::PtrType;
+use qd_ir::conversion::{ConversionPattern, ConversionRewriter, ConversionTarget, TypeConverter};
+use qd_ir::{OpId, Value};
+use qd_lowered::private_ptr;
+use std::rc::Rc;
+
+/// What a pattern does with its op.
+type LowerFn = fn(&mut Em, OpId, &[Value]) -> R<()>;
+
+/// A pattern that converts the ops named `root` with `f`.
+struct Lower {
+    root: &'static str,
+    f: LowerFn,
+    facts: Rc<Facts>,
+}
+
+impl ConversionPattern for Lower {
+    fn name(&self) -> &'static str {
+        self.root
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some(self.root)
+    }
+    fn match_and_rewrite(
+        &self,
+        op: OpId,
+        operands: &[Value],
+        rw: &mut ConversionRewriter<'_>,
+    ) -> bool {
+        let r = {
+            let mut em = Em::new(rw, op, &self.facts);
+            (self.f)(&mut em, op, operands)
+        };
+        match r {
+            Ok(()) => true,
+            Err(d) => {
+                // Said here; the driver then reports the op it could not legalize.
+                rw.intern(|ctx| ctx.emit(d));
+                false
+            }
+        }
+    }
+}
+
+/// Every op the conversion handles, with its conversion.
+const TABLE: &[(&str, LowerFn)] = {
+    use qd_frontend as qd;
+    &[
+        (qd::RANGE_FOR_OP, control::range_for),
+        (qd::STRUCT_FOR_OP, control::struct_for),
+        (qd::WHILE_OP, control::while_loop),
+        (qd::CONDITION_OP, control::condition),
+        (qd::IF_OP, control::if_op),
+        (qd::LOAD_OP, memory::field_load),
+        (qd::STORE_OP, memory::field_store),
+        (qd::ATOMIC_ADD_OP, memory::field_atomic),
+        (qd::ATOMIC_MIN_OP, memory::field_atomic),
+        (qd::ATOMIC_MAX_OP, memory::field_atomic),
+        (qd::NDARRAY_LOAD_OP, memory::ndarray_load),
+        (qd::NDARRAY_STORE_OP, memory::ndarray_store),
+        (qd::NDARRAY_SHAPE_OP, memory::ndarray_shape),
+        (qd::ALLOCA_OP, locals::alloca),
+        (qd::LOCAL_LOAD_OP, locals::local_load),
+        (qd::LOCAL_STORE_OP, locals::local_store),
+        (qd::ELEM_PTR_OP, locals::elem_ptr),
+        (qd::MEMBER_PTR_OP, locals::member_ptr),
+        (qd_ad::LOAD_FIELD_ADJOINT_OP, memory::load_field_adjoint),
+        (qd_ad::ACC_FIELD_ADJOINT_OP, memory::write_field_adjoint),
+        (qd_ad::STORE_FIELD_ADJOINT_OP, memory::write_field_adjoint),
+        (qd_ad::ACC_NDARRAY_ADJOINT_OP, memory::acc_ndarray_adjoint),
+        (qd_ad::LOAD_ELEMENT_OP, locals::element),
+        (qd_ad::STORE_ELEMENT_OP, locals::element),
+        (qd_adstack::ALLOCA_OP, adstack::alloca),
+        (qd_adstack::PUSH_OP, adstack::push),
+        (qd_adstack::POP_OP, adstack::pop),
+        (qd_adstack::LOAD_TOP_OP, adstack::load_top),
+        (qd_adstack::LOAD_TOP_ADJ_OP, adstack::load_top_adj),
+        (qd_adstack::ACC_ADJOINT_OP, adstack::acc_adjoint),
+    ]
+};
+
+/// The patterns, sharing `facts`.
+pub fn patterns(facts: Facts) -> Vec<Box<dyn ConversionPattern>> {
+    let facts = Rc::new(facts);
+    TABLE
+        .iter()
+        .map(|&(root, f)| {
+            Box::new(Lower {
+                root,
+                f,
+                facts: facts.clone(),
+            }) as Box<dyn ConversionPattern>
+        })
+        .collect()
+}
+
+/// The target: lowered IR with upstream arith and math.
+pub fn target() -> ConversionTarget {
+    let mut t = ConversionTarget::new();
+    t.add_legal_dialect("lowered")
+        .add_legal_dialect("arith")
+        .add_legal_dialect("math");
+    t
+}
+
+/// Pointers to locals become private pointers; stacks their heap slice's byte offset.
+pub fn type_converter() -> TypeConverter {
+    let mut tc = TypeConverter::new();
+    tc.add_identity_conversion();
+    tc.add_conversion(|ctx, ty| {
+        let p = PtrType::from_type(ctx, ty)?.pointee(ctx);
+        Some(private_ptr(ctx, p))
+    });
+    tc.add_conversion(|ctx, ty| StackType::from_type(ctx, ty).map(|_| ctx.i64_type()));
+    tc
+}
