@@ -11,7 +11,7 @@
 //!    conversion: an op left is a located `failed to legalize operation` error).
 
 use crate::facts::collect;
-use crate::outline::outline;
+use crate::outline::{discard, outline};
 use crate::partition::partition;
 use crate::patterns::{patterns, target, type_converter};
 use crate::structurize::remove_jumps;
@@ -135,7 +135,7 @@ fn lower_clone(ctx: &mut Context, kernel: OpId) -> Result<OpId, Diagnostic> {
     ctx.insert_op_before(kernel, lk);
     let converted = apply_full_conversion(ctx, lk, &target(), &patterns(facts), &type_converter());
     if let Err(d) = converted {
-        ctx.erase_op(lk);
+        discard(ctx, lk, kernel);
         return Err(d);
     }
     Ok(lk)

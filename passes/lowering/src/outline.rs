@@ -62,30 +62,47 @@ pub fn outline(
         let key = ctx.ident_str(key).to_string();
         ctx.set_attr(lk.0, &key, v);
     }
-    let mut tasks = Vec::new();
-    for (n, seg) in plan.segments.iter().enumerate() {
-        tasks.push(outline_segment(
-            ctx,
-            kblock,
-            &format!("{name}_{n}"),
-            seg,
-            plan,
-            stacks,
-        )?);
-    }
-    // The qd kernel's arguments become the lowered kernel's (for the ndarray ops; scalars are
-    // read in each task with lowered.arg).
-    if let Some(b) = body {
-        let old = ctx.block_args(b).to_vec();
-        let new = ctx.block_args(kblock).to_vec();
-        for (o, n) in old.into_iter().zip(new) {
-            ctx.replace_all_uses_with(o, n);
+    let r = (|| -> R<()> {
+        let mut tasks = Vec::new();
+        for (n, seg) in plan.segments.iter().enumerate() {
+            let name = format!("{name}_{n}");
+            tasks.push(outline_segment(ctx, kblock, &name, seg, plan, stacks)?);
+        }
+        // The qd kernel's arguments become the lowered kernel's (for the ndarray ops; scalars
+        // are read in each task with lowered.arg).
+        if let Some(b) = body {
+            let old = ctx.block_args(b).to_vec();
+            let new = ctx.block_args(kblock).to_vec();
+            for (o, n) in old.into_iter().zip(new) {
+                ctx.replace_all_uses_with(o, n);
+            }
+        }
+        for task in tasks {
+            isolate(ctx, task, kblock, plan)?;
+        }
+        Ok(())
+    })();
+    match r {
+        Ok(()) => Ok(lk.0),
+        Err(d) => {
+            discard(ctx, lk.0, kernel);
+            Err(d)
         }
     }
-    for task in tasks {
-        isolate(ctx, task, kblock, plan)?;
+}
+
+/// Erases the lowered kernel `lk` of the qd kernel `kernel` (a failed attempt): the qd ops left
+/// in `kernel` take back its arguments first.
+pub fn discard(ctx: &mut Context, lk: OpId, kernel: OpId) {
+    let kblock = LoweredKernel(lk).body_block(ctx);
+    if let (Some(kb), Some(b)) = (kblock, KernelOp(kernel).body(ctx)) {
+        let new = ctx.block_args(kb).to_vec();
+        let old = ctx.block_args(b).to_vec();
+        for (n, o) in new.into_iter().zip(old) {
+            ctx.replace_all_uses_with(n, o);
+        }
     }
-    Ok(lk.0)
+    ctx.erase_op(lk);
 }
 
 fn task_bound(b: Bound) -> TaskBound {

@@ -62,3 +62,27 @@ qd.kernel @k() {
     // A second run has nothing to convert.
     assert_eq!(pass.run(&mut ctx, m).map(|o| o.changed), Ok(false));
 }
+
+#[test]
+fn a_failed_legalization_leaves_the_module_as_it_was() {
+    let mut ctx = qd_dialects::context();
+    ctx.allow_unregistered = true;
+    let src = r#"
+qd.kernel @k(%a: !qd.ndarray<?xf32>) {
+  %n = qd.ndarray_shape %a, 0 : !qd.ndarray<?xf32>
+  %c0 = arith.constant 0 : i32
+  qd.range_for %i = %c0 to %n : i32 {
+    "test.unknown"(%i) : (i32) -> ()
+  }
+}
+"#;
+    let m = qd_ir::text::parse_source(&mut ctx, src, "t.mlir").unwrap();
+    let before = print_op(&ctx, m, &PrintOptions::default());
+    let mut pass = ConvertQdToLowered::default();
+    assert!(pass.run(&mut ctx, m).is_err());
+    let d = ctx.take_diagnostics();
+    assert_eq!(d[0].message, "failed to legalize operation 'test.unknown'");
+    assert_eq!(ctx.file_line_col(d[0].loc), Some(("t.mlir", 6, 5)));
+    assert_eq!(print_op(&ctx, m, &PrintOptions::default()), before);
+    qd_ir::verifier::verify(&ctx, m).unwrap();
+}
