@@ -15,4 +15,5 @@
 
 // KERNEL: qd-run: error: no kernel @missing in '{{.*}}dynamic_loop.mlir' (kernels: @compute)
 
-// DEVICE: qd-run: error: unknown device 'nope' (devices: interp, interp-lowered)
+// DEVICE: error: invalid value 'nope' for '--device <NAME>'
+// DEVICE-NEXT: [possible values: interp, interp-lowered]

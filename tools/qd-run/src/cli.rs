@@ -1,66 +1,83 @@
-//! The command line: `qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]...
-//! [--grad OUTPUT=SEED]... [--ad-stack-size N] [--print FIELD]... [--report-adstack]
-//! [--device NAME] [--shuffle SEED] [--json]`. Options take their value as the next argument
-//! or after `=` (`--kernel=compute`); `--` ends the options. The device name is checked against
-//! the device registry ([`check_device`]), which also lists the devices in the help.
+//! The command line, parsed by clap (derive). The devices come from the registry: `--device`
+//! accepts exactly its names (an unknown one is a usage error that lists them, and shell
+//! completion offers them) and `--help` lists each with its description. Usage errors and
+//! `--help` are [`clap::Error`]s, `--completions SHELL` a [`Command`]; `main` prints them.
 
-pub const USAGE: &str = "\
-Usage: qd-run FILE.mlir --kernel NAME [options]
-
-Runs one kernel of FILE.mlir on a device and prints fields.
-
-Options:
-  --kernel NAME          the kernel to run (required)
-  --set FIELD=VALUES     set a field (or its adjoint, FIELD.grad) before the launch (repeatable)
-  --arg NAME=VALUES      a kernel argument, by parameter name (repeatable)
-  --grad OUTPUT=SEED     after the launch, set OUTPUT.grad to SEED (every element) and run the
-                         gradient kernel (made by reverse-mode-ad; repeatable)
-  --ad-stack-size N      give every adstack exactly N entries per thread (default: each
-                         stack is sized at every launch from its size expression)
-  --print FIELD          print a field (or FIELD.grad) after the launch (repeatable); with
-                         --grad, also NAME.grad for an active ndarray parameter NAME
-  --report-adstack       after the launches, print each adstack: its kernel, location, element
-                         type, size expression, depth and bytes per thread as sized for the
-                         launch, and each kernel's total bytes per thread
-  --device NAME          the device to run on (default: interp; see Devices below)
-  --shuffle SEED         run parallel iterations in a random order drawn from SEED (interp)
-  --json                 print one JSON object: {\"fields\": {...}, \"timings_ms\": {...}}
-                         (with --report-adstack, also \"adstack\": [...])
-  -h, --help             print this help
-
-VALUES: a comma list (1,2,3), fill(v), linspace(a,b), arange(), or a .npy file;
-for an ndarray argument append its shape (:8, :4x3); a list without one is 1-D.
-Exit status: 0 on success, 1 on input or runtime errors, 2 on usage errors.
-";
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::error::ErrorKind;
+use clap::{CommandFactory, FromArgMatches, Parser};
+use clap_complete::Shell;
+use qd_runtime::DeviceRegistry;
+use std::ffi::OsString;
 
 /// The default `--device`.
 pub const DEFAULT_DEVICE: &str = qd_devices::DEFAULT_DEVICE;
 
-/// The help: [`USAGE`] and the devices of `registry`, one per line with its description.
-pub fn help(registry: &DeviceRegistry) -> String {
-    let width = registry.names().iter().map(|n| n.len()).max().unwrap_or(0);
-    let mut out = format!("{USAGE}\nDevices:\n");
-    for e in registry.iter() {
-        out.push_str(&format!("  {:width$}  {}\n", e.name, e.description));
-    }
-    out
+const USAGE: &str = "qd-run FILE.mlir --kernel NAME [OPTIONS]\n       qd-run --completions SHELL";
+
+const AFTER_HELP: &str = "\
+VALUES: a comma list (1,2,3), fill(v), linspace(a,b), arange(), or a .npy file;
+for an ndarray argument append its shape (:8, :4x3); a list without one is 1-D.
+Exit status: 0 on success, 1 on input or runtime errors, 2 on usage errors.";
+
+/// What clap parses; [`parse`] turns it into a [`Command`].
+#[derive(Parser, Debug)]
+#[command(
+    name = "qd-run",
+    about = "Runs one kernel of FILE.mlir on a device and prints fields.",
+    override_usage = USAGE,
+    after_help = AFTER_HELP,
+    max_term_width = 100
+)]
+struct Cli {
+    /// The kernel file (MLIR text)
+    #[arg(value_name = "FILE.mlir", required = true)]
+    file: Option<String>,
+    /// The kernel to run
+    #[arg(long, value_name = "NAME", required = true)]
+    kernel: Option<String>,
+    /// Set a field (or its adjoint, FIELD.grad) before the launch (repeatable)
+    #[arg(long = "set", value_name = "FIELD=VALUES", value_parser = assignment)]
+    sets: Vec<(String, String)>,
+    /// A kernel argument, by parameter name (repeatable; the last one of a name wins)
+    #[arg(long = "arg", value_name = "NAME=VALUES", value_parser = assignment)]
+    args: Vec<(String, String)>,
+    /// After the launch, set OUTPUT.grad to SEED (every element) and run the gradient kernel
+    /// (made by reverse-mode-ad; repeatable)
+    #[arg(long = "grad", value_name = "OUTPUT=SEED", value_parser = seed)]
+    grads: Vec<(String, f64)>,
+    /// Give every adstack exactly N entries per thread (default: each stack is sized at every
+    /// launch from its size expression)
+    #[arg(long, value_name = "N")]
+    ad_stack_size: Option<usize>,
+    /// Print a field (or FIELD.grad) after the launch (repeatable); with --grad, also NAME.grad
+    /// for an active ndarray parameter NAME
+    #[arg(long = "print", value_name = "FIELD", value_parser = field_name)]
+    prints: Vec<String>,
+    /// After the run, write a field (or FIELD.grad, as --print) to a .npy file, with its element
+    /// type and shape (repeatable)
+    #[arg(long = "save", value_name = "FIELD=PATH.npy", value_parser = save)]
+    saves: Vec<(String, String)>,
+    /// After the launches, print each adstack: its kernel, location, element type, size
+    /// expression, depth and bytes per thread as sized for the launch, and each kernel's total
+    #[arg(long)]
+    report_adstack: bool,
+    /// The device to run on
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_DEVICE)]
+    device: String,
+    /// Run parallel iterations in a random order drawn from SEED (interp)
+    #[arg(long, value_name = "SEED", overrides_with = "shuffle")]
+    shuffle: Option<u64>,
+    /// Print one JSON object: {"fields": {...}, "timings_ms": {...}} (with --report-adstack, also
+    /// "adstack": [...]; the schema is in docs/json.md)
+    #[arg(long)]
+    json: bool,
+    /// Print a completion script for SHELL and exit
+    #[arg(long, value_name = "SHELL", exclusive = true)]
+    completions: Option<Shell>,
 }
 
-/// A usage error (exit status 2) unless `registry` has the device `name`; it lists the devices.
-pub fn check_device(name: &str, registry: &DeviceRegistry) -> Result<(), String> {
-    if registry.contains(name) {
-        return Ok(());
-    }
-    let known: Vec<String> = registry.names().iter().map(|n| n.to_string()).collect();
-    Err(qd_runtime::Error::UnknownDevice {
-        name: name.to_string(),
-        known,
-    }
-    .to_string())
-}
-
-use qd_runtime::DeviceRegistry;
-
+/// A run: what the runner needs from the command line.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Options {
     pub file: String,
@@ -70,6 +87,8 @@ pub struct Options {
     /// `--arg` in order: (parameter, VALUES).
     pub args: Vec<(String, String)>,
     pub prints: Vec<String>,
+    /// `--save` in order: (field, path).
+    pub saves: Vec<(String, String)>,
     /// `--grad` in order: (output field, seed).
     pub grads: Vec<(String, f64)>,
     pub ad_stack_size: Option<usize>,
@@ -83,133 +102,117 @@ pub struct Options {
 #[derive(Debug, PartialEq)]
 pub enum Command {
     Run(Box<Options>),
-    Help,
+    /// `--completions SHELL`: the script to print.
+    Completions(String),
 }
 
-/// Splits `NAME=VALUES`.
-fn assignment(flag: &str, v: &str) -> Result<(String, String), String> {
+/// Splits `NAME=VALUE`.
+fn assignment(v: &str) -> Result<(String, String), String> {
     match v.split_once('=') {
-        Some((name, values)) if !name.trim().is_empty() => {
-            Ok((name.trim().to_string(), values.to_string()))
+        Some((name, value)) if !name.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.to_string()))
         }
-        _ => Err(format!("{flag} expects NAME=VALUES, got '{v}'")),
+        Some(_) => Err("no name before '='".into()),
+        None => Err("missing '=' between the name and the value".into()),
     }
 }
 
-/// Parses the arguments after the program name. Errors are usage errors (exit status 2).
-pub fn parse(args: &[String]) -> Result<Command, String> {
-    let mut o = Options::default();
-    let mut file: Option<String> = None;
-    let (mut kernel, mut device) = (None, None);
-    let mut i = 0;
-    let mut options_done = false;
-    while i < args.len() {
-        let a = &args[i];
-        i += 1;
-        if options_done || !a.starts_with('-') || a == "-" {
-            if let Some(f) = &file {
-                return Err(format!("more than one input file ('{f}' and '{a}')"));
-            }
-            file = Some(a.clone());
-            continue;
-        }
-        if a == "--" {
-            options_done = true;
-            continue;
-        }
-        let (flag, inline) = match a.split_once('=') {
-            Some((f, v)) if f.starts_with("--") => (f, Some(v.to_string())),
-            _ => (a.as_str(), None),
-        };
-        match flag {
-            "-h" | "--help" => return Ok(Command::Help),
-            "--json" | "--report-adstack" => {
-                if inline.is_some() {
-                    return Err(format!("{flag} takes no value"));
-                }
-                if flag == "--json" {
-                    o.json = true;
-                } else {
-                    o.report_adstack = true;
-                }
-                continue;
-            }
-            "--kernel" | "--set" | "--arg" | "--print" | "--device" | "--shuffle" | "--grad"
-            | "--ad-stack-size" => {}
-            _ => return Err(format!("unknown option '{a}'")),
-        }
-        let value = match inline {
-            Some(v) => v,
-            None => {
-                let Some(v) = args.get(i) else {
-                    return Err(format!("{flag} needs a value"));
-                };
-                i += 1;
-                v.clone()
-            }
-        };
-        match flag {
-            "--kernel" => {
-                if kernel.replace(value).is_some() {
-                    return Err("--kernel given more than once".into());
-                }
-            }
-            "--device" => {
-                if device.replace(value).is_some() {
-                    return Err("--device given more than once".into());
-                }
-            }
-            "--set" => o.sets.push(assignment(flag, &value)?),
-            "--arg" => o.args.push(assignment(flag, &value)?),
-            "--print" => {
-                if value.trim().is_empty() {
-                    return Err("--print needs a field name".into());
-                }
-                o.prints.push(value.trim().to_string());
-            }
-            "--grad" => {
-                let (name, seed) = assignment(flag, &value)?;
-                let seed: f64 = seed.trim().parse().map_err(|_| {
-                    format!("--grad {name}: the seed must be a number, got '{seed}'")
-                })?;
-                o.grads.push((name, seed));
-            }
-            "--ad-stack-size" => {
-                let n = value.trim().parse().map_err(|_| {
-                    format!("--ad-stack-size expects an unsigned integer, got '{value}'")
-                })?;
-                if o.ad_stack_size.replace(n).is_some() {
-                    return Err("--ad-stack-size given more than once".into());
-                }
-            }
-            "--shuffle" => {
-                let seed = value.trim().parse().map_err(|_| {
-                    format!("--shuffle expects an unsigned integer seed, got '{value}'")
-                })?;
-                o.shuffle = Some(seed);
-            }
-            _ => unreachable!("every option with a value is listed above"),
-        }
+fn seed(v: &str) -> Result<(String, f64), String> {
+    let (name, seed) = assignment(v)?;
+    let seed = seed
+        .trim()
+        .parse()
+        .map_err(|_| format!("the seed '{seed}' is not a number"))?;
+    Ok((name, seed))
+}
+
+fn field_name(v: &str) -> Result<String, String> {
+    let name = v.trim();
+    if name.is_empty() {
+        return Err("empty field name".into());
     }
-    o.file = file.ok_or("no input file")?;
-    o.kernel = kernel.ok_or("--kernel NAME is required")?;
-    o.device = device.unwrap_or_else(|| DEFAULT_DEVICE.to_string());
-    Ok(Command::Run(Box::new(o)))
+    Ok(name.to_string())
+}
+
+fn save(v: &str) -> Result<(String, String), String> {
+    let (name, path) = assignment(v)?;
+    if path.is_empty() {
+        return Err("no path after '='".into());
+    }
+    Ok((name, path))
+}
+
+/// The command of `registry`'s devices: `--device` takes their names (`--help` lists them with
+/// their descriptions, `-h` by name).
+pub fn command(registry: &DeviceRegistry) -> clap::Command {
+    let devices = registry
+        .iter()
+        .map(|e| PossibleValue::new(e.name.clone()).help(e.description.clone()));
+    Cli::command().mut_arg("device", |a| {
+        a.value_parser(PossibleValuesParser::new(devices))
+    })
+}
+
+/// Parses the command line (`args` starts with the program name). Usage errors (exit status 2)
+/// and `--help` (exit status 0) are clap errors, to print with [`clap::Error::print`].
+pub fn parse<I, T>(args: I, registry: &DeviceRegistry) -> Result<Command, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let mut cmd = command(registry);
+    let matches = cmd.try_get_matches_from_mut(args)?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))?;
+    if let Some(shell) = cli.completions {
+        let mut script = Vec::new();
+        clap_complete::generate(shell, &mut cmd, "qd-run", &mut script);
+        return Ok(Command::Completions(
+            String::from_utf8_lossy(&script).into_owned(),
+        ));
+    }
+    // clap requires both unless --completions (exclusive) is given.
+    let (Some(file), Some(kernel)) = (cli.file, cli.kernel) else {
+        return Err(cmd.error(
+            ErrorKind::MissingRequiredArgument,
+            "FILE.mlir and --kernel NAME are required",
+        ));
+    };
+    Ok(Command::Run(Box::new(Options {
+        file,
+        kernel,
+        sets: cli.sets,
+        args: cli.args,
+        prints: cli.prints,
+        saves: cli.saves,
+        grads: cli.grads,
+        ad_stack_size: cli.ad_stack_size,
+        device: cli.device,
+        shuffle: cli.shuffle,
+        json: cli.json,
+        report_adstack: cli.report_adstack,
+    })))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn args(s: &[&str]) -> Vec<String> {
-        s.iter().map(|a| a.to_string()).collect()
+    fn parse_args(s: &[&str]) -> Result<Command, clap::Error> {
+        let reg = qd_devices::all_devices();
+        parse(std::iter::once("qd-run").chain(s.iter().copied()), &reg)
     }
 
     fn run(s: &[&str]) -> Options {
-        match parse(&args(s)) {
+        match parse_args(s) {
             Ok(Command::Run(o)) => *o,
-            other => panic!("{s:?}: {other:?}"),
+            Ok(other) => panic!("{s:?}: {other:?}"),
+            Err(e) => panic!("{s:?}: {e}"),
         }
+    }
+
+    #[test]
+    fn the_command_is_consistent() {
+        command(&qd_devices::all_devices()).debug_assert();
     }
 
     #[test]
@@ -226,6 +229,9 @@ mod tests {
             "--print",
             "y",
             "--print=x.grad",
+            "--save",
+            "y=out/y.npy",
+            "--save=x.grad=g.npy",
             "--json",
             "--device=interp",
             "--shuffle",
@@ -248,72 +254,113 @@ mod tests {
         );
         assert_eq!(o.args, vec![("limit".into(), "2.0".into())]);
         assert_eq!(o.prints, vec!["y", "x.grad"]);
+        assert_eq!(
+            o.saves,
+            vec![
+                ("y".into(), "out/y.npy".into()),
+                ("x.grad".into(), "g.npy".into())
+            ]
+        );
         assert!(o.json);
         assert_eq!(o.shuffle, Some(7));
         assert_eq!(o.grads, vec![("y".into(), 1.0), ("z".into(), -0.5)]);
         assert_eq!(o.ad_stack_size, Some(32));
         assert!(o.report_adstack);
+        assert_eq!(o.device, "interp");
         let plain = run(&["f.mlir", "--kernel", "k"]);
         assert_eq!(plain.ad_stack_size, None);
-        assert!(!plain.report_adstack);
-        assert_eq!(o.device, "interp");
+        assert!(!plain.report_adstack && !plain.json);
+        assert_eq!(plain.device, DEFAULT_DEVICE);
         assert_eq!(run(&["--kernel=k", "--", "-odd.mlir"]).file, "-odd.mlir");
-        assert_eq!(parse(&args(&["--help"])), Ok(Command::Help));
+        // The last --shuffle wins, as before clap.
+        assert_eq!(
+            run(&["f.mlir", "--kernel", "k", "--shuffle", "1", "--shuffle=2"]).shuffle,
+            Some(2)
+        );
     }
 
     #[test]
     fn usage_errors() {
-        for (s, want) in [
-            (&["f.mlir"][..], "--kernel NAME is required"),
-            (&["--kernel", "k"][..], "no input file"),
+        for (s, kind, want) in [
+            (
+                &["f.mlir"][..],
+                ErrorKind::MissingRequiredArgument,
+                "--kernel <NAME>",
+            ),
+            (
+                &["--kernel", "k"][..],
+                ErrorKind::MissingRequiredArgument,
+                "<FILE.mlir>",
+            ),
             (
                 &["a.mlir", "b.mlir", "--kernel", "k"][..],
-                "more than one input file",
+                ErrorKind::UnknownArgument,
+                "'b.mlir'",
             ),
-            (&["f.mlir", "--kernel"][..], "--kernel needs a value"),
+            (
+                &["f.mlir", "--kernel"][..],
+                ErrorKind::InvalidValue,
+                "--kernel <NAME>",
+            ),
             (
                 &["f.mlir", "--kernel", "k", "--bogus"][..],
-                "unknown option '--bogus'",
+                ErrorKind::UnknownArgument,
+                "'--bogus'",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--set", "x"][..],
-                "--set expects NAME=VALUES",
+                ErrorKind::ValueValidation,
+                "invalid value 'x' for '--set <FIELD=VALUES>': missing '='",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--arg", "=1"][..],
-                "--arg expects NAME=VALUES",
+                ErrorKind::ValueValidation,
+                "no name before '='",
             ),
             (
-                &["f.mlir", "--kernel", "k", "--shuffle", "-1"][..],
-                "--shuffle expects",
+                &["f.mlir", "--kernel", "k", "--shuffle", "x"][..],
+                ErrorKind::ValueValidation,
+                "'--shuffle <SEED>'",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--kernel", "j"][..],
-                "more than once",
+                ErrorKind::ArgumentConflict,
+                "cannot be used multiple times",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--json=1"][..],
-                "takes no value",
+                ErrorKind::TooManyValues,
+                "--json",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--report-adstack=yes"][..],
-                "--report-adstack takes no value",
+                ErrorKind::TooManyValues,
+                "--report-adstack",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--print", " "][..],
-                "needs a field name",
+                ErrorKind::ValueValidation,
+                "empty field name",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--grad", "y"][..],
-                "--grad expects NAME=VALUES",
+                ErrorKind::ValueValidation,
+                "missing '='",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--grad", "y=one"][..],
-                "--grad y: the seed must be a number, got 'one'",
+                ErrorKind::ValueValidation,
+                "the seed 'one' is not a number",
             ),
             (
-                &["f.mlir", "--kernel", "k", "--ad-stack-size", "-1"][..],
-                "--ad-stack-size expects an unsigned integer",
+                &["f.mlir", "--kernel", "k", "--save", "y="][..],
+                ErrorKind::ValueValidation,
+                "no path after '='",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--ad-stack-size", "x"][..],
+                ErrorKind::ValueValidation,
+                "'--ad-stack-size <N>'",
             ),
             (
                 &[
@@ -324,33 +371,60 @@ mod tests {
                     "1",
                     "--ad-stack-size=2",
                 ][..],
-                "--ad-stack-size given more than once",
+                ErrorKind::ArgumentConflict,
+                "cannot be used multiple times",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--completions", "bash"][..],
+                ErrorKind::ArgumentConflict,
+                "--completions",
+            ),
+            (
+                &["--completions", "tcsh"][..],
+                ErrorKind::InvalidValue,
+                "tcsh",
             ),
         ] {
-            let e = parse(&args(s)).unwrap_err();
-            assert!(e.contains(want), "{s:?}: {e}");
+            let e = parse_args(s).unwrap_err();
+            assert_eq!(e.kind(), kind, "{s:?}: {e}");
+            assert_eq!(e.exit_code(), 2, "{s:?}");
+            let text = e.to_string();
+            assert!(text.contains(want), "{s:?}: {text}");
         }
     }
 
     #[test]
     fn devices_come_from_the_registry() {
         let reg = qd_devices::all_devices();
-        assert_eq!(check_device("interp", &reg), Ok(()));
-        let e = check_device("gpu", &reg).unwrap_err();
-        assert_eq!(
-            e,
-            format!("unknown device 'gpu' (devices: {})", reg.names().join(", "))
+        let e = parse_args(&["f.mlir", "--kernel", "k", "--device", "gpu"]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidValue);
+        assert!(
+            e.to_string()
+                .contains(&format!("[possible values: {}]", reg.names().join(", "))),
+            "{e}"
         );
-        // Any name parses; the registry decides.
-        assert_eq!(
-            run(&["f.mlir", "--kernel", "k", "--device", "gpu"]).device,
-            "gpu"
-        );
-        assert_eq!(run(&["f.mlir", "--kernel", "k"]).device, DEFAULT_DEVICE);
-        let h = help(&reg);
-        assert!(h.starts_with(USAGE), "{h}");
         for name in reg.names() {
-            assert!(h.contains(&format!("\n  {name} ")), "{h}");
+            assert_eq!(
+                run(&["f.mlir", "--kernel", "k", "--device", name]).device,
+                name
+            );
+        }
+        let help = parse_args(&["--help"]).unwrap_err();
+        assert_eq!((help.kind(), help.exit_code()), (ErrorKind::DisplayHelp, 0));
+        let help = help.to_string();
+        assert!(
+            help.contains("Usage: qd-run FILE.mlir --kernel NAME"),
+            "{help}"
+        );
+        // Lines wrap to the terminal: compare with runs of white space as one space.
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        for e in reg.iter() {
+            let desc = e
+                .description
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(flat.contains(&format!("- {}: {desc}", e.name)), "{help}");
         }
     }
 
@@ -362,31 +436,47 @@ mod tests {
             "--set",
             "--arg",
             "--print",
+            "--save",
             "--device",
             "--json",
             "--shuffle",
             "--grad",
             "--ad-stack-size",
             "--report-adstack",
+            "--completions",
             "y=1",
             "--",
             "-",
-            "x=1",
             "=",
             "--kernel=k",
             "--set=",
             "interp",
             "7",
             "-h",
+            "bash",
         ];
         for a in tokens {
             for b in tokens {
                 for c in tokens {
-                    for d in tokens {
-                        let _ = parse(&args(&[a, b, c, d]));
-                    }
+                    let _ = parse_args(&[a, b, c]);
                 }
             }
         }
+    }
+
+    #[test]
+    fn completions_are_a_command_of_their_own() {
+        for shell in ["bash", "zsh", "fish", "powershell", "elvish"] {
+            let Ok(Command::Completions(script)) = parse_args(&["--completions", shell]) else {
+                panic!("--completions {shell}");
+            };
+            assert!(script.contains("ad-stack-size"), "{shell}: {script}");
+        }
+        // Bash completes --device with the registry's names.
+        let Ok(Command::Completions(bash)) = parse_args(&["--completions", "bash"]) else {
+            panic!("--completions bash");
+        };
+        let names = qd_devices::all_devices().names().join(" ");
+        assert!(bash.contains(&names), "{bash}");
     }
 }

@@ -2,15 +2,16 @@
 //!
 //! ```text
 //! qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]... [--print FIELD]...
-//!        [--grad OUTPUT=SEED]... [--ad-stack-size N] [--report-adstack] [--device NAME]
-//!        [--shuffle SEED] [--json]
+//!        [--save FIELD=PATH.npy]... [--grad OUTPUT=SEED]... [--ad-stack-size N]
+//!        [--report-adstack] [--device NAME] [--shuffle SEED] [--json]
+//! qd-run --completions SHELL
 //! ```
 //!
-//! See `cli` for the options, `values` for VALUES, `output` for what is printed, `runner` for a
-//! run. Kernels and gradients come from the runtime's compile pipeline (`qd_runtime::pipeline`),
-//! devices from the registry (`qd_devices::all_devices`). Exit status: 0 on success, 1 on input
-//! and runtime errors (with a located diagnostic where there is a location), 2 on usage errors
-//! (an unknown device among them).
+//! See `cli` for the options, `values` for VALUES, `output` for what is printed, `npy` for .npy
+//! files, `runner` for a run. Kernels and gradients come from the runtime's compile pipeline
+//! (`qd_runtime::pipeline`), devices from the registry (`qd_devices::all_devices`). Exit status:
+//! 0 on success, 1 on input and runtime errors (with a located diagnostic where there is a
+//! location), 2 on usage errors (an unknown device among them).
 
 mod cli;
 mod npy;
@@ -22,30 +23,30 @@ mod values;
 use std::io::Write;
 use std::process::ExitCode;
 
+/// Writes `text` to stdout; a closed stdout (`qd-run ... | head`) is not an error worth a panic.
+fn print_out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let devices = qd_devices::all_devices();
-    let parsed = cli::parse(&args).and_then(|c| match c {
-        cli::Command::Run(o) => cli::check_device(&o.device, &devices).map(|()| Some(o)),
-        cli::Command::Help => Ok(None),
-    });
-    let opts = match parsed {
-        Ok(Some(o)) => o,
-        Ok(None) => {
-            print!("{}", cli::help(&devices));
+    let opts = match cli::parse(std::env::args_os(), &devices) {
+        Ok(cli::Command::Run(o)) => o,
+        Ok(cli::Command::Completions(script)) => {
+            print_out(&script);
             return ExitCode::SUCCESS;
         }
-        Err(msg) => {
-            eprintln!("qd-run: error: {msg}\n(run 'qd-run --help' for usage)");
-            return ExitCode::from(2);
+        // --help (exit 0, on stdout) or a usage error (exit 2, on stderr).
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
     match runner::run(&opts, &devices) {
         Ok(out) => {
-            // A closed stdout (`qd-run ... | head`) is not an error worth a panic.
-            let mut stdout = std::io::stdout().lock();
-            let _ = stdout.write_all(out.as_bytes());
-            let _ = stdout.flush();
+            print_out(&out);
             ExitCode::SUCCESS
         }
         Err(runner::Failure(text)) => {

@@ -5,19 +5,20 @@
 //! dimensions a `x: shape [4, 10]` line, then nested rows, one innermost row per line. Floats are
 //! in their shortest round-trip form (`0.1`, `1e-7`, `NaN`, `inf`), i1 as `true`/`false`.
 //!
-//! JSON: `{"fields": {"NAME": {"shape": [...], "data": [...]}}, "timings_ms": {...}}` on one line,
-//! keys in a fixed order (fields in `--print` order), data flat in row-major order. NaN and
-//! infinities are not JSON numbers: they are the strings "NaN", "Infinity" and "-Infinity".
+//! JSON (serde_json; the schema is docs/json.md): `{"fields": {"NAME": {"shape": [...], "data":
+//! [...]}}, "adstack": [...], "timings_ms": {...}}` on one line, keys in a fixed order (fields in
+//! `--print` order, `"adstack"` only with `--report-adstack`), data flat in row-major order.
 //!
 //! Adstack report, text: a title, then an aligned table with one row per stack (kernel, stack
 //! number, location, element type, size expression or `-`, depth, bytes per thread) and a
 //! `total` row per kernel; `(forced)` marks a depth forced by `--ad-stack-size`, `(inferred)` a
-//! size expression the runtime inferred for a stack the IR left unbounded. JSON: the key
-//! `"adstack"` (after `"fields"`): a list of `{"kernel", "stack", "loc", "type", "size_expr",
-//! "depth", "bytes_per_thread"}` (`size_expr` is null for a stack without one).
+//! size expression the runtime inferred for a stack the IR left unbounded.
 
 use qd_runtime::Scalar;
+use serde::ser::{SerializeMap, Serializer};
+use serde::Serialize;
 use std::fmt::Write;
+use std::io;
 
 /// One printed field.
 pub struct FieldOut {
@@ -60,57 +61,22 @@ fn nested(data: &[Scalar], shape: &[usize], indent: usize) -> String {
     }
 }
 
-/// A JSON string literal.
-fn json_string(s: &str) -> String {
-    let mut out = String::from("\"");
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A scalar as a JSON value.
-fn json_value(v: Scalar) -> String {
-    let f = match v {
-        Scalar::F32(x) => x as f64,
-        Scalar::F64(x) => x,
-        other => return other.to_string(),
-    };
-    if f.is_nan() {
-        "\"NaN\"".into()
-    } else if f.is_infinite() {
-        if f > 0.0 {
-            "\"Infinity\""
-        } else {
-            "\"-Infinity\""
-        }
-        .into()
-    } else {
-        // Rust's shortest round-trip forms (`3.2`, `1.0`, `1e-7`) are valid JSON numbers.
-        v.to_string()
-    }
-}
-
-/// One adstack of a launch, as sized for it.
-#[derive(Clone, PartialEq, Debug)]
+/// One adstack of a launch, as sized for it. Serialized as one item of the JSON `"adstack"`
+/// list (the markers `inferred` and `forced` are text-only).
+#[derive(Clone, PartialEq, Debug, Serialize)]
 pub struct StackOut {
     pub kernel: String,
     pub stack: usize,
     /// `file:line:col` of the alloca.
     pub loc: String,
     /// The element type.
+    #[serde(rename = "type")]
     pub ty: String,
     pub size_expr: Option<String>,
+    #[serde(skip)]
     pub inferred: bool,
     pub depth: u64,
+    #[serde(skip)]
     pub forced: bool,
     pub bytes_per_thread: u64,
 }
@@ -206,57 +172,153 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
     )
 }
 
-/// The JSON list of the adstacks.
-fn adstack_json(stacks: &[StackOut]) -> String {
-    let items: Vec<String> = stacks
-        .iter()
-        .map(|s| {
-            format!(
-                "{{\"kernel\": {}, \"stack\": {}, \"loc\": {}, \"type\": {}, \"size_expr\": {}, \
-                 \"depth\": {}, \"bytes_per_thread\": {}}}",
-                json_string(&s.kernel),
-                s.stack,
-                json_string(&s.loc),
-                json_string(&s.ty),
-                s.size_expr
-                    .as_deref()
-                    .map_or_else(|| "null".to_string(), json_string),
-                s.depth,
-                s.bytes_per_thread
-            )
-        })
-        .collect();
-    format!("[{}]", items.join(", "))
+/// The milliseconds each step took; `autodiff` and `grad` only with `--grad`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Timings {
+    #[serde(serialize_with = "micros")]
+    pub parse: f64,
+    #[serde(serialize_with = "micros")]
+    pub verify: f64,
+    #[serde(serialize_with = "micros")]
+    pub compile: f64,
+    #[serde(serialize_with = "micros")]
+    pub launch: f64,
+    #[serde(serialize_with = "micros_opt", skip_serializing_if = "Option::is_none")]
+    pub autodiff: Option<f64>,
+    #[serde(serialize_with = "micros_opt", skip_serializing_if = "Option::is_none")]
+    pub grad: Option<f64>,
+    #[serde(serialize_with = "micros")]
+    pub total: f64,
 }
 
-/// The JSON object of `fields`, the adstacks when reported, and `timings` (milliseconds), on
-/// one line.
-pub fn json(fields: &[FieldOut], adstack: Option<&[StackOut]>, timings: &[(&str, f64)]) -> String {
-    let fields: Vec<String> = fields
-        .iter()
-        .map(|f| {
-            let shape: Vec<String> = f.shape.iter().map(|d| d.to_string()).collect();
-            let data: Vec<String> = f.data.iter().map(|&v| json_value(v)).collect();
-            format!(
-                "{}: {{\"shape\": [{}], \"data\": [{}]}}",
-                json_string(&f.name),
-                shape.join(", "),
-                data.join(", ")
-            )
-        })
-        .collect();
-    let timings: Vec<String> = timings
-        .iter()
-        .map(|(k, ms)| format!("{}: {ms:.3}", json_string(k)))
-        .collect();
-    let adstack = adstack
-        .map(|a| format!("\"adstack\": {}, ", adstack_json(a)))
-        .unwrap_or_default();
-    format!(
-        "{{\"fields\": {{{}}}, {adstack}\"timings_ms\": {{{}}}}}\n",
-        fields.join(", "),
-        timings.join(", ")
-    )
+/// Milliseconds rounded to the microsecond: finer digits are noise.
+fn micros<S: Serializer>(ms: &f64, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64((ms * 1e3).round() / 1e3)
+}
+
+fn micros_opt<S: Serializer>(ms: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match ms {
+        Some(ms) => micros(ms, s),
+        None => s.serialize_none(),
+    }
+}
+
+/// The `--json` object (docs/json.md).
+#[derive(Serialize)]
+struct Report<'a> {
+    fields: Fields<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adstack: Option<&'a [StackOut]>,
+    timings_ms: &'a Timings,
+}
+
+/// The printed fields as one object, keyed by name in `--print` order.
+struct Fields<'a>(&'a [FieldOut]);
+
+/// One field: `{"shape": [...], "data": [...]}`, data flat in row-major order.
+#[derive(Serialize)]
+struct FieldJson<'a> {
+    shape: &'a [usize],
+    data: Vec<JsonScalar>,
+}
+
+impl Serialize for Fields<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for f in self.0 {
+            let data = f.data.iter().map(|&v| JsonScalar(v)).collect();
+            map.serialize_entry(
+                &f.name,
+                &FieldJson {
+                    shape: &f.shape,
+                    data,
+                },
+            )?;
+        }
+        map.end()
+    }
+}
+
+/// An element as a JSON value: i1 a bool, integers numbers, floats numbers in their shortest
+/// round-trip form for their own width (an f32 reads back as the same f32), and NaN and the
+/// infinities, which JSON numbers cannot be, the strings "NaN", "Infinity" and "-Infinity".
+struct JsonScalar(Scalar);
+
+impl Serialize for JsonScalar {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let non_finite = |f: f64| {
+            if f.is_nan() {
+                "NaN"
+            } else if f > 0.0 {
+                "Infinity"
+            } else {
+                "-Infinity"
+            }
+        };
+        match self.0 {
+            Scalar::I1(v) => s.serialize_bool(v),
+            Scalar::I8(v) => s.serialize_i8(v),
+            Scalar::I16(v) => s.serialize_i16(v),
+            Scalar::I32(v) => s.serialize_i32(v),
+            Scalar::I64(v) => s.serialize_i64(v),
+            Scalar::U8(v) => s.serialize_u8(v),
+            Scalar::U16(v) => s.serialize_u16(v),
+            Scalar::U32(v) => s.serialize_u32(v),
+            Scalar::U64(v) => s.serialize_u64(v),
+            Scalar::F32(v) if v.is_finite() => s.serialize_f32(v),
+            Scalar::F64(v) if v.is_finite() => s.serialize_f64(v),
+            Scalar::F32(v) => s.serialize_str(non_finite(v as f64)),
+            Scalar::F64(v) => s.serialize_str(non_finite(v)),
+        }
+    }
+}
+
+/// serde_json's compact form with a space after each ',' and ':', all on one line: the form
+/// qd-run has always printed (and its lit tests match).
+struct OneLine;
+
+impl serde_json::ser::Formatter for OneLine {
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        if first {
+            Ok(())
+        } else {
+            w.write_all(b", ")
+        }
+    }
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.begin_array_value(w, first)
+    }
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+}
+
+/// The JSON object of `fields`, the adstacks when reported, and `timings`, on one line.
+pub fn json(
+    fields: &[FieldOut],
+    adstack: Option<&[StackOut]>,
+    timings: &Timings,
+) -> Result<String, serde_json::Error> {
+    let report = Report {
+        fields: Fields(fields),
+        adstack,
+        timings_ms: timings,
+    };
+    let mut out = Vec::new();
+    report.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut out, OneLine,
+    ))?;
+    out.push(b'\n');
+    // serde_json writes UTF-8 only.
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }
 
 #[cfg(test)]
@@ -304,6 +366,14 @@ mod tests {
         );
     }
 
+    fn timings(parse: f64, launch: f64) -> Timings {
+        Timings {
+            parse,
+            launch,
+            ..Timings::default()
+        }
+    }
+
     #[test]
     fn json_form() {
         let fields = [
@@ -314,18 +384,76 @@ mod tests {
                 f32s(&[f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0]),
             ),
             field("n", &[1], vec![Scalar::U64(u64::MAX)]),
+            field(
+                "m",
+                &[3],
+                vec![
+                    Scalar::I1(true),
+                    Scalar::I8(-3),
+                    Scalar::F64(-f64::INFINITY),
+                ],
+            ),
         ];
         assert_eq!(
-            json(&fields, None, &[("parse", 1.23456), ("launch", 0.5)]),
+            json(&fields, None, &timings(1.23456, 0.5)).unwrap(),
             "{\"fields\": {\"y\": {\"shape\": [], \"data\": [3.2]}, \"w\\\"q\": {\"shape\": [4], \
              \"data\": [\"NaN\", \"Infinity\", \"-Infinity\", -0.0]}, \"n\": {\"shape\": [1], \
-             \"data\": [18446744073709551615]}}, \"timings_ms\": {\"parse\": 1.235, \"launch\": 0.500}}\n"
+             \"data\": [18446744073709551615]}, \"m\": {\"shape\": [3], \"data\": [true, -3, \
+             \"-Infinity\"]}}, \"timings_ms\": {\"parse\": 1.235, \"verify\": 0.0, \"compile\": 0.0, \
+             \"launch\": 0.5, \"total\": 0.0}}\n"
         );
+        let grad = Timings {
+            autodiff: Some(2.0),
+            grad: Some(0.0004),
+            ..Timings::default()
+        };
         assert_eq!(
-            json(&[], None, &[]),
-            "{\"fields\": {}, \"timings_ms\": {}}\n"
+            json(&[], None, &grad).unwrap(),
+            "{\"fields\": {}, \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \"compile\": 0.0, \
+             \"launch\": 0.0, \"autodiff\": 2.0, \"grad\": 0.0, \"total\": 0.0}}\n"
         );
-        assert_eq!(json_string("a\nb"), "\"a\\u000ab\"");
+        let control = json(&[field("a\nb", &[], f32s(&[1.0]))], None, &grad).unwrap();
+        assert!(
+            control.starts_with("{\"fields\": {\"a\\nb\": "),
+            "{control}"
+        );
+    }
+
+    #[test]
+    fn json_floats_round_trip_at_their_width() {
+        let f32s_in = [
+            0.1f32,
+            3.200003,
+            1e-7,
+            3.4028235e38,
+            f32::MIN_POSITIVE,
+            1.0e-45,
+            -2.5,
+        ];
+        let f64s_in = [0.1f64, 1e-300, f64::MAX, 5e-324, 1.0 / 3.0];
+        let fields = [
+            field("a", &[f32s_in.len()], f32s(&f32s_in)),
+            field(
+                "b",
+                &[f64s_in.len()],
+                f64s_in.iter().map(|&x| Scalar::F64(x)).collect(),
+            ),
+        ];
+        let text = json(&fields, None, &Timings::default()).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let back = |name: &str| -> Vec<f64> {
+            v["fields"][name]["data"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        };
+        let a: Vec<f32> = back("a").iter().map(|&x| x as f32).collect();
+        assert_eq!(a, f32s_in);
+        assert_eq!(back("b"), f64s_in);
+        // Written at f32 width: 0.1f32 is "0.1", not 0.10000000149011612.
+        assert!(text.contains("\"data\": [0.1, 3.200003, "), "{text}");
     }
 
     fn stack(kernel: &str, n: usize, expr: Option<&str>, depth: u64, bytes: u64) -> StackOut {
@@ -382,16 +510,16 @@ mod tests {
             stack("k_grad", 1, None, 2, 24),
         ];
         assert_eq!(
-            json(&[], Some(&stacks), &[]),
+            json(&[], Some(&stacks), &Timings::default()).unwrap(),
             "{\"fields\": {}, \"adstack\": [{\"kernel\": \"k_grad\", \"stack\": 0, \"loc\": \
              \"f.mlir:10:7\", \"type\": \"f32\", \"size_expr\": \"arg0.shape[0]\", \"depth\": 9, \
              \"bytes_per_thread\": 80}, {\"kernel\": \"k_grad\", \"stack\": 1, \"loc\": \
              \"f.mlir:11:7\", \"type\": \"f32\", \"size_expr\": null, \"depth\": 2, \
-             \"bytes_per_thread\": 24}], \"timings_ms\": {}}\n"
+             \"bytes_per_thread\": 24}], \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \
+             \"compile\": 0.0, \"launch\": 0.0, \"total\": 0.0}}\n"
         );
-        assert_eq!(
-            json(&[], Some(&[]), &[]),
-            "{\"fields\": {}, \"adstack\": [], \"timings_ms\": {}}\n"
-        );
+        assert!(json(&[], Some(&[]), &Timings::default())
+            .unwrap()
+            .starts_with("{\"fields\": {}, \"adstack\": [], \"timings_ms\": {\"parse\": 0.0, "));
     }
 }

@@ -2,20 +2,20 @@
 //! program, make the gradient kernel (with `--grad`: the runtime's `Program::build_gradient`,
 //! which differentiates the kernel and sizes its adstacks, `--ad-stack-size` forcing them), set
 //! fields, build arguments, compile, launch, sync, then (with `--grad`) seed the outputs'
-//! adjoints, launch the gradient kernel and sync, and collect the printed fields and (with
-//! `--report-adstack`) the adstack plan of each launch. Every failure is a message for stderr
+//! adjoints, launch the gradient kernel and sync, write the `--save` files, and collect the
+//! printed fields and (with `--report-adstack`) the adstack plan of each launch. Every failure is a message for stderr
 //! with exit status 1: located diagnostics (`file:line:col: error: ...` with the source line)
 //! for the IR and for runtime errors, `qd-run: error: ...` for everything else.
 
 use crate::cli::Options;
-use crate::output::{self, FieldOut, StackOut};
-use crate::{params, values};
+use crate::output::{self, FieldOut, StackOut, Timings};
+use crate::{npy, params, values};
 use qd_frontend::KernelOp;
 use qd_ir::text::{parse_source, SourceMgr};
 use qd_ir::{Context, Diagnostic};
 use qd_runtime::{
     Arg, DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId, NdarrayId,
-    ParamType, Program, ProgramConfig, RuntimeError,
+    ParamType, Program, ProgramConfig, RuntimeError, Storage,
 };
 use std::time::Instant;
 
@@ -137,6 +137,13 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             prints.push(name.clone());
         }
     }
+    for (name, _) in &o.saves {
+        if let Err(e) = p.field_info(name) {
+            if adjoint_param(name, &param_names, gradient.as_ref()).is_none() {
+                return Err(fail(format!("--save {name}: {e}")));
+            }
+        }
+    }
     let mut seeds: Vec<(String, f64)> = Vec::new();
     for (name, seed) in &o.grads {
         let target = format!("{name}.grad");
@@ -194,51 +201,36 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
         launched.push(g.kernel);
     }
 
+    let result = |name: &str| result_of(&p, name, &param_names, gradient.as_ref(), &adjoint_arrays);
+    for (name, path) in &o.saves {
+        let (shape, data) = result(name);
+        npy::write(path, &shape, &data).map_err(|e| fail(format!("--save {name}: {e}")))?;
+    }
     let fields: Vec<FieldOut> = prints
         .iter()
         .map(|name| {
-            // A field of that name wins, as when the names were checked.
-            let param = match p.field_info(name) {
-                Ok(_) => None,
-                Err(_) => adjoint_param(name, &param_names, gradient.as_ref()),
-            };
-            if let Some(i) = param {
-                if let Some(&(_, id)) = adjoint_arrays.iter().find(|(j, _)| *j == i) {
-                    if let Ok(nd) = p.ndarray(id) {
-                        return FieldOut {
-                            name: name.clone(),
-                            shape: nd.shape().to_vec(),
-                            data: nd.data().to_scalars(),
-                        };
-                    }
-                }
-            }
-            let info = p
-                .field_info(name)
-                .map(|i| i.shape.clone())
-                .unwrap_or_default();
-            let data = p.field(name).map(|s| s.to_scalars()).unwrap_or_default();
+            let (shape, data) = result(name);
             FieldOut {
                 name: name.clone(),
-                shape: info,
-                data,
+                shape,
+                data: data.to_scalars(),
             }
         })
         .collect();
     Ok(if o.json {
-        let mut timings = vec![
-            ("parse", parse_ms),
-            ("verify", verify_ms),
-            ("compile", compile_ms),
-            ("launch", launch_ms),
-        ];
-        if gradient.is_some() {
-            timings.push(("autodiff", autodiff_ms));
-            timings.push(("grad", grad_ms));
-        }
-        timings.push(("total", ms(start)));
+        let with_grad = |ms| gradient.is_some().then_some(ms);
+        let timings = Timings {
+            parse: parse_ms,
+            verify: verify_ms,
+            compile: compile_ms,
+            launch: launch_ms,
+            autodiff: with_grad(autodiff_ms),
+            grad: with_grad(grad_ms),
+            total: ms(start),
+        };
         let stacks = o.report_adstack.then(|| adstack_report(&p, &launched));
         output::json(&fields, stacks.as_deref(), &timings)
+            .map_err(|e| fail(format!("--json: {e}")))?
     } else {
         let mut out = output::text(&fields);
         if o.report_adstack {
@@ -253,6 +245,32 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
         }
         out
     })
+}
+
+/// The shape and contents of field `name` (or its adjoint) after the run, or, for `NAME.grad`
+/// of an active ndarray parameter `NAME`, of the adjoint ndarray the gradient kernel filled. A
+/// field of that name wins, as when the names were checked.
+fn result_of(
+    p: &Program,
+    name: &str,
+    param_names: &[String],
+    gradient: Option<&GradientKernel>,
+    adjoint_arrays: &[(usize, NdarrayId)],
+) -> (Vec<usize>, Storage) {
+    if let Ok(info) = p.field_info(name) {
+        let shape = info.shape.clone();
+        if let Ok(data) = p.field(name) {
+            return (shape, data.clone());
+        }
+    }
+    let array = adjoint_param(name, param_names, gradient)
+        .and_then(|i| adjoint_arrays.iter().find(|(j, _)| *j == i))
+        .and_then(|&(_, id)| p.ndarray(id).ok());
+    match array {
+        Some(nd) => (nd.shape().to_vec(), nd.data().clone()),
+        // Checked before the run: every name is one of the above.
+        None => (Vec::new(), Storage::F32(Vec::new())),
+    }
 }
 
 /// Every adstack of the last launch of each kernel of `launched`, as sized for it.

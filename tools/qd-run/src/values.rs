@@ -429,11 +429,10 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("qd-run-values-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.npy");
-        let data: Vec<u8> = [1.0f64, 2.0, 3.0, 4.0]
-            .iter()
-            .flat_map(|x| x.to_le_bytes())
-            .collect();
-        std::fs::write(&path, npy::encode("<f8", &[2, 2], &data)).unwrap();
+        let data = Storage::F64(vec![1.0, 2.0, 3.0, 4.0]);
+        let mut bytes = Vec::new();
+        npy::encode(&mut bytes, &[2, 2], &data).unwrap();
+        std::fs::write(&path, bytes).unwrap();
         let p = path.to_str().unwrap();
         // f8 data converts to an f32 field of the same shape (a 1-D file may fill any shape).
         assert_eq!(

@@ -1,9 +1,11 @@
 //! End-to-end tests of the qd-run binary (one test binary, one module per concern).
 
 mod adstack;
+mod cli;
 mod common;
 mod corpus;
 mod devices;
 mod errors;
 mod grad;
 mod outputs;
+mod save;

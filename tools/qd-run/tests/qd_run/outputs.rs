@@ -207,6 +207,24 @@ fn npy_inputs() {
         "s",
     ]);
     assert!(out.contains("[[0.0, 1.0],"), "{out}");
+    // Big-endian data (numpy's '>f4') is byte-swapped on reading.
+    let be: Vec<u8> = (0..6)
+        .flat_map(|x| (x as f32 * 0.5).to_be_bytes())
+        .collect();
+    let be = write(&dir, "be.npy", &npy(">f4", &[3, 2], &be));
+    let out = ok(&[
+        &file,
+        "--kernel",
+        "noop",
+        "--set",
+        &format!("s={be}"),
+        "--print",
+        "s",
+    ]);
+    assert!(
+        out.ends_with("s = [[0.0, 0.5],\n     [1.0, 1.5],\n     [2.0, 2.5]]\n"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -264,13 +282,17 @@ fn the_device_is_chosen_by_name() {
         ok(&args)
     };
     assert_eq!(run(&["--device", "interp"]), run(&[]));
-    // The help lists every registered device with its description.
+    // The help lists every registered device with its description (clap wraps long lines:
+    // compare with runs of white space as one space).
     let help = qd_run(&["--help"]).stdout;
+    let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
     for e in qd_devices::all_devices().iter() {
-        assert!(
-            help.contains(&format!("  {} ", e.name)) && help.contains(&e.description),
-            "{help}"
-        );
+        let desc = e
+            .description
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(flat.contains(&format!("- {}: {desc}", e.name)), "{help}");
     }
 }
 
@@ -278,9 +300,12 @@ fn the_device_is_chosen_by_name() {
 fn help_and_nothing_to_print() {
     let o = qd_run(&["--help"]);
     assert_eq!(o.code, 0);
-    assert!(o
-        .stdout
-        .starts_with("Usage: qd-run FILE.mlir --kernel NAME"));
+    assert!(
+        o.stdout
+            .contains("\nUsage: qd-run FILE.mlir --kernel NAME [OPTIONS]\n"),
+        "{}",
+        o.stdout
+    );
     let dir = scratch("noop");
     let file = write(&dir, "k.mlir", KERNELS.as_bytes());
     assert_eq!(ok(&[&file, "--kernel", "noop"]), "");
