@@ -1,95 +1,124 @@
-//! The contract, on random expressions and environments (seeded): the simplified expression
-//! evaluates to at least the original wherever the original evaluates (and to exactly it when
-//! no fusion applied, and always for the exact rules alone); it never fails where the original
-//! succeeds; it is valid, deterministic, and a fixpoint.
+//! The contract, on random expressions and environments (proptest, fixed seeds, shrinking to a
+//! minimal failing expression): the simplified expression evaluates to at least the original
+//! wherever the original evaluates (and to exactly it when no fusion applied, and always for the
+//! exact rules alone); it never fails where the original succeeds; it is valid, deterministic,
+//! and a fixpoint.
 
-use super::env::{random_env, Array, Env, Gen, Rng};
+use super::env::{env, Array, Env};
+use super::exprs::{closed_expr, constant, expr};
+use super::{forall, sample};
 use crate::simplify::{simplify, simplify_exact, Limits};
+use proptest::prelude::*;
+use proptest::sample::select;
 use qd_adstack::size_expr::{BinOp, IntTy, SizeExpr};
+use std::cell::Cell;
 
-const EXPRESSIONS: usize = 600;
+const EXPRESSIONS: u32 = 600;
 const ENVIRONMENTS: usize = 12;
 
-fn check(e: &SizeExpr, r: &mut Rng, stats: &mut [usize; 3]) {
-    check_with(e, r, stats, random_env)
+/// What a batch of checks exercised: expressions the simplifier changed, expressions where a
+/// fusion applied, evaluations compared.
+#[derive(Default)]
+struct Stats {
+    changed: Cell<usize>,
+    fused: Cell<usize>,
+    evaluated: Cell<usize>,
 }
 
-fn check_with(e: &SizeExpr, r: &mut Rng, stats: &mut [usize; 3], env_of: fn(&mut Rng) -> Env) {
+fn bump(c: &Cell<usize>) {
+    c.set(c.get() + 1);
+}
+
+fn envs() -> impl Strategy<Value = Vec<Env>> {
+    proptest::collection::vec(env(), ENVIRONMENTS)
+}
+
+fn check(e: &SizeExpr, envs: &[Env], stats: &Stats) -> Result<(), TestCaseError> {
     let limits = Limits::default();
     let s = simplify(e, limits);
     let x = simplify_exact(e, limits);
-    assert!(s.expr.validate().is_ok(), "{e} -> invalid {}", s.expr);
-    assert_eq!(simplify(e, limits), s, "not deterministic: {e}");
+    prop_assert!(s.expr.validate().is_ok(), "{e} -> invalid {}", s.expr);
+    prop_assert!(simplify(e, limits) == s, "not deterministic: {e}");
     // A run that saturated finds nothing cheaper from its own result.
     if s.limit_hits == 0 {
-        assert_eq!(
-            simplify(&s.expr, limits).expr,
-            s.expr,
-            "not a fixpoint: {e} -> {}",
+        let again = simplify(&s.expr, limits).expr;
+        prop_assert!(
+            again == s.expr,
+            "not a fixpoint: {e} -> {} -> {again}",
             s.expr
         );
     }
     if s.expr != *e {
-        stats[0] += 1;
+        bump(&stats.changed);
     }
-    stats[1] += usize::from(s.fused > 0);
-    for _ in 0..ENVIRONMENTS {
-        let env = env_of(r);
-        let Ok(want) = e.eval(&env) else {
+    if s.fused > 0 {
+        bump(&stats.fused);
+    }
+    for env in envs {
+        let Ok(want) = e.eval(env) else {
             continue;
         };
-        stats[2] += 1;
-        let got = s.expr.eval(&env).unwrap_or_else(|err| {
-            panic!(
+        bump(&stats.evaluated);
+        let got = s.expr.eval(env).map_err(|err| {
+            TestCaseError::fail(format!(
                 "{e}\n  -> {}\n  fails ({err}) where the input gives {want}\n  env {env:?}",
                 s.expr
-            )
-        });
-        assert!(
+            ))
+        })?;
+        prop_assert!(
             got >= want,
             "{e}\n  -> {}\n  gives {got} < {want}\n  env {env:?}",
             s.expr
         );
         if s.fused == 0 {
-            assert_eq!(
-                got, want,
-                "{e}\n  -> {}\n  not equal\n  env {env:?}",
+            prop_assert!(
+                got == want,
+                "{e}\n  -> {}\n  gives {got}, not {want}\n  env {env:?}",
                 s.expr
             );
         }
-        let got = x.expr.eval(&env).unwrap_or_else(|err| {
-            panic!(
+        let got = x.expr.eval(env).map_err(|err| {
+            TestCaseError::fail(format!(
                 "{e}\n  -> (exact) {}\n  fails ({err}) where the input gives {want}",
                 x.expr
-            )
-        });
-        assert_eq!(
-            got, want,
-            "{e}\n  -> (exact) {}\n  not equal\n  env {env:?}",
+            ))
+        })?;
+        prop_assert!(
+            got == want,
+            "{e}\n  -> (exact) {}\n  gives {got}, not {want}\n  env {env:?}",
             x.expr
         );
     }
+    Ok(())
+}
+
+/// A distinct seed for each enumerated case, so that each gets its own random operands.
+fn seed(base: u64, ops: [BinOp; 2], shape: u64) -> u64 {
+    let code = |o| BinOp::ALL.iter().position(|&x| x == o).unwrap_or(0) as u64;
+    base + ((code(ops[0]) * 5 + code(ops[1])) * 8 + shape) * 0x1_0000
 }
 
 #[test]
 fn simplified_bounds_are_never_smaller() {
-    let mut r = Rng::new(0x5EED_0001);
-    let mut stats = [0usize; 3];
-    for _ in 0..EXPRESSIONS {
-        let depth = 1 + r.below(4) as u32;
-        let e = Gen::new(&mut r).expr(depth);
-        let e = SizeExpr::from_nodes(e.nodes().to_vec()).expect("closed by construction");
-        check(&e, &mut r, &mut stats);
-    }
-    let [changed, fused, evaluated] = stats;
-    // The generator exercises what it is meant to.
-    assert!(
-        changed > EXPRESSIONS / 3,
-        "only {changed} expressions changed"
+    let stats = Stats::default();
+    forall(
+        EXPRESSIONS,
+        0x5EED_0001,
+        (closed_expr(), envs()),
+        |(e, envs)| check(&e, &envs, &stats),
     );
+    let (changed, fused, evaluated) = (
+        stats.changed.get(),
+        stats.fused.get(),
+        stats.evaluated.get(),
+    );
+    let n = EXPRESSIONS as usize;
+    eprintln!("{changed} of {n} expressions changed, {fused} fused, {evaluated} evaluations");
+    // The generator exercises what it is meant to.
+    assert!(changed > n / 3, "only {changed} expressions changed");
     assert!(fused > 5, "only {fused} fusions");
     assert!(
-        evaluated > EXPRESSIONS * ENVIRONMENTS / 4,
+        evaluated > n * ENVIRONMENTS / 4,
         "only {evaluated} evaluations"
     );
 }
@@ -98,55 +127,65 @@ fn simplified_bounds_are_never_smaller() {
 /// rules match), over random small operands.
 #[test]
 fn shared_operand_shapes_are_never_smaller() {
-    let mut r = Rng::new(0x5EED_0002);
-    let mut stats = [0usize; 3];
+    let stats = Stats::default();
     for o1 in BinOp::ALL {
         for o2 in BinOp::ALL {
             for shape in 0..4 {
-                for _ in 0..8 {
-                    let mut g = Gen::new(&mut r);
-                    let (x, y, z) = (g.expr(1), g.expr(1), g.expr(1));
-                    let inner = SizeExpr::binary(o1, &x, &y);
-                    let e = match shape {
-                        0 => SizeExpr::binary(o2, &inner, &y),
-                        1 => SizeExpr::binary(o2, &x, &inner),
-                        2 => SizeExpr::binary(o2, &inner, &SizeExpr::binary(o1, &x, &z)),
-                        _ => SizeExpr::binary(o2, &inner, &z),
-                    };
-                    check(&e, &mut r, &mut stats);
-                }
+                let operand = || expr(1, &[]);
+                let strategy = (operand(), operand(), operand(), envs());
+                forall(
+                    8,
+                    seed(0x5EED_0002, [o1, o2], shape),
+                    strategy,
+                    |(x, y, z, envs)| {
+                        let inner = SizeExpr::binary(o1, &x, &y);
+                        let e = match shape {
+                            0 => SizeExpr::binary(o2, &inner, &y),
+                            1 => SizeExpr::binary(o2, &x, &inner),
+                            2 => SizeExpr::binary(o2, &inner, &SizeExpr::binary(o1, &x, &z)),
+                            _ => SizeExpr::binary(o2, &inner, &z),
+                        };
+                        check(&e, &envs, &stats)
+                    },
+                );
             }
         }
     }
-    assert!(stats[0] > 200, "only {} expressions changed", stats[0]);
+    assert!(
+        stats.changed.get() > 200,
+        "only {} expressions changed",
+        stats.changed.get()
+    );
 }
 
 /// A body term over `v`: the variable, offsets and multiples of it, literals, scalar fields,
 /// and reads at `v` or at a literal (which may be out of bounds).
-fn range_leaf(r: &mut Rng, v: u32) -> SizeExpr {
-    let var = SizeExpr::bound_var(v);
-    let lit = |r: &mut Rng| SizeExpr::constant(r.range(-4, 6));
-    match r.below(9) {
-        0 => var,
-        1 => SizeExpr::binary(BinOp::Add, &var, &lit(r)),
-        2 => SizeExpr::binary(BinOp::Mul, &var, &lit(r)),
-        3 => lit(r),
-        4 => SizeExpr::field_load("n", IntTy::I32, &[]),
-        5 => SizeExpr::field_load("f", IntTy::I8, &[var]),
-        6 => SizeExpr::ndarray_read(0, IntTy::I8, &[lit(r)]),
-        7 => SizeExpr::ndarray_read(1, IntTy::U8, &[var]),
-        _ => SizeExpr::binary(BinOp::Sub, &lit(r), &var),
-    }
+fn range_leaf(v: u32) -> BoxedStrategy<SizeExpr> {
+    let var = move || SizeExpr::bound_var(v);
+    let lit = || constant(-4, 6);
+    prop_oneof![
+        Just(var()),
+        lit().prop_map(move |k| SizeExpr::binary(BinOp::Add, &var(), &k)),
+        lit().prop_map(move |k| SizeExpr::binary(BinOp::Mul, &var(), &k)),
+        lit(),
+        Just(SizeExpr::field_load("n", IntTy::I32, &[])),
+        Just(SizeExpr::field_load("f", IntTy::I8, &[var()])),
+        lit().prop_map(|k| SizeExpr::ndarray_read(0, IntTy::I8, &[k])),
+        Just(SizeExpr::ndarray_read(1, IntTy::U8, &[var()])),
+        lit().prop_map(move |k| SizeExpr::binary(BinOp::Sub, &k, &var())),
+    ]
+    .boxed()
 }
 
 /// A range bound: literals (some ranges surely empty or non-empty), shapes, scalar fields.
-fn range_bound(r: &mut Rng) -> SizeExpr {
-    match r.below(5) {
-        0 | 1 => SizeExpr::constant(r.range(-2, 5)),
-        2 => SizeExpr::ndarray_shape(r.below(2) as u32, 0),
-        3 => SizeExpr::field_load("n", IntTy::I32, &[]),
-        _ => SizeExpr::field_load("m", IntTy::U16, &[]),
-    }
+fn range_bound() -> BoxedStrategy<SizeExpr> {
+    prop_oneof![
+        2 => constant(-2, 5),
+        1 => (0u32..2).prop_map(|a| SizeExpr::ndarray_shape(a, 0)),
+        1 => Just(SizeExpr::field_load("n", IntTy::I32, &[])),
+        1 => Just(SizeExpr::field_load("m", IntTy::U16, &[])),
+    ]
+    .boxed()
 }
 
 /// `max(x op y for v in range(b, e))` and one more operator around the body: what the range
@@ -154,73 +193,86 @@ fn range_bound(r: &mut Rng) -> SizeExpr {
 /// empty and reads that may be out of bounds.
 #[test]
 fn range_shapes_are_never_smaller() {
-    let mut r = Rng::new(0x5EED_0003);
-    let mut stats = [0usize; 3];
+    let stats = Stats::default();
     for o1 in BinOp::ALL {
         for o2 in BinOp::ALL {
-            for _ in 0..16 {
-                let v = r.below(3) as u32;
-                let (x, y, z) = (
-                    range_leaf(&mut r, v),
-                    range_leaf(&mut r, v),
-                    range_leaf(&mut r, v),
+            let nest = (0u32..3).prop_flat_map(move |v| {
+                let body = (range_leaf(v), range_leaf(v), range_leaf(v), any::<bool>()).prop_map(
+                    move |(x, y, z, plain)| {
+                        let inner = SizeExpr::binary(o1, &x, &y);
+                        if plain {
+                            inner
+                        } else {
+                            SizeExpr::binary(o2, &inner, &z)
+                        }
+                    },
                 );
-                let inner = SizeExpr::binary(o1, &x, &y);
-                let body = if r.chance(50) {
-                    inner
-                } else {
-                    SizeExpr::binary(o2, &inner, &z)
-                };
-                let (b, e) = (range_bound(&mut r), range_bound(&mut r));
-                let m = SizeExpr::max_over_range_raw(v, &b, &e, &body);
-                let e = match r.below(3) {
-                    0 => m,
-                    1 => SizeExpr::binary(o2, &m, &range_bound(&mut r)),
-                    _ => SizeExpr::binary(BinOp::Sub, &SizeExpr::constant(9), &m),
-                };
-                check(&e, &mut r, &mut stats);
-            }
+                (Just(v), body, range_bound(), range_bound())
+                    .prop_map(|(v, body, b, e)| SizeExpr::max_over_range_raw(v, &b, &e, &body))
+            });
+            let strategy = (nest, 0..3, range_bound(), envs());
+            forall(
+                16,
+                seed(0x5EED_0003, [o1, o2], 0),
+                strategy,
+                |(m, around, k, envs)| {
+                    let e = match around {
+                        0 => m,
+                        1 => SizeExpr::binary(o2, &m, &k),
+                        _ => SizeExpr::binary(BinOp::Sub, &SizeExpr::constant(9), &m),
+                    };
+                    check(&e, &envs, &stats)
+                },
+            );
         }
     }
-    assert!(stats[0] > 200, "only {} expressions changed", stats[0]);
+    assert!(
+        stats.changed.get() > 200,
+        "only {} expressions changed",
+        stats.changed.get()
+    );
+}
+
+/// Bodies that read at the variable: the e-graph cannot remove these ranges.
+fn read_at(v: u32) -> BoxedStrategy<SizeExpr> {
+    let at = [SizeExpr::bound_var(v)];
+    let sum = range_leaf(v).prop_map(move |t| {
+        SizeExpr::binary(
+            BinOp::Add,
+            &SizeExpr::ndarray_read(0, IntTy::I8, &[SizeExpr::bound_var(v)]),
+            &t,
+        )
+    });
+    prop_oneof![
+        Just(SizeExpr::field_load("f", IntTy::I8, &at)),
+        Just(SizeExpr::ndarray_read(1, IntTy::U8, &at)),
+        sum,
+    ]
+    .boxed()
 }
 
 /// The fusion's shape in every kind of position: it may apply only where a larger value is a
 /// larger bound.
 #[test]
 fn fusion_shapes_in_every_position_are_never_smaller() {
-    let mut r = Rng::new(0x5EED_0004);
-    let mut stats = [0usize; 3];
-    for position in 0..7 {
-        for _ in 0..40 {
-            let v = r.below(2) as u32;
-            let b = range_bound(&mut r);
-            let e1 = range_bound(&mut r);
-            let e2 = if r.chance(60) {
-                e1.clone()
-            } else {
-                range_bound(&mut r)
-            };
-            // Bodies that read at the variable: the e-graph cannot remove these ranges.
-            let read = |r: &mut Rng| {
-                let at = [SizeExpr::bound_var(v)];
-                match r.below(3) {
-                    0 => SizeExpr::field_load("f", IntTy::I8, &at),
-                    1 => SizeExpr::ndarray_read(1, IntTy::U8, &at),
-                    _ => SizeExpr::binary(
-                        BinOp::Add,
-                        &SizeExpr::ndarray_read(0, IntTy::I8, &at),
-                        &range_leaf(r, v),
-                    ),
-                }
-            };
-            let (x, y) = (read(&mut r), read(&mut r));
-            let f = SizeExpr::binary(
-                BinOp::Sub,
-                &SizeExpr::max_over_range_raw(v, &b, &e1, &x),
-                &SizeExpr::max_over_range_raw(v, &b, &e2, &y),
-            );
-            let k = SizeExpr::constant(r.range(-3, 12));
+    let stats = Stats::default();
+    let fusion = (0u32..2).prop_flat_map(|v| {
+        let ends = (range_bound(), range_bound(), proptest::bool::weighted(0.6));
+        (Just(v), range_bound(), ends, read_at(v), read_at(v)).prop_map(
+            |(v, b, (e1, e2, same_end), x, y)| {
+                let e2 = if same_end { &e1 } else { &e2 };
+                SizeExpr::binary(
+                    BinOp::Sub,
+                    &SizeExpr::max_over_range_raw(v, &b, &e1, &x),
+                    &SizeExpr::max_over_range_raw(v, &b, e2, &y),
+                )
+            },
+        )
+    });
+    for position in 0..7u64 {
+        let strategy = (fusion.clone(), -3i64..=12, envs());
+        forall(40, 0x5EED_0004 + position, strategy, |(f, k, envs)| {
+            let k = SizeExpr::constant(k);
             let e = match position {
                 0 => f,
                 1 => SizeExpr::binary(BinOp::Sub, &k, &f),
@@ -230,10 +282,10 @@ fn fusion_shapes_in_every_position_are_never_smaller() {
                 5 => SizeExpr::field_load("f", IntTy::I8, &[f]),
                 _ => SizeExpr::max_over_range_raw(2, &f, &k, &SizeExpr::bound_var(2)),
             };
-            check(&e, &mut r, &mut stats);
-        }
+            check(&e, &envs, &stats)
+        });
     }
-    assert!(stats[1] > 20, "only {} fusions", stats[1]);
+    assert!(stats.fused.get() > 20, "only {} fusions", stats.fused.get());
 }
 
 /// Values where saturating `+` and `*` saturate.
@@ -252,64 +304,77 @@ const EDGES: [i64; 12] = [
     i64::MAX,
 ];
 
-fn edge_env(r: &mut Rng) -> Env {
-    let mut env = random_env(r);
-    for (name, a) in &mut env.fields {
-        if name == "w" || name == "u" {
-            *a = Array::new(&[], &[EDGES[r.below(EDGES.len() as u64) as usize]]);
-        }
-    }
-    env
+/// A random environment whose i64 fields `w` and `u` sit at the edges of the i64 range.
+fn edge_env() -> BoxedStrategy<Env> {
+    (env(), select(EDGES.to_vec()), select(EDGES.to_vec()))
+        .prop_map(|(mut env, w, u)| {
+            for (name, a) in &mut env.fields {
+                match name.as_str() {
+                    "w" => *a = Array::new(&[], &[w]),
+                    "u" => *a = Array::new(&[], &[u]),
+                    _ => {}
+                }
+            }
+            env
+        })
+        .boxed()
 }
 
 /// Operator pairs over i64 fields and literals at the edges of the i64 range: associativity,
 /// factoring and cancellation rules must respect saturation.
 #[test]
 fn saturating_shapes_are_never_smaller() {
-    let mut r = Rng::new(0x5EED_0005);
-    let mut stats = [0usize; 3];
-    let leaf = |r: &mut Rng| match r.below(4) {
-        0 => SizeExpr::field_load("w", IntTy::I64, &[]),
-        1 => SizeExpr::field_load("u", IntTy::I64, &[]),
-        2 => SizeExpr::constant(EDGES[r.below(EDGES.len() as u64) as usize]),
-        _ => SizeExpr::constant(r.range(-3, 3)),
+    let stats = Stats::default();
+    let leaf = || {
+        prop_oneof![
+            Just(SizeExpr::field_load("w", IntTy::I64, &[])),
+            Just(SizeExpr::field_load("u", IntTy::I64, &[])),
+            select(EDGES.to_vec()).prop_map(SizeExpr::constant),
+            constant(-3, 3),
+        ]
     };
+    let edge_envs = proptest::collection::vec(edge_env(), ENVIRONMENTS);
     for o1 in BinOp::ALL {
         for o2 in BinOp::ALL {
             for shape in 0..5 {
-                for _ in 0..8 {
-                    let (x, y, z) = (leaf(&mut r), leaf(&mut r), leaf(&mut r));
-                    let inner = SizeExpr::binary(o1, &x, &y);
-                    let e = match shape {
-                        0 => SizeExpr::binary(o2, &inner, &y),
-                        1 => SizeExpr::binary(o2, &inner, &z),
-                        2 => SizeExpr::binary(o2, &z, &inner),
-                        3 => SizeExpr::binary(o2, &inner, &SizeExpr::binary(o1, &x, &z)),
-                        _ => SizeExpr::binary(o1, &inner, &SizeExpr::binary(o2, &x, &z)),
-                    };
-                    check_with(&e, &mut r, &mut stats, edge_env);
-                }
+                let strategy = (leaf(), leaf(), leaf(), edge_envs.clone());
+                forall(
+                    8,
+                    seed(0x5EED_0005, [o1, o2], shape),
+                    strategy,
+                    |(x, y, z, envs)| {
+                        let inner = SizeExpr::binary(o1, &x, &y);
+                        let e = match shape {
+                            0 => SizeExpr::binary(o2, &inner, &y),
+                            1 => SizeExpr::binary(o2, &inner, &z),
+                            2 => SizeExpr::binary(o2, &z, &inner),
+                            3 => SizeExpr::binary(o2, &inner, &SizeExpr::binary(o1, &x, &z)),
+                            _ => SizeExpr::binary(o1, &inner, &SizeExpr::binary(o2, &x, &z)),
+                        };
+                        check(&e, &envs, &stats)
+                    },
+                );
             }
         }
     }
-    assert!(stats[0] > 200, "only {} expressions changed", stats[0]);
+    assert!(
+        stats.changed.get() > 200,
+        "only {} expressions changed",
+        stats.changed.get()
+    );
 }
 
 /// The result depends on the expression alone: not on what the process simplified before, nor
 /// on the thread.
 #[test]
 fn results_do_not_depend_on_history() {
-    let exprs: Vec<SizeExpr> = {
-        let mut r = Rng::new(0x5EED_0006);
-        (0..40).map(|_| Gen::new(&mut r).expr(3)).collect()
-    };
+    let exprs = sample(40, 0x5EED_0006, expr(3, &[]));
     let run = |warm: bool| {
         let exprs = exprs.clone();
         std::thread::spawn(move || {
             if warm {
-                let mut r = Rng::new(99);
-                for _ in 0..20 {
-                    simplify(&Gen::new(&mut r).expr(3), Limits::default());
+                for e in sample(20, 99, expr(3, &[])) {
+                    simplify(&e, Limits::default());
                 }
             }
             exprs
@@ -335,9 +400,7 @@ fn extraction_keeps_variables_in_scope() {
         let e = super::p(s);
         let out = simplify(&e, Limits::default()).expr;
         assert!(out.validate().is_ok(), "{s} -> {out}");
-        let mut r = Rng::new(7);
-        for _ in 0..20 {
-            let env = random_env(&mut r);
+        for env in sample(20, 7, env()) {
             if let Ok(want) = e.eval(&env) {
                 assert_eq!(out.eval(&env), Ok(want), "{s} -> {out}");
             }
@@ -373,9 +436,7 @@ fn limits_bound_the_e_graph() {
             "{} e-nodes",
             s.egraph_nodes
         );
-        let mut r = Rng::new(3);
-        for _ in 0..10 {
-            let env = random_env(&mut r);
+        for env in sample(10, 3, env()) {
             let want = e.eval(&env).expect("in bounds");
             assert_eq!(s.expr.eval(&env), Ok(want));
         }
