@@ -13,16 +13,16 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let opts = match cli::parse_args(&args) {
+    let opts = match cli::parse_args(std::env::args_os()) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("qd-opt: {e}\n\n{}", cli::USAGE);
-            return ExitCode::from(2);
+            // Usage errors go to stderr with exit 2; --help and --version to stdout with 0.
+            let _ = e.print();
+            return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
-    if opts.help {
-        print!("{}", cli::USAGE);
+    if let Some(shell) = opts.completions {
+        let _ = std::io::stdout().lock().write_all(&cli::completions(shell));
         return ExitCode::SUCCESS;
     }
     if opts.list_passes {
