@@ -10,29 +10,16 @@
 //! Rectangular nests (bounds independent of any index) and triangular ones (a single loop under
 //! the alloca whose bounds depend on enclosing indices) must be exact; the mean tightness
 //! (bound / peak) of every family is printed.
+//!
+//! Nests and launch data come from proptest strategies with fixed seeds; a failing nest is
+//! shrunk (fewer loops, literal bounds, fewer pushes, zero data) before it is reported.
 
 use super::common::*;
+use proptest::prelude::*;
+use proptest::test_runner::{Config, RngAlgorithm, RngSeed, TestError, TestRng, TestRunner};
 use qd_runtime::{DType, Scalar};
+use std::cell::RefCell;
 use std::fmt::Write;
-
-/// xorshift64*: small, seeded, deterministic.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// A value in `[0, n)`.
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
-    }
-}
 
 /// Where a bound's value comes from. Every value lies in [-6, 9]: indices stay below 9.
 #[derive(Clone, Debug)]
@@ -82,87 +69,117 @@ enum Family {
     General,
 }
 
-fn simple(r: &mut Rng, depth: usize, with_index: bool) -> Src {
-    let choices = if with_index { 7 } else { 3 };
-    match r.below(choices) {
-        0 => Src::Lit(r.below(7) as i64),
-        1 => Src::Field(r.below(2) as usize),
-        2 => Src::Shape,
-        3 => Src::FieldAt(r.below(depth as u64) as usize),
-        4 => Src::Read(r.below(2) as usize, r.below(depth as u64) as usize),
-        _ => Src::Index(r.below(depth as u64) as usize),
+/// A bound's source at body depth `depth` (enclosing loops 0..depth); `with_index`: whether it
+/// may depend on enclosing indices. Alternatives are ordered simplest first: shrinking goes there.
+fn simple(depth: usize, with_index: bool) -> BoxedStrategy<Src> {
+    let plain = prop_oneof![
+        (0i64..7).prop_map(Src::Lit),
+        (0usize..2).prop_map(Src::Field),
+        Just(Src::Shape),
+    ];
+    if !with_index {
+        return plain.boxed();
     }
+    prop_oneof![
+        3 => plain,
+        1 => (0..depth).prop_map(Src::FieldAt),
+        1 => (0usize..2, 0..depth).prop_map(|(a, d)| Src::Read(a, d)),
+        2 => (0..depth).prop_map(Src::Index),
+    ]
+    .boxed()
 }
 
 /// An upper bound; `locals`: whether it may go through a local with two stores (the max of two
 /// values is a bound, not the value, so such nests are not exact).
-fn upper(r: &mut Rng, depth: usize, with_index: bool, locals: bool) -> Src {
-    let x = simple(r, depth, with_index);
-    match r.below(if locals { 12 } else { 10 }) {
-        0..=5 => x,
-        6..=8 => Src::Sub(Box::new(x), Box::new(simple(r, depth, with_index))),
-        9 => Src::NextCapped(Box::new(x)),
-        _ => Src::Local(Box::new(x), Box::new(simple(r, depth, with_index))),
-    }
+fn upper(depth: usize, with_index: bool, locals: bool) -> BoxedStrategy<Src> {
+    let x = || simple(depth, with_index);
+    let pair = || (x(), x());
+    let sub = pair().prop_map(|(a, b)| Src::Sub(Box::new(a), Box::new(b)));
+    let next = x().prop_map(|a| Src::NextCapped(Box::new(a)));
+    let local = pair().prop_map(|(a, b)| Src::Local(Box::new(a), Box::new(b)));
+    prop_oneof![
+        6 => x(),
+        3 => sub,
+        1 => next,
+        if locals { 2 } else { 0 } => local,
+    ]
+    .boxed()
 }
 
-fn lower(r: &mut Rng, depth: usize, with_index: bool) -> Src {
-    if r.chance(70) {
-        return Src::Lit(0);
-    }
-    match r.below(3) {
-        0 => Src::Lit(r.below(3) as i64),
-        1 if with_index => Src::Index(r.below(depth as u64) as usize),
-        _ => Src::Field(r.below(2) as usize),
-    }
-}
-
-fn gen(r: &mut Rng, family: Family) -> Nest {
-    let d = 1 + r.below(3) as usize; // loops 1..=d inside the parallel one: depth up to 4
-    let alloca = match family {
-        Family::Triangular => d, // one loop (loop d) below the alloca
-        _ => 1 + r.below(d as u64 + 1) as usize,
+fn lower(depth: usize, with_index: bool) -> BoxedStrategy<Src> {
+    let dependent = if with_index {
+        (0..depth).prop_map(Src::Index).boxed()
+    } else {
+        (0usize..2).prop_map(Src::Field).boxed()
     };
-    let mut loops = Vec::new();
-    for depth in 1..=d {
-        let dependent = match family {
-            Family::Rectangular => false,
-            Family::Triangular => depth == d,
-            Family::General => true,
-        };
-        loops.push(Loop {
-            lower: lower(r, depth, dependent),
-            upper: upper(r, depth, dependent, family == Family::General),
-        });
+    prop_oneof![
+        70 => Just(Src::Lit(0)),
+        10 => (0i64..3).prop_map(Src::Lit),
+        10 => dependent,
+        10 => (0usize..2).prop_map(Src::Field),
+    ]
+    .boxed()
+}
+
+/// Pushes before the nested loop, pushes after it, push/pop pairs: in the bodies at or below
+/// the alloca (only the innermost body for triangular nests).
+fn body(family: Family, active: bool) -> BoxedStrategy<(usize, usize, usize)> {
+    if !active {
+        return Just((0, 0, 0)).boxed();
     }
-    let mut before = vec![0; d + 2];
-    let mut after = vec![0; d + 2];
-    let mut pairs = vec![0; d + 2];
-    for body in alloca..=d + 1 {
-        if family == Family::Triangular && body != d + 1 {
-            continue;
-        }
-        before[body] = r.below(3) as usize;
-        after[body] = if family == Family::Triangular {
-            0
-        } else {
-            r.below(2) as usize
-        };
-        if family == Family::General && r.chance(20) {
-            pairs[body] = 1;
-        }
-    }
-    if before.iter().chain(&after).all(|&n| n == 0) {
-        before[d + 1] = 1;
-    }
-    Nest {
-        threads: 1 + r.below(4) as i64,
-        loops,
-        alloca,
-        before,
-        after,
-        pairs,
-    }
+    let after: usize = if family == Family::Triangular { 1 } else { 2 };
+    let pairs = if family == Family::General { 0.2 } else { 0.0 };
+    (0usize..3, 0..after, proptest::bool::weighted(pairs))
+        .prop_map(|(b, a, p)| (b, a, usize::from(p)))
+        .boxed()
+}
+
+/// A random nest of `family`: 1 to 3 loops inside the parallel one (depth up to 4).
+fn nest(family: Family) -> impl Strategy<Value = Nest> {
+    (1usize..=3)
+        .prop_flat_map(move |d| {
+            let alloca = match family {
+                Family::Triangular => Just(d).boxed(), // one loop (loop d) below the alloca
+                _ => (1..=d + 1).boxed(),
+            };
+            (Just(d), alloca)
+        })
+        .prop_flat_map(move |(d, alloca)| {
+            let loops: Vec<_> = (1..=d)
+                .map(|depth| {
+                    let dependent = match family {
+                        Family::Rectangular => false,
+                        Family::Triangular => depth == d,
+                        Family::General => true,
+                    };
+                    let locals = family == Family::General;
+                    (lower(depth, dependent), upper(depth, dependent, locals))
+                        .prop_map(|(lower, upper)| Loop { lower, upper })
+                })
+                .collect();
+            let bodies: Vec<_> = (0..d + 2)
+                .map(|b| {
+                    let active = b >= alloca && (family != Family::Triangular || b == d + 1);
+                    body(family, active)
+                })
+                .collect();
+            (1i64..=4, loops, bodies).prop_map(move |(threads, loops, bodies)| {
+                let mut before: Vec<usize> = bodies.iter().map(|b| b.0).collect();
+                let after: Vec<usize> = bodies.iter().map(|b| b.1).collect();
+                let pairs: Vec<usize> = bodies.iter().map(|b| b.2).collect();
+                if before.iter().chain(&after).all(|&n| n == 0) {
+                    before[d + 1] = 1;
+                }
+                Nest {
+                    threads,
+                    loops,
+                    alloca,
+                    before,
+                    after,
+                    pairs,
+                }
+            })
+        })
 }
 
 /// Emits the kernel text of a nest.
@@ -286,48 +303,61 @@ impl Emitter {
     }
 }
 
-/// The launch data of nest number `seed`: fields and ndarrays with values in [0, 6].
-fn data(r: &mut Rng) -> (Data, Vec<i64>, Vec<i64>) {
-    let mut v = |n: usize| (0..n).map(|_| r.below(7) as i64).collect::<Vec<i64>>();
-    let (f0, f1, g, a, b) = (v(1), v(1), v(9), v(9), v(9));
-    let d = Data {
-        fields: vec![
-            ("f0".into(), vec![], f0),
-            ("f1".into(), vec![], f1),
-            ("g".into(), vec![9], g),
-        ],
-        ndarrays: vec![(0, vec![9], a.clone()), (1, vec![9], b.clone())],
-    };
-    (d, a, b)
+/// The launch data of a nest: fields @f0, @f1, @g and ndarrays a, b, with values in [0, 6].
+#[derive(Clone, Debug)]
+struct Launch {
+    f0: i64,
+    f1: i64,
+    g: Vec<i64>,
+    a: Vec<i64>,
+    b: Vec<i64>,
+}
+
+fn launch_data() -> impl Strategy<Value = Launch> {
+    let v = || proptest::collection::vec(0i64..7, 9);
+    (0i64..7, 0i64..7, v(), v(), v()).prop_map(|(f0, f1, g, a, b)| Launch { f0, f1, g, a, b })
+}
+
+impl Launch {
+    fn data(&self) -> Data {
+        Data {
+            fields: vec![
+                ("f0".into(), vec![], vec![self.f0]),
+                ("f1".into(), vec![], vec![self.f1]),
+                ("g".into(), vec![9], self.g.clone()),
+            ],
+            ndarrays: vec![(0, vec![9], self.a.clone()), (1, vec![9], self.b.clone())],
+        }
+    }
 }
 
 /// Sizes, evaluates and runs one nest: (bound, real peak), or None when the alloca never runs
-/// (the bound of a stack never allocated is vacuous).
-fn check(n: &Nest, r: &mut Rng) -> Option<(u64, u64)> {
+/// (the bound of a stack never allocated is vacuous). Fails when the bound is below the peak,
+/// or does not evaluate, or the run with the bound as capacity fails.
+fn check(n: &Nest, l: &Launch) -> Result<Option<(u64, u64)>, TestCaseError> {
     let src = emit(n);
     let (mut ctx, m) = parse(&src);
     size(&mut ctx, m);
-    let stacks = bounds(&ctx, m, "nest");
-    let (alloca, e) = stacks[0].clone();
-    let (data, a, b) = data(r);
+    let (_, e) = bounds(&ctx, m, "nest")[0].clone();
+    let data = l.data();
     let bound = e
         .eval_capacity(&data)
-        .unwrap_or_else(|err| panic!("{err}\n{e}\n{src}"));
-    let _ = alloca;
+        .map_err(|err| TestCaseError::fail(format!("{err}\n{e}\n{src}")))?;
     let mut p = program_with_capacity(ctx, m, Some(bound));
     for (name, _, values) in &data.fields {
         let vals: Vec<Scalar> = values.iter().map(|&x| Scalar::I32(x as i32)).collect();
         p.write_scalars(name, &vals).unwrap();
     }
     let to_f = |v: &[i64]| v.iter().map(|&x| x as f64).collect::<Vec<f64>>();
-    let aa = ndarray(&mut p, DType::I32, &[9], &to_f(&a));
-    let bb = ndarray(&mut p, DType::I32, &[9], &to_f(&b));
+    let aa = ndarray(&mut p, DType::I32, &[9], &to_f(&l.a));
+    let bb = ndarray(&mut p, DType::I32, &[9], &to_f(&l.b));
     if let Err(msgs) = launch(&mut p, "nest", &[aa, bb, f32_arg(1.0)]) {
-        panic!("the sized nest fails ({msgs:?}): bound {bound} = {e}\n{src}");
+        let why = format!("the sized nest fails ({msgs:?}): bound {bound} = {e}\n{src}");
+        return Err(TestCaseError::fail(why));
     }
     let peak = p.read_f64("peak").unwrap()[0] as u64;
-    assert!(bound >= peak, "bound {bound} < peak {peak}: {e}\n{src}");
-    (p.read_f64("runs").unwrap()[0] > 0.0).then_some((bound, peak))
+    prop_assert!(bound >= peak, "bound {bound} < peak {peak}: {e}\n{src}");
+    Ok((p.read_f64("runs").unwrap()[0] > 0.0).then_some((bound, peak)))
 }
 
 /// Mean of bound / peak over the nests with a non-zero peak.
@@ -340,45 +370,74 @@ fn tightness(results: &[(u64, u64)]) -> f64 {
     ratios.iter().sum::<f64>() / ratios.len().max(1) as f64
 }
 
-fn family(f: Family, count: usize, seed: u64) -> Vec<(u64, u64)> {
-    let mut r = Rng(seed);
-    (0..count)
-        .filter_map(|_| {
-            let n = gen(&mut r, f);
-            check(&n, &mut r)
-        })
-        .collect()
+/// A proptest runner that depends neither on the environment (`PROPTEST_*`) nor on history (no
+/// failure files): `cases` cases from a fixed seed, shrinking on failure.
+fn runner(cases: u32, seed: u64) -> TestRunner {
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        fork: false,
+        timeout: 0,
+        verbose: 0,
+        max_shrink_time: 0,
+        max_shrink_iters: 10_000,
+        max_local_rejects: 65_536,
+        max_global_rejects: 1024,
+        max_flat_map_regens: 1_000_000,
+        rng_algorithm: RngAlgorithm::ChaCha,
+        rng_seed: RngSeed::Fixed(seed),
+        ..Config::default()
+    };
+    let mut bytes = [0u8; 32];
+    bytes[..8].copy_from_slice(&seed.to_le_bytes());
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+}
+
+/// Checks `cases` random nests of family `f` (each exactly sized when `exact`); returns the
+/// (bound, peak) of those whose alloca ran. A failure is reported for the minimal nest that
+/// proptest shrinks it to: its kernel text, its bound and its launch data.
+fn family(f: Family, cases: u32, seed: u64, exact: bool) -> Vec<(u64, u64)> {
+    let results = RefCell::new(Vec::new());
+    let outcome = runner(cases, seed).run(&(nest(f), launch_data()), |(n, launch)| {
+        let r = check(&n, &launch)?;
+        if let (true, Some((bound, peak))) = (exact, r) {
+            prop_assert_eq!(bound, peak, "not exact:\n{}", emit(&n));
+        }
+        results.borrow_mut().extend(r);
+        Ok(())
+    });
+    match outcome {
+        Ok(()) => results.into_inner(),
+        Err(TestError::Fail(why, (n, launch))) => {
+            panic!("minimal failing nest (shrunk): {why}\n{n:?}\n{launch:?}")
+        }
+        Err(TestError::Abort(why)) => panic!("proptest aborted: {why}"),
+    }
 }
 
 #[test]
 fn rectangular_nests_are_sized_exactly() {
-    let res = family(Family::Rectangular, 150, 0x5eed_0001);
+    let res = family(Family::Rectangular, 150, 0x5eed_0001, true);
     eprintln!(
         "rectangular: mean tightness {:.3} over {} nests",
         tightness(&res),
         res.len()
     );
-    for (b, p) in res {
-        assert_eq!(b, p);
-    }
 }
 
 #[test]
 fn triangular_nests_are_sized_exactly() {
-    let res = family(Family::Triangular, 150, 0x5eed_0002);
+    let res = family(Family::Triangular, 150, 0x5eed_0002, true);
     eprintln!(
         "triangular: mean tightness {:.3} over {} nests",
         tightness(&res),
         res.len()
     );
-    for (b, p) in res {
-        assert_eq!(b, p);
-    }
 }
 
 #[test]
 fn random_nests_are_never_undersized() {
-    let res = family(Family::General, 400, 0x5eed_0003);
+    let res = family(Family::General, 400, 0x5eed_0003, false);
     let zero = res.iter().filter(|(_, p)| *p == 0).count();
     let exact = res.iter().filter(|(b, p)| b == p).count();
     eprintln!(
