@@ -22,6 +22,10 @@ fn interp_lowered(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
     ))
 }
 
+fn cpu(_options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
+    Ok(Box::new(qd_llvm::CpuDevice::new()?))
+}
+
 /// Registers every device of qd.
 pub fn register_all_devices(reg: &mut DeviceRegistry) {
     reg.register(
@@ -33,6 +37,11 @@ pub fn register_all_devices(reg: &mut DeviceRegistry) {
         qd_interp::lowered::NAME,
         "the interpreter of lowered IR (convert-qd-to-lowered), adstack heaps from the runtime's layout",
         interp_lowered,
+    );
+    reg.register(
+        qd_llvm::NAME,
+        "LLVM at O3 for the host CPU, JIT-compiled, run on a thread pool",
+        cpu,
     );
 }
 
@@ -70,7 +79,7 @@ mod tests {
         assert!(matches!(e, Error::UnknownDevice { .. }));
         assert_eq!(
             e.to_string(),
-            "unknown device 'nosuch' (devices: interp, interp-lowered)"
+            "unknown device 'nosuch' (devices: interp, interp-lowered, cpu)"
         );
     }
 

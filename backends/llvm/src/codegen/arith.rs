@@ -1,0 +1,302 @@
+//! arith to LLVM, with the interpreter's semantics: integers wrap at their width; a division or
+//! remainder by zero and a shift by the width or more stop the thread with the interpreter's
+//! error (`INT_MIN / -1` wraps to `INT_MIN`, its remainder is 0, never LLVM's undefined
+//! behaviour); float ops are IEEE in their own precision, without fast-math flags (so no
+//! contraction into FMA); `minimumf`/`maximumf` are `llvm.minimum`/`llvm.maximum`;
+//! `fptosi`/`fptoui` saturate (`llvm.fpto*i.sat`: NaN gives 0).
+
+use super::{Gen, R};
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValueEnum, FloatValue, IntValue};
+use inkwell::{FloatPredicate, IntPredicate};
+use qd_arith::predicates::{CmpFPredicate as F, CmpIPredicate as I};
+use qd_arith::{names, CmpFOp, CmpIOp, ConstantOp};
+use qd_ir::{AttrData, OpId};
+
+fn float_bin<'ctx>(g: &Gen<'_, 'ctx>, op: OpId) -> R<(FloatValue<'ctx>, FloatValue<'ctx>)> {
+    match (g.operand(op, 0)?, g.operand(op, 1)?) {
+        (BasicValueEnum::FloatValue(a), BasicValueEnum::FloatValue(b)) => Ok((a, b)),
+        _ => Err(g.err("expected float operands")),
+    }
+}
+
+fn int_bin<'ctx>(g: &Gen<'_, 'ctx>, op: OpId) -> R<(IntValue<'ctx>, IntValue<'ctx>)> {
+    Ok((g.int(g.ir.operand(op, 0))?, g.int(g.ir.operand(op, 1))?))
+}
+
+/// Calls intrinsic `name` overloaded on `tys` with `args`.
+pub(super) fn intrinsic<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    name: &str,
+    tys: &[BasicTypeEnum<'ctx>],
+    args: &[BasicValueEnum<'ctx>],
+) -> R<BasicValueEnum<'ctx>> {
+    let f = inkwell::intrinsics::Intrinsic::find(name)
+        .and_then(|i| i.get_declaration(g.module, tys))
+        .ok_or_else(|| g.err(format!("LLVM has no intrinsic {name}")))?;
+    let args: Vec<_> = args.iter().map(|&a| a.into()).collect();
+    let call = g.ck(g.b.build_call(f, &args, "r"))?;
+    call.try_as_basic_value()
+        .basic()
+        .ok_or_else(|| g.err(format!("{name} returns nothing")))
+}
+
+pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
+    let v: BasicValueEnum = match name {
+        names::CONSTANT => constant(g, op)?,
+        names::CMPI => {
+            let p = CmpIOp(op)
+                .predicate(g.ir)
+                .ok_or_else(|| g.err("arith.cmpi without a valid predicate"))?;
+            let pred = match p {
+                I::Eq => IntPredicate::EQ,
+                I::Ne => IntPredicate::NE,
+                I::Slt => IntPredicate::SLT,
+                I::Sle => IntPredicate::SLE,
+                I::Sgt => IntPredicate::SGT,
+                I::Sge => IntPredicate::SGE,
+                I::Ult => IntPredicate::ULT,
+                I::Ule => IntPredicate::ULE,
+                I::Ugt => IntPredicate::UGT,
+                I::Uge => IntPredicate::UGE,
+            };
+            let (a, b) = int_bin(g, op)?;
+            g.ck(g.b.build_int_compare(pred, a, b, "cmp"))?.into()
+        }
+        names::CMPF => {
+            let p = CmpFOp(op)
+                .predicate(g.ir)
+                .ok_or_else(|| g.err("arith.cmpf without a valid predicate"))?;
+            let pred = match p {
+                F::AlwaysFalse => FloatPredicate::PredicateFalse,
+                F::Oeq => FloatPredicate::OEQ,
+                F::Ogt => FloatPredicate::OGT,
+                F::Oge => FloatPredicate::OGE,
+                F::Olt => FloatPredicate::OLT,
+                F::Ole => FloatPredicate::OLE,
+                F::One => FloatPredicate::ONE,
+                F::Ord => FloatPredicate::ORD,
+                F::Ueq => FloatPredicate::UEQ,
+                F::Ugt => FloatPredicate::UGT,
+                F::Uge => FloatPredicate::UGE,
+                F::Ult => FloatPredicate::ULT,
+                F::Ule => FloatPredicate::ULE,
+                F::Une => FloatPredicate::UNE,
+                F::Uno => FloatPredicate::UNO,
+                F::AlwaysTrue => FloatPredicate::PredicateTrue,
+            };
+            let (a, b) = float_bin(g, op)?;
+            g.ck(g.b.build_float_compare(pred, a, b, "cmp"))?.into()
+        }
+        names::SELECT => {
+            let c = g.int(g.ir.operand(op, 0))?;
+            let (t, e) = (g.operand(op, 1)?, g.operand(op, 2)?);
+            g.ck(g.b.build_select(c, t, e, "sel"))?
+        }
+        names::ADDI => {
+            let (a, b) = int_bin(g, op)?;
+            g.ck(g.b.build_int_add(a, b, "add"))?.into()
+        }
+        names::SUBI => {
+            let (a, b) = int_bin(g, op)?;
+            g.ck(g.b.build_int_sub(a, b, "sub"))?.into()
+        }
+        names::MULI => {
+            let (a, b) = int_bin(g, op)?;
+            g.ck(g.b.build_int_mul(a, b, "mul"))?.into()
+        }
+        names::MINSI | names::MAXSI => {
+            let (a, b) = int_bin(g, op)?;
+            let pred = if name == names::MINSI {
+                IntPredicate::SLT
+            } else {
+                IntPredicate::SGT
+            };
+            let c = g.ck(g.b.build_int_compare(pred, b, a, "c"))?;
+            g.ck(g.b.build_select(c, b, a, "m"))?
+        }
+        names::ANDI => {
+            let (a, b) = int_bin(g, op)?;
+            g.ck(g.b.build_and(a, b, "and"))?.into()
+        }
+        names::ORI => {
+            let (a, b) = int_bin(g, op)?;
+            g.ck(g.b.build_or(a, b, "or"))?.into()
+        }
+        names::XORI => {
+            let (a, b) = int_bin(g, op)?;
+            g.ck(g.b.build_xor(a, b, "xor"))?.into()
+        }
+        names::DIVSI | names::REMSI | names::DIVUI | names::REMUI => division(g, op, name)?,
+        names::SHLI | names::SHRSI | names::SHRUI => shift(g, op, name)?,
+        names::ADDF => {
+            let (a, b) = float_bin(g, op)?;
+            g.ck(g.b.build_float_add(a, b, "fadd"))?.into()
+        }
+        names::SUBF => {
+            let (a, b) = float_bin(g, op)?;
+            g.ck(g.b.build_float_sub(a, b, "fsub"))?.into()
+        }
+        names::MULF => {
+            let (a, b) = float_bin(g, op)?;
+            g.ck(g.b.build_float_mul(a, b, "fmul"))?.into()
+        }
+        names::DIVF => {
+            let (a, b) = float_bin(g, op)?;
+            g.ck(g.b.build_float_div(a, b, "fdiv"))?.into()
+        }
+        // LLVM's frem is C's fmod, as arith.remf.
+        names::REMF => {
+            let (a, b) = float_bin(g, op)?;
+            g.ck(g.b.build_float_rem(a, b, "frem"))?.into()
+        }
+        names::NEGF => {
+            let BasicValueEnum::FloatValue(a) = g.operand(op, 0)? else {
+                return Err(g.err("expected a float operand"));
+            };
+            g.ck(g.b.build_float_neg(a, "fneg"))?.into()
+        }
+        names::MINIMUMF | names::MAXIMUMF => {
+            let (a, b) = float_bin(g, op)?;
+            let f = if name == names::MINIMUMF {
+                "llvm.minimum"
+            } else {
+                "llvm.maximum"
+            };
+            intrinsic(g, f, &[a.get_type().into()], &[a.into(), b.into()])?
+        }
+        _ => cast(g, op, name)?,
+    };
+    g.set(op, 0, v);
+    Ok(())
+}
+
+fn constant<'ctx>(g: &Gen<'_, 'ctx>, op: OpId) -> R<BasicValueEnum<'ctx>> {
+    let ty = g.ty(g.ir.value_type(g.ir.result(op, 0)))?;
+    let value = ConstantOp(op).value(g.ir).map(|a| g.ir.attr_data(a));
+    Ok(match (value, ty) {
+        (Some(AttrData::Integer { value, .. }), BasicTypeEnum::IntType(t)) => {
+            t.const_int(*value as u64, true).into()
+        }
+        (Some(AttrData::Bool(b)), BasicTypeEnum::IntType(t)) => {
+            t.const_int(u64::from(*b), false).into()
+        }
+        (Some(AttrData::Float { bits, .. }), BasicTypeEnum::FloatType(t)) => {
+            let v = f64::from_bits(*bits);
+            if t == g.llcx.f32_type() {
+                // The f32 nearest the attribute's value, as the interpreter reads it.
+                t.const_float(f64::from(v as f32)).into()
+            } else {
+                t.const_float(v).into()
+            }
+        }
+        _ => return Err(g.err("the LLVM backend supports only scalar integer and float constants")),
+    })
+}
+
+fn division<'ctx>(g: &mut Gen<'_, 'ctx>, op: OpId, name: &str) -> R<BasicValueEnum<'ctx>> {
+    let (a, b) = int_bin(g, op)?;
+    let t = a.get_type();
+    let zero = t.const_zero();
+    let is_zero = g.ck(g.b.build_int_compare(IntPredicate::EQ, b, zero, "bz"))?;
+    g.fail_if(op, is_zero, &[])?;
+    Ok(match name {
+        names::DIVUI => g.ck(g.b.build_int_unsigned_div(a, b, "udiv"))?.into(),
+        names::REMUI => g.ck(g.b.build_int_unsigned_rem(a, b, "urem"))?.into(),
+        _ => {
+            // b = -1 is done apart: a / -1 = -a (wrapping), a % -1 = 0.
+            let m1 = t.const_all_ones();
+            let is_m1 = g.ck(g.b.build_int_compare(IntPredicate::EQ, b, m1, "bm1"))?;
+            let one = t.const_int(1, false);
+            let safe = g
+                .ck(g.b.build_select(is_m1, one, b, "bs"))?
+                .into_int_value();
+            if name == names::DIVSI {
+                let q = g.ck(g.b.build_int_signed_div(a, safe, "sdiv"))?;
+                let neg = g.ck(g.b.build_int_sub(zero, a, "neg"))?;
+                g.ck(g.b.build_select(is_m1, neg, q, "q"))?
+            } else {
+                let r = g.ck(g.b.build_int_signed_rem(a, safe, "srem"))?;
+                g.ck(g.b.build_select(is_m1, zero, r, "r"))?
+            }
+        }
+    })
+}
+
+fn shift<'ctx>(g: &mut Gen<'_, 'ctx>, op: OpId, name: &str) -> R<BasicValueEnum<'ctx>> {
+    let (a, b) = int_bin(g, op)?;
+    let t = a.get_type();
+    let width = t.const_int(u64::from(t.get_bit_width()), false);
+    let too_far = g.ck(g.b.build_int_compare(IntPredicate::UGE, b, width, "far"))?;
+    let amount = if t.get_bit_width() == 64 {
+        b
+    } else {
+        g.ck(g.b.build_int_z_extend(b, g.i64(), "amt"))?
+    };
+    g.fail_if(op, too_far, &[amount])?;
+    Ok(match name {
+        names::SHLI => g.ck(g.b.build_left_shift(a, b, "shl"))?,
+        names::SHRSI => g.ck(g.b.build_right_shift(a, b, true, "ashr"))?,
+        _ => g.ck(g.b.build_right_shift(a, b, false, "lshr"))?,
+    }
+    .into())
+}
+
+fn cast<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<BasicValueEnum<'ctx>> {
+    let x = g.operand(op, 0)?;
+    let to = g.ty(g.ir.value_type(g.ir.result(op, 0)))?;
+    let unsupported = || g.err(format!("the LLVM backend does not support '{name}'"));
+    Ok(match (name, x, to) {
+        (names::SITOFP, BasicValueEnum::IntValue(i), BasicTypeEnum::FloatType(t)) => {
+            g.ck(g.b.build_signed_int_to_float(i, t, "sitofp"))?.into()
+        }
+        (names::UITOFP, BasicValueEnum::IntValue(i), BasicTypeEnum::FloatType(t)) => g
+            .ck(g.b.build_unsigned_int_to_float(i, t, "uitofp"))?
+            .into(),
+        (
+            names::FPTOSI | names::FPTOUI,
+            BasicValueEnum::FloatValue(f),
+            BasicTypeEnum::IntType(t),
+        ) => {
+            let sat = if name == names::FPTOSI {
+                "llvm.fptosi.sat"
+            } else {
+                "llvm.fptoui.sat"
+            };
+            intrinsic(g, sat, &[t.into(), f.get_type().into()], &[f.into()])?
+        }
+        (names::EXTF, BasicValueEnum::FloatValue(f), BasicTypeEnum::FloatType(t)) => {
+            g.ck(g.b.build_float_ext(f, t, "fpext"))?.into()
+        }
+        (names::TRUNCF, BasicValueEnum::FloatValue(f), BasicTypeEnum::FloatType(t)) => {
+            if qd_arith::elementwise::rounding_mode(g.ir, op).is_some_and(|m| m != 0) {
+                return Err(g.err(
+                    "the LLVM backend supports only arith.truncf's default rounding (to_nearest_even)",
+                ));
+            }
+            g.ck(g.b.build_float_trunc(f, t, "fptrunc"))?.into()
+        }
+        (names::EXTSI, BasicValueEnum::IntValue(i), BasicTypeEnum::IntType(t)) => {
+            g.ck(g.b.build_int_s_extend(i, t, "sext"))?.into()
+        }
+        (names::EXTUI, BasicValueEnum::IntValue(i), BasicTypeEnum::IntType(t)) => {
+            g.ck(g.b.build_int_z_extend(i, t, "zext"))?.into()
+        }
+        (names::TRUNCI, BasicValueEnum::IntValue(i), BasicTypeEnum::IntType(t)) => {
+            g.ck(g.b.build_int_truncate(i, t, "trunc"))?.into()
+        }
+        // Widening sign-extends (the interpreter's canonical reading), narrowing truncates.
+        (names::INDEX_CAST, BasicValueEnum::IntValue(i), BasicTypeEnum::IntType(t)) => {
+            let (from, to_w) = (i.get_type().get_bit_width(), t.get_bit_width());
+            if from < to_w {
+                g.ck(g.b.build_int_s_extend(i, t, "sext"))?.into()
+            } else if from > to_w {
+                g.ck(g.b.build_int_truncate(i, t, "trunc"))?.into()
+            } else {
+                i.into()
+            }
+        }
+        (names::BITCAST, x, t) => g.ck(g.b.build_bit_cast(x, t, "bitcast"))?,
+        _ => return Err(unsupported()),
+    })
+}

@@ -1,0 +1,154 @@
+//! One LLVM function per `lowered.task`: `i32 @k_taskN(ptr noalias %ctx, i64 %first, i64 %last)`
+//! runs threads `first .. last` (half-open) one after another and returns 0, or 1 from an error
+//! exit (see `checks`). The launch context's words are loaded once in the entry block; the
+//! functions carry the host's `target-cpu` and `target-features`, so that the JIT's code
+//! generator targets the same CPU as the O3 pipeline.
+
+use super::{Gen, TaskInfo, R};
+use crate::frame::FrameLayout;
+use crate::jit::Options;
+use crate::sites::Sites;
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::context::Context as LContext;
+use inkwell::module::Module;
+use inkwell::IntPredicate;
+use qd_ir::{Context, Diagnostic};
+use qd_lowered as lw;
+use qd_runtime::{KernelStacks, Memory};
+use std::collections::HashMap;
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn emit<'ctx>(
+    llcx: &'ctx LContext,
+    module: &Module<'ctx>,
+    ir: &Context,
+    task: lw::TaskOp,
+    symbol: &str,
+    frame: &FrameLayout,
+    sites: &Sites,
+    stacks: &KernelStacks,
+    memory: &Memory,
+    opts: &Options,
+) -> R<TaskInfo> {
+    let op = task.0;
+    let info = describe(ir, task, symbol, stacks)?;
+    let i64t = llcx.i64_type();
+    let ptr = llcx.ptr_type(inkwell::AddressSpace::default());
+    let fn_ty = llcx
+        .i32_type()
+        .fn_type(&[ptr.into(), i64t.into(), i64t.into()], false);
+    let func = module.add_function(symbol, fn_ty, None);
+    // Kinds LLVM does not know (id 0) would make an invalid attribute: leave them out.
+    let attr = |name: &str| match Attribute::get_named_enum_kind_id(name) {
+        0 => None,
+        id => Some(llcx.create_enum_attribute(id, 0)),
+    };
+    for (loc, name) in [
+        (AttributeLoc::Param(0), "noalias"),
+        (AttributeLoc::Function, "nounwind"),
+    ] {
+        if let Some(a) = attr(name) {
+            func.add_attribute(loc, a);
+        }
+    }
+    func.add_attribute(
+        AttributeLoc::Function,
+        llcx.create_string_attribute("target-cpu", &opts.cpu),
+    );
+    func.add_attribute(
+        AttributeLoc::Function,
+        llcx.create_string_attribute("target-features", &opts.features),
+    );
+    let ctx_ptr = func.get_nth_param(0).unwrap().into_pointer_value();
+    let first = func.get_nth_param(1).unwrap().into_int_value();
+    let last = func.get_nth_param(2).unwrap().into_int_value();
+
+    let entry_bb = llcx.append_basic_block(func, "entry");
+    let loop_bb = llcx.append_basic_block(func, "thread");
+    let latch_bb = llcx.append_basic_block(func, "next");
+    let exit_bb = llcx.append_basic_block(func, "done");
+
+    let b = llcx.create_builder();
+    let entry = llcx.create_builder();
+    let loc_err = |e: inkwell::builder::BuilderError| {
+        Diagnostic::error(ir.loc(op), format!("LLVM builder: {e}"))
+    };
+    b.position_at_end(entry_bb);
+    let any = b
+        .build_int_compare(IntPredicate::SLT, first, last, "any")
+        .map_err(loc_err)?;
+    let br = b
+        .build_conditional_branch(any, loop_bb, exit_bb)
+        .map_err(loc_err)?;
+    entry.position_before(&br);
+
+    b.position_at_end(loop_bb);
+    let phi = b.build_phi(i64t, "t").map_err(loc_err)?;
+    phi.add_incoming(&[(&first, entry_bb)]);
+    let thread = phi.as_basic_value().into_int_value();
+
+    let mut g = Gen {
+        ir,
+        llcx,
+        module,
+        b,
+        entry,
+        frame,
+        sites,
+        memory,
+        func,
+        ctx_ptr,
+        thread,
+        values: HashMap::new(),
+        words: HashMap::new(),
+        op,
+    };
+    if let Some(body) = task.body_block(ir) {
+        g.emit_block(body)?;
+    }
+    g.op = op;
+    g.ck(g.b.build_unconditional_branch(latch_bb))?;
+    g.b.position_at_end(latch_bb);
+    let one = i64t.const_int(1, false);
+    let next = g.ck(g.b.build_int_nsw_add(thread, one, "t.next"))?;
+    phi.add_incoming(&[(&next, latch_bb)]);
+    let more = g.ck(g.b.build_int_compare(IntPredicate::SLT, next, last, "more"))?;
+    g.ck(g.b.build_conditional_branch(more, loop_bb, exit_bb))?;
+    g.b.position_at_end(exit_bb);
+    let zero = llcx.i32_type().const_zero();
+    g.ck(g.b.build_return(Some(&zero)))?;
+    Ok(info)
+}
+
+/// What the device needs of `task`, whose function is `symbol`: its dispatch, its stacks (from
+/// the kernel's table) and its location.
+pub(super) fn describe(
+    ir: &Context,
+    task: lw::TaskOp,
+    symbol: &str,
+    stacks: &KernelStacks,
+) -> R<TaskInfo> {
+    let op = task.0;
+    let Some(kind) = task.kind(ir) else {
+        return Err(Diagnostic::error(
+            ir.loc(op),
+            "lowered.task without a valid dispatch",
+        ));
+    };
+    let mut task_stacks = Vec::new();
+    for id in task.adstacks(ir) {
+        let Some(s) = stacks.get(id) else {
+            return Err(Diagnostic::error(
+                ir.loc(op),
+                format!("lowered.task: adstack id {id} is not a stack of the kernel"),
+            ));
+        };
+        task_stacks.push((s.id, s.elem));
+    }
+    Ok(TaskInfo {
+        symbol: symbol.to_string(),
+        kind,
+        stacks: task_stacks,
+        loc: ir.loc(op),
+    })
+}

@@ -1,0 +1,469 @@
+//! [`CpuDevice`]: the device `cpu`. Kernels are lowered by `convert-qd-to-lowered`, compiled by
+//! LLVM at O3 for the host CPU and JIT-compiled (once per process: see `cache`), and run on a
+//! rayon thread pool:
+//!
+//! - tasks run in order; a range task's threads are split into chunks that the pool's workers
+//!   take; each worker runs its chunk's threads one after another with its own launch context
+//!   (its heap row, its error and overflow records);
+//! - adstack heaps have one row per worker (workers x stride, not threads x stride): a stack's
+//!   alloca resets its count, so a worker reuses its row thread after thread. Before each task
+//!   the heap layout comes from the launch's adstack plan through the runtime's `HeapLayout` and
+//!   is published into the contexts; a heap grows by doubling (or to exactly what is needed when
+//!   doubling cannot be allocated), is never shrunk, and is only replaced between tasks, when
+//!   no work uses it; the rows a task uses are zeroed before it runs, as a fresh heap is;
+//! - the kernel computes directly in the program's host memory (fields, adjoints, ndarrays), so
+//!   `upload` and `download` have nothing to copy;
+//! - errors: a failing check stops its thread; the device reports the error of the lowest
+//!   failing thread (the one the interpreter, running threads in order, meets first), through
+//!   the kernel's error sites and source map; later tasks do not run;
+//! - overflow: each worker records its first overflow (thread, stack); after the task the
+//!   device keeps the lowest thread's, and `sync` reports it as the interpreters do (the kernel,
+//!   the stack's alloca location and its capacity in this launch).
+
+use crate::cache::CompiledCode;
+use crate::codegen::{task_infos, TaskInfo};
+use crate::compile::{jit_kernel, KernelInput};
+use crate::frame::*;
+use crate::jit::Options;
+use crate::sites::Sites;
+use qd_ir::{Context, Diagnostic, Location};
+use qd_lowered::{TaskBound, TaskKind};
+use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
+use qd_runtime::device::{Buffer, KernelIr};
+use qd_runtime::{
+    AdstackOverflow, AdstackPlan, Arg, CompiledKernel, DType, Device, KernelStacks, Memory,
+    RuntimeError, RuntimeErrorKind, Storage,
+};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// The device's name, as `--device` spells it.
+pub const NAME: &str = "cpu";
+/// The lowering it needs.
+pub const PIPELINE: &str = "builtin.module(convert-qd-to-lowered)";
+
+struct Kernel {
+    name: String,
+    code: Arc<CompiledCode>,
+    tasks: Vec<TaskInfo>,
+    frame: FrameLayout,
+    sites: Sites,
+    temps: usize,
+}
+
+/// The multi-threaded CPU device (LLVM JIT).
+pub struct CpuDevice {
+    pool: rayon::ThreadPool,
+    opts: Options,
+    kernels: Vec<Kernel>,
+    /// The adstack heaps (float, int), in 8-byte words.
+    heaps: [Vec<u64>; 2],
+    /// The first overflow since the last sync.
+    overflow: Option<AdstackOverflow>,
+}
+
+/// The error record of the lowest failing thread of a task.
+struct Failure {
+    thread: u64,
+    site: u64,
+    values: Vec<u64>,
+}
+
+fn heap_index(h: Heap) -> usize {
+    match h {
+        Heap::Float => 0,
+        Heap::Int => 1,
+    }
+}
+
+/// The address of a host buffer's first element.
+fn storage_ptr(s: &mut Storage) -> u64 {
+    (match s {
+        Storage::I1(v) => v.as_mut_ptr() as *mut u8,
+        Storage::I8(v) => v.as_mut_ptr() as *mut u8,
+        Storage::I16(v) => v.as_mut_ptr() as *mut u8,
+        Storage::I32(v) => v.as_mut_ptr() as *mut u8,
+        Storage::I64(v) => v.as_mut_ptr() as *mut u8,
+        Storage::U8(v) => v.as_mut_ptr(),
+        Storage::U16(v) => v.as_mut_ptr() as *mut u8,
+        Storage::U32(v) => v.as_mut_ptr() as *mut u8,
+        Storage::U64(v) => v.as_mut_ptr() as *mut u8,
+        Storage::F32(v) => v.as_mut_ptr() as *mut u8,
+        Storage::F64(v) => v.as_mut_ptr() as *mut u8,
+    }) as u64
+}
+
+impl CpuDevice {
+    /// A device with one worker per available core.
+    pub fn new() -> Result<Self, String> {
+        let n = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        Self::with_threads(n)
+    }
+
+    /// A device with `threads` workers (at least 1).
+    pub fn with_threads(threads: usize) -> Result<Self, String> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .thread_name(|i| format!("qd-cpu-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start the thread pool: {e}"))?;
+        Ok(CpuDevice {
+            pool,
+            opts: Options::default(),
+            kernels: Vec::new(),
+            heaps: [Vec::new(), Vec::new()],
+            overflow: None,
+        })
+    }
+
+    /// The number of workers.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Bytes currently held by heap `h` (for tests: heaps are workers x stride).
+    pub fn heap_bytes(&self, h: Heap) -> usize {
+        self.heaps[heap_index(h)].len() * 8
+    }
+
+    /// Makes heap `h` hold at least `bytes` (doubling, or exactly `bytes` when doubling cannot
+    /// be allocated) and zeroes its first `bytes`.
+    fn ensure_heap(&mut self, kernel: &str, h: Heap, bytes: usize) -> Result<(), RuntimeError> {
+        let heap = &mut self.heaps[heap_index(h)];
+        let words = bytes.div_ceil(8);
+        if words > heap.len() {
+            let doubled = words.max(heap.len().saturating_mul(2));
+            let mut fresh: Vec<u64> = Vec::new();
+            if fresh.try_reserve_exact(doubled).is_err() && fresh.try_reserve_exact(words).is_err()
+            {
+                return Err(RuntimeError::device(
+                    kernel,
+                    format!(
+                        "cannot allocate the {} adstack heap of kernel @{kernel}: {bytes} bytes",
+                        h.name()
+                    ),
+                ));
+            }
+            let cap = fresh.capacity();
+            fresh.resize(cap.min(doubled), 0);
+            // The old heap is dropped here: no task is running.
+            *heap = fresh;
+        }
+        heap[..words].fill(0);
+        Ok(())
+    }
+}
+
+impl Default for CpuDevice {
+    fn default() -> Self {
+        Self::new().expect("cannot start the CPU device's thread pool")
+    }
+}
+
+/// Runs `f` over threads `0..threads` of a task in chunks on `pool`, each worker with its own
+/// context; returns the lowest failing thread's record and the lowest thread's overflow.
+fn run_range(
+    pool: &rayon::ThreadPool,
+    f: crate::cache::TaskFn,
+    ctxs: &[Mutex<Vec<u64>>],
+    threads: u64,
+) -> (Option<Failure>, Option<(u64, u64)>) {
+    let workers = ctxs.len() as u64;
+    let chunk = threads.div_ceil(workers * 8).clamp(1, 1 << 14);
+    let chunks = threads.div_ceil(chunk);
+    let failure: Mutex<Option<Failure>> = Mutex::new(None);
+    let overflow: Mutex<Option<(u64, u64)>> = Mutex::new(None);
+    let lowest_failure = AtomicU64::new(u64::MAX);
+    pool.install(|| {
+        (0..chunks).into_par_iter().for_each(|c| {
+            let first = c * chunk;
+            // Threads after a known failure need not run: the reported error is the lowest.
+            if first > lowest_failure.load(Ordering::Relaxed) {
+                return;
+            }
+            let last = (first + chunk).min(threads);
+            let w = rayon::current_thread_index().unwrap_or(0) % ctxs.len();
+            let mut ctx = ctxs[w].lock().unwrap_or_else(|e| e.into_inner());
+            // SAFETY: `ctx` has the kernel's frame layout; the pointers in it stay valid for
+            // the launch (the program's memory is borrowed by it, the heaps are not replaced).
+            let rc = unsafe { f(ctx.as_mut_ptr(), first as i64, last as i64) };
+            if rc != 0 {
+                let thread = ctx[W_ERR_THREAD as usize];
+                lowest_failure.fetch_min(thread, Ordering::Relaxed);
+                let mut fl = failure.lock().unwrap_or_else(|e| e.into_inner());
+                if fl.as_ref().is_none_or(|x| thread < x.thread) {
+                    let v = W_ERR_VALUES as usize;
+                    *fl = Some(Failure {
+                        thread,
+                        site: ctx[W_ERR_SITE as usize],
+                        values: ctx[v..v + MAX_ERR_VALUES as usize].to_vec(),
+                    });
+                }
+            }
+            take_overflow(&mut ctx, &overflow);
+        })
+    });
+    (
+        failure.into_inner().unwrap_or_else(|e| e.into_inner()),
+        overflow.into_inner().unwrap_or_else(|e| e.into_inner()),
+    )
+}
+
+/// Moves a worker's overflow record into `lowest` when its thread is lower.
+fn take_overflow(ctx: &mut [u64], lowest: &Mutex<Option<(u64, u64)>>) {
+    let t = ctx[W_OVF_THREAD as usize];
+    if t == NONE {
+        return;
+    }
+    let id = ctx[W_OVF_STACK as usize];
+    ctx[W_OVF_THREAD as usize] = NONE;
+    let mut l = lowest.lock().unwrap_or_else(|e| e.into_inner());
+    if l.is_none_or(|(lt, _)| t < lt) {
+        *l = Some((t, id));
+    }
+}
+
+impl Device for CpuDevice {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn lowering_pipeline(&self) -> &str {
+        PIPELINE
+    }
+
+    fn compile(
+        &mut self,
+        ctx: &Context,
+        kernel: KernelIr<'_>,
+        stacks: &KernelStacks,
+        memory: &Memory,
+    ) -> Result<CompiledKernel, Vec<Diagnostic>> {
+        let op = kernel.op;
+        if ctx.name(op) != qd_lowered::KERNEL_OP {
+            return Err(vec![Diagnostic::error(
+                ctx.loc(op),
+                format!("{NAME} runs a lowered.kernel, got '{}'", ctx.name(op)),
+            )]);
+        }
+        let input = KernelInput {
+            ctx,
+            op,
+            name: kernel.name,
+            stacks,
+            memory,
+        };
+        let frame = input.frame();
+        let sites = Sites::collect(ctx, op);
+        let tasks = task_infos(ctx, op, kernel.name, stacks).map_err(|d| vec![d])?;
+        let temps = qd_lowered::KernelOp::from_op(ctx, op)
+            .and_then(|k| k.temps_checked(ctx))
+            .unwrap_or(0) as usize;
+        let (code, _) = jit_kernel(&input, &frame, &sites, &self.opts).map_err(|d| vec![d])?;
+        self.kernels.push(Kernel {
+            name: kernel.name.to_string(),
+            code,
+            tasks,
+            frame,
+            sites,
+            temps,
+        });
+        Ok(CompiledKernel((self.kernels.len() - 1) as u32))
+    }
+
+    // Kernels compute in the program's host memory: nothing to copy.
+    fn upload(&mut self, _memory: &Memory, _what: Buffer) -> Result<(), RuntimeError> {
+        Ok(())
+    }
+    fn download(&mut self, _memory: &mut Memory, _what: Buffer) -> Result<(), RuntimeError> {
+        Ok(())
+    }
+
+    fn launch(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        args: &[Arg],
+        adstacks: &AdstackPlan,
+        memory: &mut Memory,
+    ) -> Result<(), RuntimeError> {
+        let Some(k) = self.kernels.get(kernel.0 as usize) else {
+            return Err(RuntimeError::device(
+                "?",
+                format!("kernel #{} was not compiled by {NAME}", kernel.0),
+            ));
+        };
+        let name = k.name.clone();
+        let code = k.code.clone();
+        let tasks = k.tasks.clone();
+        let frame = k.frame.clone();
+        let mut temps: Vec<u64> = Vec::new();
+        if temps.try_reserve_exact(k.temps).is_err() {
+            return Err(RuntimeError::device(
+                &name,
+                format!("cannot allocate {} temporaries slots", k.temps),
+            ));
+        }
+        temps.resize(k.temps, 0);
+        let mut base = vec![0u64; frame.words as usize];
+        base[W_TEMPS as usize] = temps.as_mut_ptr() as u64;
+        for i in 0..memory.num_fields() {
+            let slot = memory.field_mut(i);
+            base[frame.field(i, false) as usize] = storage_ptr(&mut slot.value);
+            if let Some(g) = slot.grad.as_mut() {
+                base[frame.field(i, true) as usize] = storage_ptr(g);
+            }
+        }
+        for (j, a) in args.iter().enumerate() {
+            let Some(&w) = frame.args.get(j) else {
+                return Err(RuntimeError::device(&name, "too many arguments"));
+            };
+            let w = w as usize;
+            match a {
+                Arg::Scalar(s) => base[w] = s.to_bits(),
+                Arg::Ndarray(id) => {
+                    let Some(nd) = memory.ndarray_mut(*id) else {
+                        return Err(RuntimeError::device(
+                            &name,
+                            format!("ndarray argument {j} is not registered"),
+                        ));
+                    };
+                    let rank = frame.ranks.get(j).copied().flatten().unwrap_or(0);
+                    for (axis, &d) in nd.shape().iter().take(rank).enumerate() {
+                        base[w + 1 + axis] = d as u64;
+                    }
+                    base[w] = storage_ptr(nd.data_mut());
+                }
+            }
+        }
+        for (i, t) in tasks.iter().enumerate() {
+            let f = code.tasks[i];
+            let result = self.run_task(ctx, kernel, t, f, &frame, &mut base, &temps, adstacks);
+            if let Err(e) = result {
+                return Err(*e);
+            }
+        }
+        Ok(())
+    }
+
+    fn sync(&mut self, memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
+        // Launches run to completion before `launch` returns; the overflow flag is read here.
+        if let Some(o) = self.overflow.take() {
+            memory.record_adstack_overflow(o);
+        }
+        Ok(())
+    }
+
+    fn error_location(&self, kernel: CompiledKernel, code: u32) -> Option<Location> {
+        self.kernels
+            .get(kernel.0 as usize)?
+            .sites
+            .source_map
+            .location(code)
+    }
+
+    /// The lowered layout: i1 stacks hold i32 entries.
+    fn adstack_entry_bytes(&self, elem: DType) -> u64 {
+        lowered_entry_bytes(elem)
+    }
+}
+
+impl CpuDevice {
+    /// Runs one task of kernel `name`: resolves its range, lays out and publishes its heaps,
+    /// runs its threads, and gathers its error and overflow.
+    #[allow(clippy::too_many_arguments)]
+    fn run_task(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        task: &TaskInfo,
+        f: crate::cache::TaskFn,
+        frame: &FrameLayout,
+        base: &mut [u64],
+        temps: &[u64],
+        plan: &AdstackPlan,
+    ) -> Result<(), Box<RuntimeError>> {
+        let name = &self.kernels[kernel.0 as usize].name.clone();
+        let at = |msg: String| {
+            Box::new(RuntimeError::at(
+                ctx,
+                task.loc,
+                RuntimeErrorKind::Device,
+                name,
+                msg,
+            ))
+        };
+        let resolve = |b: TaskBound| match b {
+            TaskBound::Const(v) => v,
+            TaskBound::Temp(s) => temps.get(s as usize).copied().unwrap_or(0) as i64,
+        };
+        let (begin, threads) = match task.kind {
+            TaskKind::Serial => (0, 1u64),
+            TaskKind::Range { begin, end } => {
+                let (b, e) = (resolve(begin), resolve(end));
+                (b, (i128::from(e) - i128::from(b)).max(0) as u64)
+            }
+        };
+        if threads == 0 {
+            return Ok(());
+        }
+        if threads > i64::MAX as u64 {
+            return Err(at(format!("a task of {threads} threads is too large")));
+        }
+        let layout = HeapLayout::compute(plan, &task.stacks).map_err(|e| at(e.to_string()))?;
+        let workers = match task.kind {
+            TaskKind::Serial => 1,
+            TaskKind::Range { .. } => (self.pool.current_num_threads() as u64).min(threads),
+        };
+        for heap in [Heap::Float, Heap::Int] {
+            let bytes = layout
+                .heap_bytes(name, heap, workers)
+                .map_err(|e| at(e.to_string()))?;
+            self.ensure_heap(name, heap, bytes).map_err(Box::new)?;
+        }
+        base[W_HEAP_FLOAT as usize] = self.heaps[0].as_mut_ptr() as u64;
+        base[W_HEAP_INT as usize] = self.heaps[1].as_mut_ptr() as u64;
+        base[W_STRIDE_FLOAT as usize] = layout.stride(Heap::Float);
+        base[W_STRIDE_INT as usize] = layout.stride(Heap::Int);
+        base[W_BEGIN as usize] = begin as u64;
+        for s in layout.stacks() {
+            if let Some(&w) = frame.stacks.get(&s.id) {
+                base[w as usize] = s.offset;
+                base[w as usize + 1] = s.max_size;
+            }
+        }
+        base[W_ERR_SITE as usize] = NONE;
+        base[W_OVF_THREAD as usize] = NONE;
+        let ctxs: Vec<Mutex<Vec<u64>>> = (0..workers)
+            .map(|w| {
+                let mut c = base.to_vec();
+                c[W_ROW as usize] = w;
+                Mutex::new(c)
+            })
+            .collect();
+        let (failure, overflow) = run_range(&self.pool, f, &ctxs, threads);
+        // The interpreter stops at the first failing thread: overflows after it never happen.
+        let overflow = overflow.filter(|(t, _)| failure.as_ref().is_none_or(|x| *t <= x.thread));
+        if let Some((_, id)) = overflow {
+            let capacity = layout.max_size(id as u32).unwrap_or(0);
+            let loc = plan.stack(id as u32).map(|s| s.loc);
+            if let (None, Some(loc)) = (&self.overflow, loc) {
+                self.overflow = Some(AdstackOverflow {
+                    kernel: name.to_string(),
+                    loc,
+                    capacity,
+                });
+            }
+        }
+        match failure {
+            Some(fl) => {
+                let sites = &self.kernels[kernel.0 as usize].sites;
+                Err(Box::new(sites.error(name, fl.site, &fl.values)))
+            }
+            None => Ok(()),
+        }
+    }
+}

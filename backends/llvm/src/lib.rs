@@ -1,0 +1,31 @@
+//! qd-llvm: the LLVM backend. Lowered IR (`convert-qd-to-lowered`, see `qd_lowered`) becomes LLVM
+//! IR through inkwell, is optimised at O3 for the host CPU and JIT-compiled (MCJIT); the CPU
+//! device (`cpu`) runs it on a rayon thread pool, directly on the program's host memory.
+//!
+//! - [`frame`]: the launch context a task function reads (buffers, arguments, adstack metadata,
+//!   the worker's heap row, the error and overflow records), as a flat array of 64-bit words.
+//! - [`sites`]: the runtime error sites of a kernel (bounds checks, integer division, shifts, loop
+//!   steps), numbered in walk order, with the messages the interpreter gives.
+//! - `codegen`: lowered -> LLVM IR, one file per concern (`types`, `task`, `memory`, `control`,
+//!   `arith`, `math`, `adstack`, `checks`).
+//! - [`compile`]: a kernel built, optimised, emitted or JIT-compiled.
+//! - [`jit`]: the host TargetMachine, the O3 pipeline, emission (.ll, asm, object) and MCJIT.
+//! - [`cache`]: compiled kernels by a hash of their IR and the options, for the whole process.
+//! - [`device`]: [`CpuDevice`], the `cpu` device.
+//!
+//! A task becomes `i32 @task(ptr noalias %ctx, i64 %first, i64 %last)`: it runs the task's
+//! threads `first .. last` one after another and returns 0, or 1 after recording an error in
+//! `ctx` (the thread stops there).
+
+pub mod cache;
+mod codegen;
+pub mod compile;
+pub mod device;
+pub mod frame;
+pub mod jit;
+pub mod sites;
+
+pub use codegen::{build_module, task_infos, KernelModule, TaskInfo};
+pub use compile::{emit_kernel, jit_kernel, KernelInput};
+pub use device::{CpuDevice, NAME, PIPELINE};
+pub use jit::{emit, EmitKind, Options};
