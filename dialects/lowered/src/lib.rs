@@ -73,9 +73,13 @@
 //!   checked: the producer emits a `bounds_check` first) and
 //!   `%q = lowered.member_ptr %p[1] : !lowered.ptr<!qd.struct<f32, i32>, private>` (property
 //!   `index`): GEP-like addressing of private aggregates; the type after `:` is the base's.
-//! - `lowered.bounds_check %i, %n {what = "field @x axis 0"} : i64`: when not `0 <= i < n` the
-//!   thread stops and the launch fails with an out-of-bounds error at this op's location (the
-//!   location of the qd op it guards), naming `what`. Side effecting.
+//! - `lowered.bounds_check [%i, %j] in [%n0, %n1] {what = "field @x"} : i64`: all the indices
+//!   of one access, then their extents (one operand list, split in half; all i64). Unless
+//!   `0 <= i < n` on every axis the thread stops and the launch fails with an out-of-bounds
+//!   error at this op's location (the location of the qd op it guards) in the qd interpreter's
+//!   words: `index [i, j] is out of bounds for field @x of shape [n0, n1]`; with the unit
+//!   property `local` (one index) `index k is out of bounds for local array '...' of length n`.
+//!   Side effecting.
 //!
 //! # Control flow (structured; no break/continue: the producer rewrites them)
 //! - `lowered.for %i = %lo to %hi step %s : i32 { ... lowered.yield }`: serial, half-open;

@@ -8,19 +8,21 @@
 //! %a = lowered.alloca : !lowered.ptr<!qd.array<10xf32>, private>   // zeroed each time it runs
 //! %e = lowered.elem_ptr %a[%k] : !lowered.ptr<!qd.array<10xf32>, private>
 //! %m = lowered.member_ptr %s[1] : !lowered.ptr<!qd.struct<f32, i32>, private>
-//! lowered.bounds_check %i, %n {what = "field @x axis 0"} : i64
+//! lowered.bounds_check [%i, %j] in [%n0, %n1] {what = "field @x"} : i64
+//! lowered.bounds_check [%k] in [%c10] {what = "local array '!qd.array<10xf32>'", local} : i64
 //! ```
 //!
 //! The type after `:` is always the pointer operand's (the alloca's result); the other types
-//! follow from it. `offset`, `elem_ptr` and `member_ptr` are PURE, `load` READ_ONLY.
+//! follow from it (`bounds_check`'s is i64, the type of all its operands). `offset`, `elem_ptr` and `member_ptr` are PURE, `load` READ_ONLY.
 
 use crate::constraints::{elem_ptr_of, pointee, ANY, GLOBAL_PTR, PRIVATE_PTR, PTR};
 use crate::types::{is_scalar, private_ptr, PtrType};
 use crate::verify::err;
 use qd_frontend::{ArrayType, StructType};
+use qd_ir::asm::Delimiter;
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
 use qd_ir::op_def::{constraint, prop};
-use qd_ir::{Attribute, Context, DiagResult, Ident, OpId, OpTraits, OperationState, Type};
+use qd_ir::{Attribute, Context, DiagResult, Ident, OpId, OpTraits, OperationState, Type, Value};
 
 qd_ir::declare_op! {
     /// `%q = lowered.offset %p, %i : !lowered.ptr<T>`.
@@ -124,12 +126,59 @@ qd_ir::declare_op! {
 }
 
 qd_ir::declare_op! {
-    /// `lowered.bounds_check %i, %n {what = "..."} : i64`.
+    /// `lowered.bounds_check [%i, %j] in [%n0, %n1] {what = "field @x"} : i64`: one access's
+    /// indices, then as many extents, in one operand list (the declaration allows one variadic
+    /// group; the custom form splits it in half).
     pub struct BoundsCheckOp = "lowered.bounds_check" {
-        summary: "stops the thread with an out-of-bounds error unless 0 <= index < extent",
-        operands: [index: single(constraint::I64), extent: single(constraint::I64)],
-        properties: [what: required(prop::Str)],
-        format: "$index `,` $extent attr-dict `:` type($index)",
+        summary: "stops the thread with an out-of-bounds error unless 0 <= index < extent on every axis",
+        operands: [bounds: variadic(constraint::I64)],
+        properties: [what: required(prop::Str), local as _: optional(prop::Flag)],
+        builder: none,
+        syntax: (parse_bounds_check, print_bounds_check),
+        verify: verify_bounds_check,
+    }
+}
+
+impl BoundsCheckOp {
+    /// Creates the check of `indices` against `extents` (as many; i64). `local` selects the
+    /// local-array message (one index, `of length n`).
+    pub fn build(
+        b: &mut qd_ir::Builder,
+        indices: &[Value],
+        extents: &[Value],
+        what: &str,
+        local: bool,
+        loc: qd_ir::Location,
+    ) -> Self {
+        let mut st = OperationState::new(Self::NAME, loc);
+        st.operands.extend_from_slice(indices);
+        st.operands.extend_from_slice(extents);
+        let w = b.ctx.string_attr(what);
+        st.add_prop(b.ctx, "what", w);
+        if local {
+            let u = b.ctx.unit_attr();
+            st.add_prop(b.ctx, "local", u);
+        }
+        BoundsCheckOp(b.insert(st))
+    }
+
+    /// The checked indices: the first half of the operands.
+    pub fn indices(self, ctx: &Context) -> Vec<Value> {
+        let all = self.bounds(ctx);
+        all[..all.len() / 2].to_vec()
+    }
+
+    /// The extents, one per index: the second half of the operands.
+    pub fn extents(self, ctx: &Context) -> Vec<Value> {
+        let all = self.bounds(ctx);
+        all[all.len() / 2..].to_vec()
+    }
+
+    /// Whether the message is a local array's (`index k is out of bounds for local array '..'
+    /// of length n`) rather than an array's (`index [i, j] is out of bounds for .. of shape
+    /// [n0, n1]`).
+    pub fn is_local(self, ctx: &Context) -> bool {
+        ctx.prop(self.0, "local").is_some()
     }
 }
 
@@ -338,5 +387,91 @@ fn print_member_ptr(op: OpId, p: &mut dyn OpAsmPrinter) {
             p.print_type(t)
         }
         None => p.write("<<missing type>>"),
+    }
+}
+
+fn verify_bounds_check(ctx: &Context, op: OpId) -> DiagResult<()> {
+    let n = ctx.num_operands(op);
+    if n == 0 {
+        return Err(err(ctx, op, "expects at least one index and its extent"));
+    }
+    if !n.is_multiple_of(2) {
+        return Err(err(
+            ctx,
+            op,
+            format!("expects indices then as many extents, got {n} operands"),
+        ));
+    }
+    if BoundsCheckOp(op).is_local(ctx) && n != 2 {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects one index with 'local' (a local array's), got {}",
+                n / 2
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// `[%i, ...] in [%n, ...] {attrs} : i64`: the operands are the two lists, in order (their
+/// counts are checked by the verifier); every operand has the type after `:`.
+fn parse_bounds_check(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResult<()> {
+    let mut names = p.parse_operand_list(Delimiter::Square)?;
+    p.parse_keyword("in")?;
+    names.extend(p.parse_operand_list(Delimiter::Square)?);
+    let mut entries = Vec::new();
+    p.parse_optional_attr_dict(&mut entries)?;
+    for (k, v) in entries {
+        if matches!(p.ctx_ref().ident_str(k), "what" | "local") {
+            st.properties.push((k, v));
+        } else {
+            st.attributes.push((k, v));
+        }
+    }
+    p.parse_punct(":")?;
+    let ty = p.parse_type()?;
+    for n in &names {
+        let v = p.resolve_operand(n, ty)?;
+        st.operands.push(v);
+    }
+    Ok(())
+}
+
+/// Prints the first half of the operands as the indices and the rest as the extents (so that
+/// even a malformed op reads back as the same operand list); `what`, then `local`, then any
+/// other entries in the dictionary.
+fn print_bounds_check(op: OpId, p: &mut dyn OpAsmPrinter) {
+    let ctx = p.ctx();
+    let all: Vec<Value> = ctx.operands(op).collect();
+    let (indices, extents) = all.split_at(all.len() / 2);
+    p.write(" [");
+    p.print_operands(indices);
+    p.write("] in [");
+    p.print_operands(extents);
+    p.write("]");
+    let ctx = p.ctx();
+    let key = |k: &Ident| ctx.ident_str(*k).to_string();
+    let props = ctx.properties(op);
+    let mut entries: Vec<(Ident, Attribute)> = Vec::new();
+    for name in ["what", "local"] {
+        entries.extend(props.iter().filter(|(k, _)| key(k) == name).copied());
+    }
+    entries.extend(
+        props
+            .iter()
+            .filter(|(k, _)| !matches!(key(k).as_str(), "what" | "local"))
+            .chain(ctx.attrs(op))
+            .copied(),
+    );
+    p.print_optional_attr_dict(&entries, &[]);
+    p.write(" : ");
+    match all.first() {
+        Some(&v) => {
+            let t = p.ctx().value_type(v);
+            p.print_type(t)
+        }
+        None => p.write("i64"),
     }
 }

@@ -149,3 +149,54 @@ fn ops_outside_a_task_print_and_verify_alone() {
     let text = print_op(&ctx, bad, &PrintOptions::default());
     assert!(text.contains("lowered.member_ptr"), "{text}");
 }
+
+#[test]
+fn bounds_check_carries_every_index_and_extent() {
+    let mut fx = Fx::new();
+    let (_, tb) = kernel_with_task(&mut fx, 0, TaskKind::Serial, &[]);
+    let loc = fx.loc;
+    let mut b = Builder::at_end(&mut fx.ctx, tb);
+    let i64t = b.ctx.i64_type();
+    // Any i64 values will do: the op checks them only when it runs.
+    let mut v = || ThreadIdOp::build(&mut b, i64t, loc).result(b.ctx);
+    let (t, c3, c4, c10) = (v(), v(), v(), v());
+    let f = BoundsCheckOp::build(&mut b, &[t, c3], &[c4, c10], "field @f", false, loc);
+    let l = BoundsCheckOp::build(
+        &mut b,
+        &[t],
+        &[c10],
+        "local array '!qd.array<10xf32>'",
+        true,
+        loc,
+    );
+    ReturnOp::build(&mut b, loc);
+    assert_eq!(fx.verify(), None);
+
+    let ctx = &fx.ctx;
+    assert_eq!(
+        (f.indices(ctx), f.extents(ctx)),
+        (vec![t, c3], vec![c4, c10])
+    );
+    assert_eq!((f.what(ctx), f.is_local(ctx)), ("field @f", false));
+    assert_eq!(
+        (l.indices(ctx), l.extents(ctx), l.is_local(ctx)),
+        (vec![t], vec![c10], true)
+    );
+    let text = print_op(ctx, fx.module, &PrintOptions::default());
+    assert!(
+        text.contains("lowered.bounds_check [%0, %1] in [%2, %3] {what = \"field @f\"} : i64"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "lowered.bounds_check [%0] in [%3] {what = \"local array '!qd.array<10xf32>'\", local} : i64"
+        ),
+        "{text}"
+    );
+
+    // `local` names one index.
+    let mut b = Builder::before(&mut fx.ctx, l.0);
+    BoundsCheckOp::build(&mut b, &[t, c3], &[c4, c10], "local array 'x'", true, loc);
+    let e = fx.verify().unwrap();
+    assert!(e.contains("expects one index with 'local'"), "{e}");
+}

@@ -24,7 +24,7 @@ qd.kernel @k(%a: !qd.ndarray<?xf32>) {
 // CHECK-NEXT: lowered.atomic_add %[[DY]], %[[PX]] : !lowered.ptr<f32>
 // CHECK: %[[PX2:.*]] = lowered.offset %[[XG]], %{{.*}} : !lowered.ptr<f32>
 // CHECK-NEXT: lowered.store %[[DY]], %[[PX2]] : !lowered.ptr<f32>
-// CHECK: lowered.bounds_check %{{.*}}, %[[DAN]] {what = "adjoint ndarray argument 1 axis 0"} : i64
+// CHECK: lowered.bounds_check [%{{.*}}] in [%[[DAN]]] {what = "adjoint ndarray argument 1"} : i64
 // CHECK-NEXT: %[[PA:.*]] = lowered.offset %[[DA]], %{{.*}} : !lowered.ptr<f32>
 // CHECK-NEXT: lowered.atomic_add %[[DY]], %[[PA]] : !lowered.ptr<f32>
 qd.kernel @k_grad(%a: !qd.ndarray<?xf32>, %da: !qd.ndarray<?xf32>) {

@@ -17,7 +17,7 @@ qd.field @x : !qd.field<10xf32>
 // CHECK: lowered.store %{{.*}}, %[[E]] : !lowered.ptr<f32, private>
 // A computed index is checked.
 // CHECK: %[[K:.*]] = arith.extsi %{{.*}} : i32 to i64
-// CHECK-NEXT: lowered.bounds_check %[[K]], %[[C10]] {what = "local array '!qd.array<10xf32>'"} : i64
+// CHECK-NEXT: lowered.bounds_check [%[[K]]] in [%[[C10]]] {what = "local array '!qd.array<10xf32>'", local} : i64
 // CHECK-NEXT: %[[EK:.*]] = lowered.elem_ptr %[[ARR]][%[[K]]] : !lowered.ptr<!qd.array<10xf32>, private>
 // CHECK-NEXT: lowered.load %[[EK]] : !lowered.ptr<f32, private>
 // An array of structs, addressed element then member.
@@ -52,7 +52,7 @@ qd.kernel @locals() {
 // CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i64
 // CHECK: %[[S:.*]] = lowered.alloca : !lowered.ptr<!qd.array<4x!qd.struct<i32, f32>>, private>
 // CHECK: %[[I:.*]] = arith.extsi %{{.*}} : i32 to i64
-// CHECK-NEXT: lowered.bounds_check %[[I]], %[[C4]] {what = "local array '!qd.array<4x!qd.struct<i32, f32>>'"} : i64
+// CHECK-NEXT: lowered.bounds_check [%[[I]]] in [%[[C4]]] {what = "local array '!qd.array<4x!qd.struct<i32, f32>>'", local} : i64
 // CHECK-NEXT: %[[EI:.*]] = lowered.elem_ptr %[[S]][%[[I]]] : !lowered.ptr<!qd.array<4x!qd.struct<i32, f32>>, private>
 // CHECK-NEXT: %[[MI:.*]] = lowered.member_ptr %[[EI]][1] : !lowered.ptr<!qd.struct<i32, f32>, private>
 // CHECK-NEXT: %[[L:.*]] = lowered.load %[[MI]] : !lowered.ptr<f32, private>

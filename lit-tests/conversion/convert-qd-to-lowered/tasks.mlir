@@ -46,7 +46,7 @@ qd.field @y : !qd.field<16xf32>
 // CHECK: %[[C2:.*]] = arith.constant 2 : i64
 // CHECK: %[[K:.*]] = arith.addi %[[T]], %[[C2]] : i64
 // CHECK: %[[I:.*]] = arith.trunci %[[K]] : i64 to i32
-// CHECK: lowered.bounds_check %{{.*}}, %{{.*}} {what = "field @y axis 0"} : i64
+// CHECK: lowered.bounds_check [%{{.*}}] in [%{{.*}}] {what = "field @y"} : i64
 qd.kernel @dyn() {
   %c2 = arith.constant 2 : i32
   %n = qd.load @n[] : i32
@@ -75,7 +75,7 @@ qd.kernel @dyn() {
 // CHECK: %[[B:.*]] = lowered.task_begin : i64
 // CHECK: %[[K:.*]] = arith.addi %[[T]], %[[B]] : i64
 // The index is not provably in range (the loop starts at an argument): checked.
-// CHECK: lowered.bounds_check %{{.*}}, %{{.*}} {what = "ndarray argument 0 axis 0"} : i64
+// CHECK: lowered.bounds_check [%{{.*}}] in [%{{.*}}] {what = "ndarray argument 0"} : i64
 // CHECK: lowered.store
 qd.kernel @shape(%a: !qd.ndarray<?xf32>, %lo: i32) {
   %n = qd.ndarray_shape %a, 0 : !qd.ndarray<?xf32>

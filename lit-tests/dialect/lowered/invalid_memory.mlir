@@ -216,3 +216,96 @@ lowered.kernel @k() attributes {temps = 0} {
     lowered.return
   }
 }
+
+// -----
+
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    %i = arith.constant 1 : i32
+    %n = arith.constant 4 : i32
+    // The custom form: every operand has the type after `:`.
+    // expected-error@+1 {{'lowered.bounds_check' op expects operand 0 to be i64, got i32}}
+    lowered.bounds_check [%i] in [%n] {what = "x"} : i32
+    lowered.return
+  }
+}
+
+// -----
+
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    // expected-error@+1 {{'lowered.bounds_check' op expects at least one index and its extent}}
+    lowered.bounds_check [] in [] {what = "x"} : i64
+    lowered.return
+  }
+}
+
+// -----
+
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    // expected-error@+1 {{'lowered.bounds_check' op expects at least one index and its extent}}
+    "lowered.bounds_check"() <{what = "x"}> : () -> ()
+    lowered.return
+  }
+}
+
+// -----
+
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    %i = arith.constant 1 : i64
+    %n = arith.constant 4 : i64
+    // expected-error@+1 {{'lowered.bounds_check' op expects indices then as many extents, got 3 operands}}
+    lowered.bounds_check [%i, %i] in [%n] {what = "x"} : i64
+    lowered.return
+  }
+}
+
+// -----
+
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    %i = arith.constant 1 : i64
+    %n = arith.constant 4 : i64
+    // expected-error@+1 {{'lowered.bounds_check' op expects indices then as many extents, got 3 operands}}
+    "lowered.bounds_check"(%i, %i, %n) <{what = "x"}> : (i64, i64, i64) -> ()
+    lowered.return
+  }
+}
+
+// -----
+
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    %i = arith.constant 1 : i64
+    %n = arith.constant 4 : i64
+    // expected-error@+1 {{'lowered.bounds_check' op expects one index with 'local' (a local array's), got 2}}
+    lowered.bounds_check [%i, %i] in [%n, %n] {what = "local array 'x'", local} : i64
+    lowered.return
+  }
+}
+
+// -----
+
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    %i = arith.constant 1 : i64
+    %n = arith.constant 4 : i64
+    // expected-error@+1 {{'lowered.bounds_check' op property 'local' must be a unit attribute}}
+    lowered.bounds_check [%i] in [%n] {what = "x", local = 1} : i64
+    lowered.return
+  }
+}
+
+// -----
+
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    %i = arith.constant 1 : i64
+    %n = arith.constant 4 : i64
+    // expected-error@+1 {{expected 'in'}}
+    lowered.bounds_check [%i], [%n] {what = "x"} : i64
+    lowered.return
+  }
+}

@@ -39,8 +39,14 @@ lowered.kernel @k(%a: !qd.ndarray<?x?xf32>, %s: f32) attributes {temps = 2} {
     %q = lowered.offset %p, %t : !lowered.ptr<f32>
     // CHECK: %[[N:.*]] = lowered.ndarray_dim 0, 0 : i64
     %n = lowered.ndarray_dim 0, 0 : i64
-    // CHECK: lowered.bounds_check %[[TID]], %[[N]] {what = "ndarray argument 0 axis 0"} : i64
-    lowered.bounds_check %t, %n {what = "ndarray argument 0 axis 0"} : i64
+    // All the indices of one access, then their extents.
+    // CHECK: lowered.bounds_check [%[[TID]], %[[B]]] in [%[[N]], %[[N]]] {what = "ndarray argument 0"} : i64
+    lowered.bounds_check [%t, %b] in [%n, %n] {what = "ndarray argument 0"} : i64
+    // CHECK: lowered.bounds_check [%[[TID]]] in [%[[N]]] {what = "field @x.grad"} : i64
+    lowered.bounds_check [%t] in [%n] {what = "field @x.grad"} : i64
+    // A local array's: `local` (the message's length form) prints after `what`.
+    // CHECK: lowered.bounds_check [%[[TID]]] in [%[[N]]] {what = "local array '!qd.array<4xf32>'", local} : i64
+    lowered.bounds_check [%t] in [%n] {local, what = "local array '!qd.array<4xf32>'"} : i64
     // CHECK: %[[L:.*]] = lowered.load %[[Q]] : !lowered.ptr<f32>
     %l = lowered.load %q : !lowered.ptr<f32>
     // CHECK: %[[X:.*]] = lowered.field_ptr @x : !lowered.ptr<f32>

@@ -18,7 +18,8 @@
 // GENERIC: "lowered.task_begin"() : () -> i64
 // GENERIC: "lowered.ndarray_ptr"() <{index = 0 : i64}> : () -> !lowered.ptr<f32>
 // GENERIC: "lowered.offset"(%{{.*}}, %{{.*}}) : (!lowered.ptr<f32>, i64) -> !lowered.ptr<f32>
-// GENERIC: "lowered.bounds_check"(%{{.*}}, %{{.*}}) <{what = "ndarray argument 0 axis 0"}> : (i64, i64) -> ()
+// GENERIC: "lowered.bounds_check"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{what = "ndarray argument 0"}> : (i64, i64, i64, i64) -> ()
+// GENERIC: "lowered.bounds_check"(%{{.*}}, %{{.*}}) <{local, what = "local array '!qd.array<4xf32>'"}> : (i64, i64) -> ()
 // GENERIC: "lowered.load"(%{{.*}}) : (!lowered.ptr<f32>) -> f32
 // GENERIC: "lowered.field_ptr"() <{field = @x}> : () -> !lowered.ptr<f32>
 // GENERIC: "lowered.field_ptr"() <{field = @x, grad}> : () -> !lowered.ptr<f32>
@@ -50,6 +51,8 @@
 // CHECK: lowered.kernel @k(%{{.*}}: !qd.ndarray<?x?xf32>, %{{.*}}: f32) attributes {temps = 2} {
 // CHECK: lowered.task @k_0 serial {
 // CHECK: lowered.task @k_1 range(0, temp 0) adstacks [0, 3] {
+// CHECK: lowered.bounds_check [%{{.*}}, %{{.*}}] in [%[[N:[0-9]+]], %[[N]]] {what = "ndarray argument 0"} : i64
+// CHECK: lowered.bounds_check [%{{.*}}] in [%{{.*}}] {what = "local array '!qd.array<4xf32>'", local} : i64
 // CHECK: lowered.field_ptr @x grad : !lowered.ptr<f32>
 // CHECK: lowered.member_ptr %{{.*}}[1] : !lowered.ptr<!qd.struct<f32, i32>, private>
 // CHECK: lowered.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
@@ -75,7 +78,8 @@
       %2 = "lowered.ndarray_ptr"() <{index = 0 : i64}> : () -> !lowered.ptr<f32>
       %3 = "lowered.offset"(%2, %0) : (!lowered.ptr<f32>, i64) -> !lowered.ptr<f32>
       %4 = "lowered.ndarray_dim"() <{axis = 0 : i64, index = 0 : i64}> : () -> i64
-      "lowered.bounds_check"(%0, %4) <{what = "ndarray argument 0 axis 0"}> : (i64, i64) -> ()
+      "lowered.bounds_check"(%0, %1, %4, %4) <{what = "ndarray argument 0"}> : (i64, i64, i64, i64) -> ()
+      "lowered.bounds_check"(%0, %4) <{local, what = "local array '!qd.array<4xf32>'"}> : (i64, i64) -> ()
       %5 = "lowered.load"(%3) : (!lowered.ptr<f32>) -> f32
       %6 = "lowered.field_ptr"() <{field = @x}> : () -> !lowered.ptr<f32>
       %7 = "lowered.field_ptr"() <{field = @x, grad}> : () -> !lowered.ptr<f32>

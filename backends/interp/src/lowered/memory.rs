@@ -315,8 +315,9 @@ fn float_combine<T: Float>(add: bool, min: bool) -> Box<dyn Fn(u64, u64) -> u64>
 
 /// `lowered.bounds_check`: indices then as many extents. When an index is out of its extent the
 /// thread stops with the qd interpreter's error for the access it guards: `index [i, j] is out
-/// of bounds for field @x of shape [4, 10]`, or for a local array (`what` = `local array
-/// '!qd.array<10xf32>'`) `index 12 is out of bounds for local array '...' of length 10`.
+/// of bounds for field @x of shape [4, 10]`, or with the unit property `local` (`what` =
+/// `local array '!qd.array<10xf32>'`) `index 12 is out of bounds for local array '...' of
+/// length 10`.
 pub(super) fn bounds_check(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
     let ctx = c.ctx();
     let n = ctx.num_operands(op);
@@ -327,7 +328,7 @@ pub(super) fn bounds_check(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagn
     let slots = c.operand_slots(op);
     let (idx, ext) = slots.split_at(n / 2);
     let (idx, ext) = (idx.to_vec(), ext.to_vec());
-    let local = what.starts_with("local array");
+    let local = lw::BoundsCheckOp(op).is_local(ctx);
     let loc = ctx.loc(op);
     Ok(Box::new(move |f| {
         let inside = idx.iter().zip(&ext).all(|(&i, &e)| {

@@ -236,8 +236,8 @@ const BOUNDS: &str = r#"module {
       %j64 = "arith.extsi"(%j) : (i32) -> i64
       %c4 = "arith.constant"() <{value = 4 : i64}> : () -> i64
       %c10 = "arith.constant"() <{value = 10 : i64}> : () -> i64
-      "lowered.bounds_check"(%i64, %c4) <{what = "field @f"}> : (i64, i64) -> () loc("k.mlir":5:7)
-      "lowered.bounds_check"(%j64, %c10) <{what = "local array '!qd.array<10xf32>'"}> : (i64, i64) -> () loc("k.mlir":9:11)
+      "lowered.bounds_check"(%j64, %c10) <{local, what = "local array '!qd.array<10xf32>'"}> : (i64, i64) -> () loc("k.mlir":9:11)
+      "lowered.bounds_check"(%i64, %j64, %c4, %c10) <{what = "field @f"}> : (i64, i64, i64, i64) -> () loc("k.mlir":5:7)
       "lowered.return"() : () -> ()
     }) : () -> ()
   }) : () -> ()
@@ -252,12 +252,12 @@ fn bounds_checks_fail_with_the_qd_interpreters_errors() {
     assert_eq!(e.kind, RuntimeErrorKind::OutOfBounds);
     assert_eq!(
         e.to_string(),
-        "k.mlir:5:7: error: index [4] is out of bounds for field @f of shape [4] (in kernel @k)"
+        "k.mlir:5:7: error: index [4, 2] is out of bounds for field @f of shape [4, 10] (in kernel @k)"
     );
     let e = c.run(&[i32_arg(-1), i32_arg(0)]).unwrap_err();
     assert_eq!(
         e.message,
-        "index [-1] is out of bounds for field @f of shape [4]"
+        "index [-1, 0] is out of bounds for field @f of shape [4, 10]"
     );
     assert_eq!(e.position, Some(("k.mlir".into(), 5, 7)));
     let e = c.run(&[i32_arg(0), i32_arg(10)]).unwrap_err();

@@ -1,5 +1,6 @@
 //! Element addresses of fields and ndarrays: a pointer to the buffer (once per task), one
-//! `lowered.bounds_check` per index not provably in range (see `facts`), and the row-major
+//! `lowered.bounds_check` over all the indices of the access unless every one is provably in
+//! range (see `facts`), and the row-major
 //! offset `((i0 * d1) + i1) * d2 + i2` in i64. Elements of type `i1` live as `i8`.
 
 use super::emit::{Em, R};
@@ -178,8 +179,8 @@ fn add(em: &mut Em, a: Lin, b: Lin) -> Lin {
     }
 }
 
-/// The pointer to element `indices` of the buffer `base` of shape `extents`, with the bounds
-/// checks it needs; the indices are facts `first`, `first + 1`, ... of the op being converted.
+/// The pointer to element `indices` of the buffer `base` of shape `extents`, after the bounds
+/// check it needs; the indices are facts `first`, `first + 1`, ... of the op being converted.
 pub fn element(
     em: &mut Em,
     base: Value,
@@ -188,9 +189,9 @@ pub fn element(
     what: &str,
     first: usize,
 ) -> R<Value> {
+    let ixs = checked_indices(em, first, indices, extents, what, false)?;
     let mut lin: Option<Lin> = None;
-    for (axis, (&i, &e)) in indices.iter().zip(extents).enumerate() {
-        let ix = checked_index(em, first + axis, i, e, &format!("{what} axis {axis}"))?;
+    for (ix, &e) in ixs.into_iter().zip(extents) {
         lin = Some(match lin {
             None => ix,
             Some(l) => {
@@ -213,29 +214,58 @@ pub fn element(
     })
 }
 
-/// Index `i` (fact `k` of the op) as i64, after a bounds check against `e` unless it is
-/// provably in range.
-fn checked_index(em: &mut Em, k: usize, i: Value, e: Extent, what: &str) -> R<Lin> {
-    let fact = em.facts.index(em.op, k);
-    if let (Some(IndexFact::Const(c)), Extent::Static(n)) = (fact, e) {
-        if (0..n).contains(&c) {
-            return Ok(Lin::Const(c));
+/// Whether index fact `fact` keeps the index inside `e`.
+fn provably_in_range(fact: Option<IndexFact>, e: Extent) -> bool {
+    match (fact, e) {
+        (Some(IndexFact::InRange), _) => true,
+        (Some(IndexFact::Const(c)), Extent::Static(n)) => (0..n).contains(&c),
+        _ => false,
+    }
+}
+
+/// The indices (facts `first`, `first + 1`, ... of the op) as i64, after ONE bounds check over
+/// all of them and their extents, as the qd interpreter checks an access (its message names
+/// every index and the whole shape, so in-range constants are checked too), unless every index
+/// is provably in range. `local`: a local array's check (one index, the length form).
+fn checked_indices(
+    em: &mut Em,
+    first: usize,
+    indices: &[Value],
+    extents: &[Extent],
+    what: &str,
+    local: bool,
+) -> R<Vec<Lin>> {
+    let facts: Vec<Option<IndexFact>> = (0..indices.len())
+        .map(|k| em.facts.index(em.op, first + k))
+        .collect();
+    let checked = !facts
+        .iter()
+        .zip(extents)
+        .all(|(&f, &e)| provably_in_range(f, e));
+    let mut lins = Vec::with_capacity(indices.len());
+    let mut values = Vec::new();
+    for ((&i, &f), &e) in indices.iter().zip(&facts).zip(extents) {
+        // A constant outside a static extent (or against a dynamic one) is widened like any
+        // index, so that the message prints exactly the extended value.
+        let lin = match (f, e) {
+            (Some(IndexFact::Const(c)), Extent::Static(n)) if (0..n).contains(&c) => Lin::Const(c),
+            _ => Lin::Val(em.widen_i64(i)?),
+        };
+        if checked {
+            values.push(lin.value(em));
         }
+        lins.push(lin);
     }
-    let v = em.widen_i64(i)?;
-    if fact == Some(IndexFact::InRange) {
-        return Ok(Lin::Val(v));
+    if checked {
+        let ns: Vec<Value> = extents.iter().map(|&e| extent_value(em, e)).collect();
+        let loc = em.loc;
+        em.b(|b| BoundsCheckOp::build(b, &values, &ns, what, local, loc));
     }
-    let n = extent_value(em, e);
-    let loc = em.loc;
-    em.b(|b| BoundsCheckOp::build(b, v, n, what, loc));
-    Ok(Lin::Val(v))
+    Ok(lins)
 }
 
 /// A local array element index (fact `k` of the op) as i64, checked against `len`.
 pub fn local_index(em: &mut Em, k: usize, i: Value, len: i64, what: &str) -> R<Value> {
-    match checked_index(em, k, i, Extent::Static(len), what)? {
-        Lin::Const(c) => Ok(em.const_i64(c)),
-        Lin::Val(v) => Ok(v),
-    }
+    let ix = checked_indices(em, k, &[i], &[Extent::Static(len)], what, true)?;
+    Ok(ix[0].value(em))
 }

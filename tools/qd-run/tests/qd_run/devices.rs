@@ -283,7 +283,8 @@ fn the_main_job_and_its_overflow_match() {
 }
 
 /// Kernels whose accesses go out of bounds: a 2-D field, a 2-D ndarray, a local array, a 1-D
-/// field written by an atomic (and its gradient).
+/// field written by an atomic (and its gradient), a 2-D adjoint field and a 2-D adjoint ndarray
+/// (ad ops written by hand, as a gradient kernel holds them).
 const OUT_OF_BOUNDS: &str = "module {
   qd.field @f : !qd.field<4x10xf32>
   qd.field @g : !qd.field<3xf32> {needs_grad}
@@ -315,6 +316,16 @@ const OUT_OF_BOUNDS: &str = "module {
       qd.atomic_add %w, @h[%j] : f32
     }
   }
+  qd.field @q : !qd.field<3x2xf32> {needs_grad}
+  qd.kernel @field_adj(%i: i32, %j: i32) {
+    %v = ad.load_field_adjoint @q[%i, %j] : f32
+    ad.acc_field_adjoint %v, @q[%i, %j] : f32
+  }
+  qd.kernel @nd_adj(%a: !qd.ndarray<?x?xf32>, %da: !qd.ndarray<?x?xf32>, %i: i32) {
+    %c0 = arith.constant 0 : i32
+    %c = arith.constant 1.0 : f32
+    ad.acc_ndarray_adjoint %c, %da[%c0, %i] : !qd.ndarray<?x?xf32>
+  }
 }
 ";
 
@@ -343,6 +354,17 @@ fn out_of_bounds_errors_match() {
             "--kernel", "scatter", "--arg", "k=0", "--set", "g=1,2,3", "--grad", "h=1", "--print",
             "g.grad",
         ],
+        &["--kernel", "field_adj", "--arg", "i=1", "--arg", "j=2"],
+        &[
+            "--kernel",
+            "nd_adj",
+            "--arg",
+            "a=1,2,3,4,5,6:2x3",
+            "--arg",
+            "da=1,2,3,4,5,6:2x3",
+            "--arg",
+            "i=3",
+        ],
     ];
     let mut failures = Vec::new();
     let mut errors = 0;
@@ -353,7 +375,7 @@ fn out_of_bounds_errors_match() {
         errors += usize::from(o.stderr.contains("out of bounds"));
         failures.extend(compare(&format!("oob case {n}"), &c.join(" "), &args));
     }
-    assert!(errors >= 6, "only {errors} cases went out of bounds");
+    assert!(errors >= 8, "only {errors} cases went out of bounds");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
