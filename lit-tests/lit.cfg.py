@@ -25,5 +25,12 @@ for var in ["HOME", "TMPDIR"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+# qd-translate links LLVM and is built by its own crate; its tests (lit-tests/translate) run from
+# tools/qd-translate/tests, which sets QD_REQUIRE_TRANSLATE so that a missing binary fails.
+if os.path.exists(os.path.join(qd_bin, "qd-translate")):
+    config.available_features.add("qd-translate")
+elif os.environ.get("QD_REQUIRE_TRANSLATE"):
+    lit_config.fatal("qd-translate not found in %s" % qd_bin)
+
 if shutil.which("mlir-opt", path=llvm_bin):
     config.available_features.add("mlir-opt")

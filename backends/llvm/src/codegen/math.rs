@@ -3,10 +3,18 @@
 //! `llvm.floor`, `llvm.ceil`, `llvm.pow`, `llvm.atan2`, `llvm.fma`; `rsqrt` is `1 / sqrt` as in
 //! the interpreter. The transcendental ones become calls to the platform libm, the one the
 //! interpreter calls, so that scalar results are the interpreter's bit for bit.
+//!
+//! LLVM has no vector form of `sin`/`cos` without a vector math library, so a loop calling them
+//! would not vectorize: f32 `sin` and `cos` are our own straight-line code instead ([`sin_cos_f32`]),
+//! computed in f64 (fdlibm's reduction by pi/2 in three parts and its kernel polynomials, accurate
+//! to about 1e-16) and rounded once to f32: the correctly rounded result but in rare near-halfway
+//! cases (then one ulp off libm's). The reduction is exact while |x| < 2^20 * pi/2; past that the
+//! result loses accuracy (f64 keeps libm).
 
 use super::arith::intrinsic;
 use super::{Gen, R};
-use inkwell::values::BasicValueEnum;
+use inkwell::values::{BasicValueEnum, FloatValue};
+use inkwell::FloatPredicate;
 use qd_ir::OpId;
 use qd_math::names;
 
@@ -19,6 +27,11 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
         return Err(g.err(format!("'{name}' expects float operands")));
     };
     let t = x.get_type();
+    if t == g.llcx.f32_type() && (name == names::SIN || name == names::COS) {
+        let v = sin_cos_f32(g, x, name == names::COS)?;
+        g.set(op, 0, v.into());
+        return Ok(());
+    }
     let intr = match name {
         names::SIN => "llvm.sin",
         names::COS => "llvm.cos",
@@ -46,4 +59,78 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
     }
     g.set(op, 0, v);
     Ok(())
+}
+
+/// fdlibm's pi/2 in three parts (33 bits each, so that `k * part` is exact for |k| < 2^20).
+const PIO2_1: f64 = 1.570_796_326_734_125_6;
+const PIO2_2: f64 = 6.077_100_506_303_966e-11;
+const PIO2_2T: f64 = 2.022_266_248_795_950_6e-21;
+/// fdlibm's __kernel_sin and __kernel_cos coefficients, as published.
+#[allow(clippy::excessive_precision)]
+const S: [f64; 6] = [
+    -1.666_666_666_666_663_2e-1,
+    8.333_333_333_322_49e-3,
+    -1.984_126_982_985_795e-4,
+    2.755_731_370_707_006_8e-6,
+    -2.505_076_025_340_686_3e-8,
+    1.589_690_995_211_55e-10,
+];
+#[allow(clippy::excessive_precision)]
+const C: [f64; 6] = [
+    4.166_666_666_666_660_2e-2,
+    -1.388_888_888_887_411e-3,
+    2.480_158_728_947_673e-5,
+    -2.755_731_435_139_066_3e-7,
+    2.087_572_321_298_174_8e-9,
+    -1.135_964_755_778_819_5e-11,
+];
+
+/// `sin(x)` (or `cos(x)`) of an f32, as straight-line f64 code that vectorizes.
+fn sin_cos_f32<'ctx>(g: &Gen<'_, 'ctx>, x: FloatValue<'ctx>, cos: bool) -> R<FloatValue<'ctx>> {
+    let f64t = g.llcx.f64_type();
+    let k = |v: f64| f64t.const_float(v);
+    let b = &g.b;
+    let mul = |a, c| g.ck(b.build_float_mul(a, c, "m"));
+    let add = |a, c| g.ck(b.build_float_add(a, c, "a"));
+    let sub = |a, c| g.ck(b.build_float_sub(a, c, "s"));
+    let d = g.ck(b.build_float_ext(x, f64t, "d"))?;
+    // n = rint(d * 2/pi); r = d - n*pi/2 in three parts.
+    let scaled = mul(d, k(std::f64::consts::FRAC_2_PI))?;
+    let n = intrinsic(g, "llvm.rint", &[f64t.into()], &[scaled.into()])?.into_float_value();
+    let r = sub(d, mul(n, k(PIO2_1))?)?;
+    let r = sub(r, mul(n, k(PIO2_2))?)?;
+    let r = sub(r, mul(n, k(PIO2_2T))?)?;
+    // In the first quadrant r is d itself (which keeps sin(-0) = -0).
+    let n0 = g.ck(b.build_float_compare(FloatPredicate::OEQ, n, k(0.0), "n0"))?;
+    let r = g.ck(b.build_select(n0, d, r, "r"))?.into_float_value();
+    // The quadrant n mod 4 (exact in f64), shifted by one for cos.
+    let n = if cos { add(n, k(1.0))? } else { n };
+    let quarter = mul(n, k(0.25))?;
+    let fl = intrinsic(g, "llvm.floor", &[f64t.into()], &[quarter.into()])?.into_float_value();
+    let q = sub(n, mul(fl, k(4.0))?)?;
+    let z = mul(r, r)?;
+    // sin(r) = r + r^3 (S1 + z (S2 + ...)).
+    let mut ps = k(S[5]);
+    for &c in S[..5].iter().rev() {
+        ps = add(mul(ps, z)?, k(c))?;
+    }
+    let sin_r = add(r, mul(mul(z, r)?, ps)?)?;
+    // cos(r) = 1 - z/2 + z^2 (C1 + z (C2 + ...)).
+    let mut pc = k(C[5]);
+    for &c in C[..5].iter().rev() {
+        pc = add(mul(pc, z)?, k(c))?;
+    }
+    let cos_r = add(sub(k(1.0), mul(z, k(0.5))?)?, mul(mul(z, z)?, pc)?)?;
+    let odd = {
+        let q1 = g.ck(b.build_float_compare(FloatPredicate::OEQ, q, k(1.0), "q1"))?;
+        let q3 = g.ck(b.build_float_compare(FloatPredicate::OEQ, q, k(3.0), "q3"))?;
+        g.ck(b.build_or(q1, q3, "odd"))?
+    };
+    let neg = g.ck(b.build_float_compare(FloatPredicate::OGE, q, k(2.0), "neg"))?;
+    let v = g
+        .ck(b.build_select(odd, cos_r, sin_r, "v"))?
+        .into_float_value();
+    let minus = g.ck(b.build_float_neg(v, "nv"))?;
+    let v = g.ck(b.build_select(neg, minus, v, "v"))?.into_float_value();
+    g.ck(b.build_float_trunc(v, x.get_type(), "sin"))
 }

@@ -1,0 +1,115 @@
+//! qd-translate: `qd-translate FILE.mlir --kernel NAME [--grad] --emit=llvm|asm|obj [-o OUT]`.
+//! The kernel (or, with `--grad`, its gradient) goes through the runtime's one compile pipeline
+//! (autodiff, adstack sizing, `convert-qd-to-lowered`, as `qd-run --device cpu` compiles it),
+//! then the LLVM backend at O3 for the host CPU, and is written as LLVM IR text, assembly or an
+//! object file (to stdout, or `-o OUT`). Errors are located diagnostics and exit 1; bad usage
+//! exits 2 with clap's message.
+
+mod emit_device;
+
+use clap::{Parser, ValueEnum};
+use qd_ir::text::{parse_source, SourceMgr};
+use qd_ir::Diagnostic;
+use qd_llvm::EmitKind;
+use qd_runtime::{Error, Program, ProgramConfig};
+use std::io::Write;
+use std::process::ExitCode;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Emit {
+    /// LLVM IR text (.ll)
+    Llvm,
+    /// Assembly for the host CPU
+    Asm,
+    /// An object file for the host CPU
+    Obj,
+}
+
+/// Translate a qd kernel to LLVM IR, assembly or an object file (LLVM O3, host CPU)
+#[derive(Parser, Debug)]
+#[command(name = "qd-translate", version)]
+struct Cli {
+    /// The kernel file (MLIR text)
+    #[arg(value_name = "FILE.mlir")]
+    file: String,
+    /// The kernel to translate
+    #[arg(long, value_name = "NAME")]
+    kernel: String,
+    /// Translate the kernel's gradient (made by reverse-mode-ad) instead
+    #[arg(long)]
+    grad: bool,
+    /// What to write
+    #[arg(long, value_enum, value_name = "KIND")]
+    emit: Emit,
+    /// Write here instead of stdout
+    #[arg(short = 'o', value_name = "OUT")]
+    output: Option<String>,
+}
+
+fn translate(cli: &Cli) -> Result<Vec<u8>, String> {
+    let source = std::fs::read_to_string(&cli.file)
+        .map_err(|e| format!("error: cannot read '{}': {e}\n", cli.file))?;
+    let mut sm = SourceMgr::new();
+    sm.add_buffer(&cli.file, &source);
+    let mut ctx = qd_dialects::context();
+    let render = |ctx: &qd_ir::Context, d: &[Diagnostic]| -> String {
+        d.iter().map(|d| sm.render(ctx, d)).collect()
+    };
+    let Some(module) = parse_source(&mut ctx, &source, &cli.file) else {
+        return Err(render(&ctx, ctx.diagnostics()));
+    };
+    let kind = match cli.emit {
+        Emit::Llvm => EmitKind::Llvm,
+        Emit::Asm => EmitKind::Asm,
+        Emit::Obj => EmitKind::Obj,
+    };
+    let (device, out) = emit_device::EmitDevice::new(kind);
+    let mut p = match Program::new(ctx, module, Box::new(device), ProgramConfig::default()) {
+        Ok(p) => p,
+        Err(e) => return Err(api_error(&sm, None, e)),
+    };
+    let compiled = if cli.grad {
+        p.gradient(&cli.kernel).map(|_| ())
+    } else {
+        p.kernel(&cli.kernel).map(|_| ())
+    };
+    if let Err(e) = compiled {
+        return Err(api_error(&sm, Some(p.context()), e));
+    }
+    let bytes = out.lock().unwrap_or_else(|e| e.into_inner()).take();
+    bytes.ok_or_else(|| "error: the kernel was not compiled\n".to_string())
+}
+
+/// An API error: located diagnostics rendered, anything else as a plain message.
+fn api_error(sm: &SourceMgr, ctx: Option<&qd_ir::Context>, e: Error) -> String {
+    match (e, ctx) {
+        (Error::Diagnostics(d), Some(ctx)) => d.iter().map(|d| sm.render(ctx, d)).collect(),
+        (e, _) => format!("error: {e}\n"),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match translate(&cli) {
+        Ok(bytes) => {
+            let written = match &cli.output {
+                Some(path) => std::fs::write(path, &bytes)
+                    .map_err(|e| format!("error: cannot write '{path}': {e}\n")),
+                None => std::io::stdout()
+                    .write_all(&bytes)
+                    .map_err(|e| format!("error: cannot write to stdout: {e}\n")),
+            };
+            match written {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprint!("{e}");
+                    ExitCode::from(1)
+                }
+            }
+        }
+        Err(e) => {
+            eprint!("{e}");
+            ExitCode::from(1)
+        }
+    }
+}
