@@ -15,8 +15,9 @@ use std::collections::HashMap;
 /// What fails at a site.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SiteKind {
-    /// `lowered.bounds_check` of `n` indices (values: the indices, then the extents).
-    Bounds { what: String, n: usize },
+    /// `lowered.bounds_check` of `n` indices (values: the indices, then the extents); `local`:
+    /// a local array's check (its message gives a length).
+    Bounds { what: String, n: usize, local: bool },
     /// An integer division or remainder by zero.
     DivByZero,
     /// A shift of an integer of this width by the width or more (value: the amount, unsigned).
@@ -67,6 +68,7 @@ impl Sites {
                 SiteKind::Bounds {
                     what,
                     n: ctx.num_operands(op) / 2,
+                    local: lw::BoundsCheckOp(op).is_local(ctx),
                 }
             } else if is_division(name) {
                 SiteKind::DivByZero
@@ -102,10 +104,10 @@ impl Sites {
         };
         let v = |i: usize| values.get(i).copied().unwrap_or(0) as i64;
         let (kind, message) = match &s.kind {
-            SiteKind::Bounds { what, n } => {
+            SiteKind::Bounds { what, n, local } => {
                 let idx: Vec<i64> = (0..*n).map(v).collect();
                 let shape: Vec<i64> = (*n..2 * n).map(v).collect();
-                let message = if what.starts_with("local array") && *n == 1 {
+                let message = if *local && *n == 1 {
                     format!(
                         "index {} is out of bounds for {what} of length {}",
                         idx[0], shape[0]
