@@ -1,0 +1,11 @@
+//! qd-spirv: the SPIR-V backend. Lowered IR (`convert-qd-to-lowered`, see `qd_lowered`) becomes
+//! one SPIR-V 1.5 module per kernel through rspirv, with one `GLCompute` entry point per
+//! `lowered.task`; the Vulkan device (`vulkan`, module [`vulkan`] when present) runs it.
+//!
+//! - [`abi`]: the binding contract with the device (buffers, metadata, records, dispatch).
+//! - [`sites`]: the runtime error sites of a kernel, numbered as the LLVM backend does.
+
+pub mod abi;
+pub mod sites;
+
+pub use abi::{Binding, BindingKind, Dispatch, Options, SpirvKernel, SpirvTask};
