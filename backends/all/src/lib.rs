@@ -22,8 +22,10 @@ fn interp_lowered(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
     ))
 }
 
-fn cpu(_options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
-    Ok(Box::new(qd_llvm::CpuDevice::new()?))
+fn cpu(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
+    Ok(Box::new(
+        qd_llvm::CpuDevice::new()?.with_check_bounds(options.check_bounds),
+    ))
 }
 
 /// Registers every device of qd.
@@ -89,6 +91,7 @@ mod tests {
         // its effect by qd-run's --shuffle tests.
         let opts = DeviceOptions {
             shuffle_seed: Some(7),
+            ..Default::default()
         };
         assert!(all_devices().create("interp", &opts).is_ok());
     }

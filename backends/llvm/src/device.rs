@@ -18,7 +18,11 @@
 //!   the kernel's error sites and source map; later tasks do not run;
 //! - overflow: each worker records its first overflow (thread, stack); after the task the
 //!   device keeps the lowest thread's, and `sync` reports it as the interpreters do (the kernel,
-//!   the stack's alloca location and its capacity in this launch).
+//!   the stack's alloca location and its capacity in this launch);
+//! - bounds: field and ndarray indices are checked only with [`CpuDevice::with_check_bounds`]
+//!   (`qd-run --check-bounds`), which lowers with [`PIPELINE`]; by default the device lowers
+//!   with [`PIPELINE_UNCHECKED`] and an out-of-range index is undefined behaviour. Local arrays
+//!   are checked either way (see `convert-qd-to-lowered`'s option `check-bounds`).
 
 use crate::cache::CompiledCode;
 use crate::codegen::{task_infos, TaskInfo};
@@ -40,8 +44,19 @@ use std::sync::{Arc, Mutex};
 
 /// The device's name, as `--device` spells it.
 pub const NAME: &str = "cpu";
-/// The lowering it needs.
+/// The lowering with every bounds check (`--check-bounds`; what `qd-translate` emits).
 pub const PIPELINE: &str = "builtin.module(convert-qd-to-lowered)";
+/// The default lowering: field and ndarray accesses unchecked.
+pub const PIPELINE_UNCHECKED: &str = "builtin.module(convert-qd-to-lowered{check-bounds=false})";
+
+/// The lowering pipeline with or without the field and ndarray bounds checks.
+pub fn pipeline(check_bounds: bool) -> &'static str {
+    if check_bounds {
+        PIPELINE
+    } else {
+        PIPELINE_UNCHECKED
+    }
+}
 
 struct Kernel {
     name: String,
@@ -56,6 +71,8 @@ struct Kernel {
 pub struct CpuDevice {
     pool: rayon::ThreadPool,
     opts: Options,
+    /// Whether kernels are lowered with field and ndarray bounds checks.
+    check_bounds: bool,
     kernels: Vec<Kernel>,
     /// The adstack heaps (float, int), in 8-byte words.
     heaps: [Vec<u64>; 2],
@@ -95,7 +112,7 @@ fn storage_ptr(s: &mut Storage) -> u64 {
 }
 
 impl CpuDevice {
-    /// A device with one worker per available core.
+    /// A device with one worker per available core, without field and ndarray bounds checks.
     pub fn new() -> Result<Self, String> {
         let n = std::thread::available_parallelism()
             .map(|n| n.get())
@@ -103,7 +120,7 @@ impl CpuDevice {
         Self::with_threads(n)
     }
 
-    /// A device with `threads` workers (at least 1).
+    /// A device with `threads` workers (at least 1), without field and ndarray bounds checks.
     pub fn with_threads(threads: usize) -> Result<Self, String> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads.max(1))
@@ -113,10 +130,23 @@ impl CpuDevice {
         Ok(CpuDevice {
             pool,
             opts: Options::default(),
+            check_bounds: false,
             kernels: Vec::new(),
             heaps: [Vec::new(), Vec::new()],
             overflow: None,
         })
+    }
+
+    /// The device checking (or not) every field and ndarray index of the kernels it compiles:
+    /// with checks, an out-of-range index is the interpreter's located error.
+    pub fn with_check_bounds(mut self, check_bounds: bool) -> Self {
+        self.check_bounds = check_bounds;
+        self
+    }
+
+    /// Whether field and ndarray indices are checked.
+    pub fn check_bounds(&self) -> bool {
+        self.check_bounds
     }
 
     /// The number of workers.
@@ -232,7 +262,7 @@ impl Device for CpuDevice {
     }
 
     fn lowering_pipeline(&self) -> &str {
-        PIPELINE
+        pipeline(self.check_bounds)
     }
 
     fn compile(

@@ -27,5 +27,5 @@ pub mod sites;
 
 pub use codegen::{build_module, task_infos, KernelModule, TaskInfo};
 pub use compile::{emit_kernel, jit_kernel, KernelInput};
-pub use device::{CpuDevice, NAME, PIPELINE};
+pub use device::{pipeline, CpuDevice, NAME, PIPELINE, PIPELINE_UNCHECKED};
 pub use jit::{emit, EmitKind, Options};

@@ -13,6 +13,10 @@ pub struct DeviceOptions {
     /// Run the iterations of parallel loops in a random order drawn from this seed (devices that
     /// can choose the order: the interpreters).
     pub shuffle_seed: Option<u64>,
+    /// Check every field and ndarray index on a device that can leave the checks out (the
+    /// compiled `cpu` device, where an out-of-range index is then undefined behaviour): an
+    /// out-of-bounds access is then a located error, as the interpreters always report it.
+    pub check_bounds: bool,
 }
 
 /// Makes a device; a device that cannot start (no GPU) says why.

@@ -9,6 +9,14 @@
 //!    rematerialized or spilled;
 //! 4. `patterns`: qd-ir's dialect-conversion driver converts every qd, ad and adstack op (full
 //!    conversion: an op left is a located `failed to legalize operation` error).
+//!
+//! Option `check-bounds` (default true): with `false`, field and ndarray accesses (adjoints
+//! included) get no `lowered.bounds_check`, so an out-of-range index is undefined behaviour on
+//! a compiled device (the `cpu` device without `--check-bounds`). Local-array accesses keep
+//! their check whatever the option: their storage is private memory, where LLVM may assume
+//! every access in range and delete or move the code around it, so an unchecked bad index
+//! could corrupt the stack or the adstack heap rather than only read a wrong value; and their
+//! checks are cheap (a static length) and removed when the index is provably in range.
 
 use crate::facts::collect;
 use crate::outline::{discard, outline};
@@ -18,23 +26,56 @@ use crate::structurize::remove_jumps;
 use qd_frontend::{KernelOp, KERNEL_OP};
 use qd_ir::conversion::apply_full_conversion;
 use qd_ir::{Context, Diagnostic, IRMapping, OpId};
-use qd_pass::{Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
+use qd_pass::{OptionDecl, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
 use std::collections::HashMap;
 
 pub const PASS_NAME: &str = "convert-qd-to-lowered";
 const DESCRIPTION: &str =
     "Convert qd kernels (with ad and adstack ops) to lowered kernels of tasks, pointers and structured control flow";
 
+/// The option that keeps (true, the default) or drops the field and ndarray bounds checks.
+pub const CHECK_BOUNDS_OPTION: &str = "check-bounds";
+
 pub fn convert_qd_to_lowered_pass_info() -> PassInfo {
-    PassInfo::new(PASS_NAME, DESCRIPTION, |_| {
-        Ok(Box::new(ConvertQdToLowered::default()))
+    PassInfo::new(PASS_NAME, DESCRIPTION, |opts| {
+        Ok(Box::new(ConvertQdToLowered::new(LoweringOptions {
+            check_bounds: opts.get_bool(CHECK_BOUNDS_OPTION),
+        })))
     })
+    .option(OptionDecl::bool(
+        CHECK_BOUNDS_OPTION,
+        true,
+        "emit lowered.bounds_check on field and ndarray accesses (false: an out-of-range index is undefined behaviour; local-array accesses are checked either way)",
+    ))
+}
+
+/// What the conversion emits, from the pass's options.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct LoweringOptions {
+    /// Check field and ndarray indices (local arrays are always checked).
+    pub check_bounds: bool,
+}
+
+impl Default for LoweringOptions {
+    fn default() -> Self {
+        LoweringOptions { check_bounds: true }
+    }
 }
 
 #[derive(Default)]
 pub struct ConvertQdToLowered {
+    options: LoweringOptions,
     kernels: u64,
     tasks: u64,
+}
+
+impl ConvertQdToLowered {
+    pub fn new(options: LoweringOptions) -> Self {
+        ConvertQdToLowered {
+            options,
+            ..Default::default()
+        }
+    }
 }
 
 impl Pass for ConvertQdToLowered {
@@ -58,7 +99,7 @@ impl Pass for ConvertQdToLowered {
         let mut lowered = Vec::new();
         let mut failed = false;
         for &k in &kernels {
-            match lower_kernel(ctx, k) {
+            match lower_kernel(ctx, k, self.options) {
                 Ok(l) => lowered.push((k, l)),
                 Err(d) => {
                     // The driver has emitted its own errors; others are emitted here.
@@ -99,18 +140,26 @@ impl Pass for ConvertQdToLowered {
 }
 
 /// The lowered kernel of qd kernel `kernel`, inserted just before it (which stays: the caller
-/// erases it). On failure nothing is left of the attempt.
-pub fn lower_kernel(ctx: &mut Context, kernel: OpId) -> Result<OpId, Diagnostic> {
+/// erases it), as `options` say. On failure nothing is left of the attempt.
+pub fn lower_kernel(
+    ctx: &mut Context,
+    kernel: OpId,
+    options: LoweringOptions,
+) -> Result<OpId, Diagnostic> {
     let mut map = IRMapping::new();
     let clone = ctx.clone_op(kernel, &mut map);
     // The clone sits where the kernel does, so that its symbol uses resolve.
     ctx.insert_op_before(kernel, clone);
-    let r = lower_clone(ctx, clone);
+    let r = lower_clone(ctx, clone, options);
     ctx.erase_op(clone);
     r
 }
 
-fn lower_clone(ctx: &mut Context, kernel: OpId) -> Result<OpId, Diagnostic> {
+fn lower_clone(
+    ctx: &mut Context,
+    kernel: OpId,
+    options: LoweringOptions,
+) -> Result<OpId, Diagnostic> {
     let body = KernelOp(kernel).body(ctx);
     let facts = collect(ctx, kernel, body)?;
     remove_jumps(ctx, kernel)?;
@@ -133,7 +182,13 @@ fn lower_clone(ctx: &mut Context, kernel: OpId) -> Result<OpId, Diagnostic> {
     }
     let lk = outline(ctx, kernel, &plan, &stacks)?;
     ctx.insert_op_before(kernel, lk);
-    let converted = apply_full_conversion(ctx, lk, &target(), &patterns(facts), &type_converter());
+    let converted = apply_full_conversion(
+        ctx,
+        lk,
+        &target(),
+        &patterns(facts, options),
+        &type_converter(),
+    );
     if let Err(d) = converted {
         discard(ctx, lk, kernel);
         return Err(d);

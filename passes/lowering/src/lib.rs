@@ -23,7 +23,8 @@ mod spill;
 mod structurize;
 
 pub use convert_qd_to_lowered::{
-    convert_qd_to_lowered_pass_info, lower_kernel, ConvertQdToLowered, PASS_NAME,
+    convert_qd_to_lowered_pass_info, lower_kernel, ConvertQdToLowered, LoweringOptions,
+    CHECK_BOUNDS_OPTION, PASS_NAME,
 };
 
 #[cfg(test)]

@@ -68,6 +68,12 @@ struct Cli {
     /// Run parallel iterations in a random order drawn from SEED (interp)
     #[arg(long, value_name = "SEED", overrides_with = "shuffle")]
     shuffle: Option<u64>,
+    /// Check every field and ndarray index on cpu: an out-of-bounds access is then a located
+    /// error, as the interpreters (which always check) report it. Without it, an out-of-bounds
+    /// field or ndarray access on cpu is undefined behaviour (a wrong value, a crash); local
+    /// arrays are checked either way
+    #[arg(long)]
+    check_bounds: bool,
     /// Print one JSON object: {"fields": {...}, "timings_ms": {...}} (with --report-adstack, also
     /// "adstack": [...]; the schema is in docs/json.md)
     #[arg(long)]
@@ -94,6 +100,8 @@ pub struct Options {
     pub ad_stack_size: Option<usize>,
     pub device: String,
     pub shuffle: Option<u64>,
+    /// `--check-bounds`: check field and ndarray indices on devices that can skip them.
+    pub check_bounds: bool,
     pub json: bool,
     /// `--report-adstack`: print the adstack plan of each launch.
     pub report_adstack: bool,
@@ -188,6 +196,7 @@ where
         ad_stack_size: cli.ad_stack_size,
         device: cli.device,
         shuffle: cli.shuffle,
+        check_bounds: cli.check_bounds,
         json: cli.json,
         report_adstack: cli.report_adstack,
     })))
@@ -242,6 +251,7 @@ mod tests {
             "--ad-stack-size",
             "32",
             "--report-adstack",
+            "--check-bounds",
         ]);
         assert_eq!(o.file, "f.mlir");
         assert_eq!(o.kernel, "compute");
@@ -266,10 +276,11 @@ mod tests {
         assert_eq!(o.grads, vec![("y".into(), 1.0), ("z".into(), -0.5)]);
         assert_eq!(o.ad_stack_size, Some(32));
         assert!(o.report_adstack);
+        assert!(o.check_bounds);
         assert_eq!(o.device, "interp");
         let plain = run(&["f.mlir", "--kernel", "k"]);
         assert_eq!(plain.ad_stack_size, None);
-        assert!(!plain.report_adstack && !plain.json);
+        assert!(!plain.report_adstack && !plain.json && !plain.check_bounds);
         assert_eq!(plain.device, DEFAULT_DEVICE);
         assert_eq!(run(&["--kernel=k", "--", "-odd.mlir"]).file, "-odd.mlir");
         // The last --shuffle wins, as before clap.
@@ -336,6 +347,11 @@ mod tests {
                 &["f.mlir", "--kernel", "k", "--report-adstack=yes"][..],
                 ErrorKind::TooManyValues,
                 "--report-adstack",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--check-bounds=no"][..],
+                ErrorKind::TooManyValues,
+                "--check-bounds",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--print", " "][..],
@@ -443,6 +459,7 @@ mod tests {
             "--grad",
             "--ad-stack-size",
             "--report-adstack",
+            "--check-bounds",
             "--completions",
             "y=1",
             "--",

@@ -3,7 +3,7 @@
 //! ```text
 //! qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]... [--print FIELD]...
 //!        [--save FIELD=PATH.npy]... [--grad OUTPUT=SEED]... [--ad-stack-size N]
-//!        [--report-adstack] [--device NAME] [--shuffle SEED] [--json]
+//!        [--report-adstack] [--device NAME] [--shuffle SEED] [--check-bounds] [--json]
 //! qd-run --completions SHELL
 //! ```
 //!

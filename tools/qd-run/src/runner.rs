@@ -92,6 +92,7 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             &o.device,
             &DeviceOptions {
                 shuffle_seed: o.shuffle,
+                check_bounds: o.check_bounds,
             },
         )
         .map_err(fail)?;

@@ -13,9 +13,18 @@ pub fn program_on(src: &str, device: Box<dyn Device>, config: ProgramConfig) -> 
     Program::new(ctx, module, device, config).unwrap_or_else(|e| panic!("program: {e}"))
 }
 
-/// A program over `src` on the cpu device with `threads` workers.
+/// A program over `src` on the cpu device with `threads` workers, checking field and ndarray
+/// bounds as the interpreter it is compared with does.
 pub fn cpu(src: &str, threads: usize) -> Program {
-    let dev = qd_llvm::CpuDevice::with_threads(threads).unwrap();
+    cpu_with(src, threads, true)
+}
+
+/// A program over `src` on the cpu device with `threads` workers, with or without field and
+/// ndarray bounds checks.
+pub fn cpu_with(src: &str, threads: usize, check_bounds: bool) -> Program {
+    let dev = qd_llvm::CpuDevice::with_threads(threads)
+        .unwrap()
+        .with_check_bounds(check_bounds);
     program_on(src, Box::new(dev), ProgramConfig::default())
 }
 

@@ -58,6 +58,7 @@ fn options_reach_the_constructor() {
     assert_eq!(none.to_string(), "device 'picky': needs a shuffle seed");
     let seeded = DeviceOptions {
         shuffle_seed: Some(3),
+        ..Default::default()
     };
     assert!(reg.create("picky", &seeded).is_ok());
 }

@@ -1,6 +1,6 @@
 //! Element addresses of fields and ndarrays: a pointer to the buffer (once per task), one
 //! `lowered.bounds_check` over all the indices of the access unless every one is provably in
-//! range (see `facts`), and the row-major
+//! range (see `facts`) or the pass's `check-bounds` is off, and the row-major
 //! offset `((i0 * d1) + i1) * d2 + i2` in i64. Elements of type `i1` live as `i8`.
 
 use super::emit::{Em, R};
@@ -226,7 +226,8 @@ fn provably_in_range(fact: Option<IndexFact>, e: Extent) -> bool {
 /// The indices (facts `first`, `first + 1`, ... of the op) as i64, after ONE bounds check over
 /// all of them and their extents, as the qd interpreter checks an access (its message names
 /// every index and the whole shape, so in-range constants are checked too), unless every index
-/// is provably in range. `local`: a local array's check (one index, the length form).
+/// is provably in range. `local`: a local array's check (one index, the length form). Without
+/// the pass's `check-bounds`, only local arrays are checked (see `convert_qd_to_lowered`).
 fn checked_indices(
     em: &mut Em,
     first: usize,
@@ -238,10 +239,11 @@ fn checked_indices(
     let facts: Vec<Option<IndexFact>> = (0..indices.len())
         .map(|k| em.facts.index(em.op, first + k))
         .collect();
-    let checked = !facts
-        .iter()
-        .zip(extents)
-        .all(|(&f, &e)| provably_in_range(f, e));
+    let checked = (local || em.options.check_bounds)
+        && !facts
+            .iter()
+            .zip(extents)
+            .all(|(&f, &e)| provably_in_range(f, e));
     let mut lins = Vec::with_capacity(indices.len());
     let mut values = Vec::new();
     for ((&i, &f), &e) in indices.iter().zip(&facts).zip(extents) {

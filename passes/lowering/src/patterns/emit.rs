@@ -6,6 +6,7 @@
 //! prologue, the run of pure ops at the head of its block, once per task: [`Em::invariant`]
 //! reuses an identical op already there.
 
+use crate::convert_qd_to_lowered::LoweringOptions;
 use crate::facts::Facts;
 use qd_arith::names::{EXTSI, INDEX_CAST, TRUNCI};
 use qd_arith::{build_cast, build_cmpi, build_constant, build_elementwise, CmpIPredicate};
@@ -25,6 +26,7 @@ pub struct Em<'r, 'a> {
     /// The op being converted.
     pub op: OpId,
     pub facts: &'r Facts,
+    pub options: LoweringOptions,
 }
 
 /// Whether two ops are the same computation: name, operands, result types and properties.
@@ -57,7 +59,12 @@ fn hoistable(ctx: &Context, op: OpId) -> bool {
 }
 
 impl<'r, 'a> Em<'r, 'a> {
-    pub fn new(rw: &'r mut ConversionRewriter<'a>, op: OpId, facts: &'r Facts) -> Self {
+    pub fn new(
+        rw: &'r mut ConversionRewriter<'a>,
+        op: OpId,
+        facts: &'r Facts,
+        options: LoweringOptions,
+    ) -> Self {
         let loc = rw.ctx().loc(op);
         Em {
             rw,
@@ -65,6 +72,7 @@ impl<'r, 'a> Em<'r, 'a> {
             loc,
             op,
             facts,
+            options,
         }
     }
 

@@ -6,7 +6,7 @@
 //! - types: `!qd.ptr<T>` converts to `!lowered.ptr<T, private>`, `!adstack.stack<T>` to the i64
 //!   byte offset of the stack's slice in its heap; every other type stays;
 //! - each pattern gets the op's converted operands and the [`Facts`] gathered before the
-//!   conversion (constant and in-range indices, stack ids).
+//!   conversion (constant and in-range indices, stack ids), and the pass's [`LoweringOptions`].
 //!
 //! A pattern checks what can fail before it emits anything: the driver does not roll back.
 
@@ -17,6 +17,7 @@ mod emit;
 mod locals;
 mod memory;
 
+use crate::convert_qd_to_lowered::LoweringOptions;
 use crate::facts::Facts;
 use emit::{Em, R};
 use qd_adstack::StackType;
@@ -34,6 +35,7 @@ struct Lower {
     root: &'static str,
     f: LowerFn,
     facts: Rc<Facts>,
+    options: LoweringOptions,
 }
 
 impl ConversionPattern for Lower {
@@ -50,7 +52,7 @@ impl ConversionPattern for Lower {
         rw: &mut ConversionRewriter<'_>,
     ) -> bool {
         let r = {
-            let mut em = Em::new(rw, op, &self.facts);
+            let mut em = Em::new(rw, op, &self.facts, self.options);
             (self.f)(&mut em, op, operands)
         };
         match r {
@@ -101,8 +103,8 @@ const TABLE: &[(&str, LowerFn)] = {
     ]
 };
 
-/// The patterns, sharing `facts`.
-pub fn patterns(facts: Facts) -> Vec<Box<dyn ConversionPattern>> {
+/// The patterns, sharing `facts` and `options`.
+pub fn patterns(facts: Facts, options: LoweringOptions) -> Vec<Box<dyn ConversionPattern>> {
     let facts = Rc::new(facts);
     TABLE
         .iter()
@@ -111,6 +113,7 @@ pub fn patterns(facts: Facts) -> Vec<Box<dyn ConversionPattern>> {
                 root,
                 f,
                 facts: facts.clone(),
+                options,
             }) as Box<dyn ConversionPattern>
         })
         .collect()

@@ -19,6 +19,7 @@ fn help_is_generated_and_exits_0() {
             "--report-adstack",
             "--device <NAME>",
             "--shuffle <SEED>",
+            "--check-bounds",
             "--json",
             "--completions <SHELL>",
             "VALUES: a comma list (1,2,3), fill(v), linspace(a,b), arange(), or a .npy file;",

@@ -9,6 +9,10 @@ pub struct Out {
     pub stderr: String,
 }
 
+/// The devices that tests of device-dependent behaviour run on: the reference interpreter and
+/// the default, compiled `cpu` device (devices.rs compares every registered device).
+pub const EACH_DEVICE: &[&str] = &["interp", "cpu"];
+
 /// Runs qd-run with `args` (in the workspace root, so `examples/...` resolves).
 pub fn qd_run(args: &[&str]) -> Out {
     let out = Command::new(env!("CARGO_BIN_EXE_qd-run"))

@@ -284,7 +284,9 @@ fn the_main_job_and_its_overflow_match() {
 
 /// Kernels whose accesses go out of bounds: a 2-D field, a 2-D ndarray, a local array, a 1-D
 /// field written by an atomic (and its gradient), a 2-D adjoint field and a 2-D adjoint ndarray
-/// (ad ops written by hand, as a gradient kernel holds them).
+/// (ad ops written by hand, as a gradient kernel holds them). They run with `--check-bounds`,
+/// without which an out-of-bounds field or ndarray access on `cpu` is undefined behaviour (the
+/// interpreters check either way).
 const OUT_OF_BOUNDS: &str = "module {
   qd.field @f : !qd.field<4x10xf32>
   qd.field @g : !qd.field<3xf32> {needs_grad}
@@ -369,13 +371,23 @@ fn out_of_bounds_errors_match() {
     let mut failures = Vec::new();
     let mut errors = 0;
     for (n, c) in cases.iter().enumerate() {
-        let mut args = vec![f.clone()];
+        let mut args = vec![f.clone(), "--check-bounds".to_string()];
         args.extend(c.iter().map(|s| s.to_string()));
         let o = qd_run(&args.iter().map(String::as_str).collect::<Vec<_>>());
         errors += usize::from(o.stderr.contains("out of bounds"));
         failures.extend(compare(&format!("oob case {n}"), &c.join(" "), &args));
     }
-    assert!(errors >= 8, "only {errors} cases went out of bounds");
+    // A local array is checked without --check-bounds too.
+    for k in ["k=10", "k=-2"] {
+        let args: Vec<String> = [f.as_str(), "--kernel", "local", "--arg", k]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let o = qd_run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        errors += usize::from(o.stderr.contains("out of bounds"));
+        failures.extend(compare("unchecked local", k, &args));
+    }
+    assert!(errors >= 10, "only {errors} cases went out of bounds");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

@@ -395,23 +395,31 @@ fn bad_npy_files_exit_1() {
 
 #[test]
 fn runtime_errors_are_located() {
-    fails(
-        &["examples/ndarray_bound.mlir", "--kernel", "compute", "--arg", "a=1,2,3", "--print", "y"],
-        1,
-        &[
-            "examples/ndarray_bound.mlir:16:7: error: index [3] is out of bounds for ndarray argument 0 of shape [3] (in kernel @compute)",
-            "      %n = qd.ndarray_load %a[%i] : !qd.ndarray<?xi32>\n      ^",
-        ],
-    );
     let dir = scratch("div");
     let f = write(&dir, "d.mlir", b"module {\n  qd.field @r : !qd.field<i32>\n  qd.kernel @k(%a: i32, %b: i32) {\n    %q = arith.divsi %a, %b : i32\n    qd.store %q, @r[] : i32\n  }\n}\n");
-    fails(
-        &[&f, "--kernel", "k", "--arg", "a=1", "--arg", "b=0"],
-        1,
-        &["d.mlir:4:5: error: integer division by zero (in kernel @k)"],
-    );
-    assert_eq!(
-        ok(&[&f, "--kernel", "k", "--arg", "a=7", "--arg", "b=2", "--print", "r"]),
-        "r = 3\n"
-    );
+    for device in EACH_DEVICE {
+        // On cpu, out-of-bounds accesses are errors with --check-bounds only.
+        fails(
+            &["examples/ndarray_bound.mlir", "--kernel", "compute", "--arg", "a=1,2,3", "--print", "y", "--device", device, "--check-bounds"],
+            1,
+            &[
+                "examples/ndarray_bound.mlir:16:7: error: index [3] is out of bounds for ndarray argument 0 of shape [3] (in kernel @compute)",
+                "      %n = qd.ndarray_load %a[%i] : !qd.ndarray<?xi32>\n      ^",
+            ],
+        );
+        fails(
+            &[
+                &f, "--kernel", "k", "--arg", "a=1", "--arg", "b=0", "--device", device,
+            ],
+            1,
+            &["d.mlir:4:5: error: integer division by zero (in kernel @k)"],
+        );
+        assert_eq!(
+            ok(&[
+                &f, "--kernel", "k", "--arg", "a=7", "--arg", "b=2", "--print", "r", "--device",
+                device
+            ]),
+            "r = 3\n"
+        );
+    }
 }
