@@ -28,6 +28,7 @@ use crate::cache::CompiledCode;
 use crate::codegen::{task_infos, TaskInfo};
 use crate::compile::{jit_kernel, KernelInput};
 use crate::frame::*;
+use crate::guard::{AdstackGuard, GuardedHeaps};
 use crate::jit::Options;
 use crate::sites::Sites;
 use qd_ir::{Context, Diagnostic, Location};
@@ -73,6 +74,8 @@ pub struct CpuDevice {
     opts: Options,
     /// Whether kernels are lowered with field and ndarray bounds checks.
     check_bounds: bool,
+    /// The adstack heaps' debug guard (`guard`).
+    guard: AdstackGuard,
     kernels: Vec<Kernel>,
     /// The adstack heaps (float, int), in 8-byte words.
     heaps: [Vec<u64>; 2],
@@ -112,12 +115,14 @@ fn storage_ptr(s: &mut Storage) -> u64 {
 }
 
 impl CpuDevice {
-    /// A device with one worker per available core, without field and ndarray bounds checks.
+    /// A device with one worker per available core, without field and ndarray bounds checks;
+    /// its adstack guard is the one `QD_CPU_ADSTACK_GUARD` names (`guard::GUARD_ENV`: tests set
+    /// it for a qd-run child), normally none.
     pub fn new() -> Result<Self, String> {
         let n = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
-        Self::with_threads(n)
+        Ok(Self::with_threads(n)?.with_adstack_guard(AdstackGuard::from_env()?))
     }
 
     /// A device with `threads` workers (at least 1), without field and ndarray bounds checks.
@@ -131,6 +136,7 @@ impl CpuDevice {
             pool,
             opts: Options::default(),
             check_bounds: false,
+            guard: AdstackGuard::Off,
             kernels: Vec::new(),
             heaps: [Vec::new(), Vec::new()],
             overflow: None,
@@ -147,6 +153,12 @@ impl CpuDevice {
     /// Whether field and ndarray indices are checked.
     pub fn check_bounds(&self) -> bool {
         self.check_bounds
+    }
+
+    /// The device laying out adstack heaps with `guard` (a debug mode, see `guard`).
+    pub fn with_adstack_guard(mut self, guard: AdstackGuard) -> Self {
+        self.guard = guard;
+        self
     }
 
     /// The number of workers.
@@ -465,16 +477,29 @@ impl CpuDevice {
                 base[w as usize + 1] = s.max_size;
             }
         }
+        // A debug guard (`guard`) replaces the heaps of this task; they live until it is done.
+        let mut guarded = GuardedHeaps::new(self.guard, name, &layout, workers).map_err(at)?;
+        if let Some(g) = guarded.as_mut() {
+            g.publish(base, &frame.stacks);
+        }
         base[W_ERR_SITE as usize] = NONE;
         base[W_OVF_THREAD as usize] = NONE;
         let ctxs: Vec<Mutex<Vec<u64>>> = (0..workers)
             .map(|w| {
                 let mut c = base.to_vec();
                 c[W_ROW as usize] = w;
+                if let Some(g) = &guarded {
+                    g.publish_row(&mut c, w, &frame.stacks);
+                }
                 Mutex::new(c)
             })
             .collect();
         let (failure, overflow) = run_range(&self.pool, f, &ctxs, threads);
+        if let Some(v) = guarded.as_ref().and_then(GuardedHeaps::check) {
+            let loc = plan.stack(v.stack).map_or(task.loc, |s| s.loc);
+            let e = RuntimeError::at(ctx, loc, RuntimeErrorKind::Device, name, v.message());
+            return Err(Box::new(e));
+        }
         // The interpreter stops at the first failing thread: overflows after it never happen.
         let overflow = overflow.filter(|(t, _)| failure.as_ref().is_none_or(|x| *t <= x.thread));
         if let Some((_, id)) = overflow {

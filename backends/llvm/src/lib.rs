@@ -12,6 +12,8 @@
 //! - [`jit`]: the host TargetMachine, the O3 pipeline, emission (.ll, asm, object) and MCJIT.
 //! - [`cache`]: compiled kernels by a hash of their IR and the options, for the whole process.
 //! - [`device`]: [`CpuDevice`], the `cpu` device.
+//! - [`guard`]: adstack heaps with red zones or one allocation per slice (a debug mode of the
+//!   device that shows no write lands outside a stack's slice).
 //!
 //! A task becomes `i32 @task(ptr noalias %ctx, i64 %first, i64 %last)`: it runs the task's
 //! threads `first .. last` one after another and returns 0, or 1 after recording an error in
@@ -22,10 +24,12 @@ mod codegen;
 pub mod compile;
 pub mod device;
 pub mod frame;
+pub mod guard;
 pub mod jit;
 pub mod sites;
 
 pub use codegen::{build_module, task_infos, KernelModule, TaskInfo};
 pub use compile::{emit_kernel, jit_kernel, KernelInput};
 pub use device::{pipeline, CpuDevice, NAME, PIPELINE, PIPELINE_UNCHECKED};
+pub use guard::{AdstackGuard, GUARD_ENV};
 pub use jit::{emit, EmitKind, Options};
