@@ -7,5 +7,6 @@
 
 pub mod abi;
 pub mod sites;
+pub mod vulkan;
 
 pub use abi::{Binding, BindingKind, Dispatch, Options, SpirvKernel, SpirvTask};

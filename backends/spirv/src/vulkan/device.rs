@@ -1,0 +1,754 @@
+//! [`VulkanDevice`]: the device `vulkan`. Kernels are lowered by `convert-qd-to-lowered`,
+//! compiled to one SPIR-V module each (an entry point per task, see `crate::abi`), and run as
+//! one compute pipeline per task:
+//!
+//! - fields, adjoints and ndarrays live in device buffers, copied by `upload` and `download`;
+//! - a launch records its tasks into the current batch, in order, with a barrier after each.
+//!   A task's thread count comes from its real bounds: a constant, or a temporaries slot that
+//!   the previous tasks wrote, read back after the batch so far has been submitted and waited
+//!   for (when a task failed by then, the rest of the launch does not run);
+//! - each task gets a fresh metadata buffer (begin, threads, heap strides, each stack's offset
+//!   and capacity from the runtime's `HeapLayout`), and heaps of `threads x stride` bytes
+//!   (zeroed before the task, as fresh heaps are), grown as `heap` describes;
+//! - errors and overflows go to per-launch records, read at `sync`: an error record becomes the
+//!   interpreter's error through the kernel's error sites (located by the program through
+//!   `error_location`), an overflow record the same `AdstackOverflow` the interpreters give (the
+//!   kernel, the stack's location, its capacity in that launch); a later sync is clean;
+//! - a Vulkan failure (device lost, out of memory) is a runtime error, never a panic.
+
+use super::error::VkError;
+use super::heap::GrowingHeap;
+use super::host::{fill_storage, storage_bytes};
+use super::instance::{Capabilities, Gpu};
+use super::memory::DeviceBuffer;
+use super::pipeline::{DescriptorSet, KernelPipelines};
+use super::submit::Submitter;
+use crate::abi::{self, ArgSlot, BindingKind, Bound, Dispatch, Options, SpirvKernel, SpirvTask};
+use ash::vk;
+use qd_ir::{Context, Diagnostic, Location};
+use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
+use qd_runtime::device::{Buffer, KernelIr};
+use qd_runtime::{
+    AdstackOverflow, AdstackPlan, Arg, CompiledKernel, DType, Device, FieldRef, KernelStacks,
+    Memory, RuntimeError, RuntimeErrorKind, Storage,
+};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The device's name, as `--device` spells it.
+pub const NAME: &str = "vulkan";
+/// The lowering with every bounds check (`--check-bounds`).
+pub const PIPELINE: &str = "builtin.module(convert-qd-to-lowered)";
+/// The default lowering: field and ndarray accesses unchecked (robust buffer access keeps an
+/// out-of-range access inside the buffer: a wrong value, never a fault).
+pub const PIPELINE_UNCHECKED: &str = "builtin.module(convert-qd-to-lowered{check-bounds=false})";
+
+/// The most workgroups of one dispatch along x (and y): Vulkan guarantees 65535.
+const MAX_GROUPS: u64 = 65535;
+
+struct Kernel {
+    spirv: SpirvKernel,
+    pipelines: KernelPipelines,
+}
+
+/// A launch whose records are read at the next sync.
+struct PendingLaunch {
+    kernel: usize,
+    errors: DeviceBuffer,
+    overflow: DeviceBuffer,
+    /// Each stack of the kernel in that launch: id, alloca location, capacity.
+    stacks: Vec<(u32, Location, u64)>,
+}
+
+/// The Vulkan device.
+pub struct VulkanDevice {
+    // Field order is drop order: the submitter waits for all work before anything it uses goes.
+    sub: Submitter,
+    pending: Vec<PendingLaunch>,
+    kernels: Vec<Kernel>,
+    buffers: HashMap<Buffer, DeviceBuffer>,
+    heaps: [GrowingHeap; 2],
+    options: Options,
+    /// Whether kernels are lowered with field and ndarray bounds checks.
+    check_bounds: bool,
+    gpu: Arc<Gpu>,
+}
+
+/// The codegen options for a device with `caps`: every capability it has, workgroups of 64
+/// (at most what the device allows).
+pub fn options_for(caps: &Capabilities) -> Options {
+    Options {
+        int64: caps.int64,
+        float64: caps.float64,
+        int8: caps.int8,
+        int16: caps.int16,
+        atomic_float_add: caps.float32_atomic_add,
+        workgroup_size: 64.min(caps.max_workgroup_invocations.max(1)),
+    }
+}
+
+/// The workgroup grid `(gx, gy)` covering `groups` workgroups, gx at most [`MAX_GROUPS`].
+pub fn grid(groups: u64) -> Option<(u32, u32)> {
+    if groups == 0 {
+        return Some((0, 0));
+    }
+    let gx = groups.min(MAX_GROUPS);
+    let gy = groups.div_ceil(gx);
+    (gy <= MAX_GROUPS).then_some((gx as u32, gy as u32))
+}
+
+fn heap_index(h: Heap) -> usize {
+    match h {
+        Heap::Float => 0,
+        Heap::Int => 1,
+    }
+}
+
+impl VulkanDevice {
+    /// Starts Vulkan on the device the selection policy picks (see `instance`).
+    pub fn new() -> Result<VulkanDevice, VkError> {
+        let gpu = Arc::new(Gpu::new()?);
+        let sub = Submitter::new(&gpu)?;
+        Ok(VulkanDevice {
+            sub,
+            pending: Vec::new(),
+            kernels: Vec::new(),
+            buffers: HashMap::new(),
+            heaps: [GrowingHeap::new("float"), GrowingHeap::new("int")],
+            options: options_for(&gpu.caps),
+            // Without robust buffer access an unchecked index could fault: always check.
+            check_bounds: !gpu.robust,
+            gpu,
+        })
+    }
+
+    /// The device checking (or not) every field and ndarray index of the kernels it compiles
+    /// (always, on a device without robust buffer access).
+    pub fn with_check_bounds(mut self, check_bounds: bool) -> Self {
+        self.check_bounds = check_bounds || !self.gpu.robust;
+        self
+    }
+
+    /// What the device supports.
+    pub fn capabilities(&self) -> &Capabilities {
+        &self.gpu.caps
+    }
+    /// The physical device's name.
+    pub fn device_name(&self) -> &str {
+        &self.gpu.name
+    }
+    /// Whether it runs on the CPU (lavapipe).
+    pub fn is_cpu(&self) -> bool {
+        self.gpu.is_cpu()
+    }
+    /// The options kernels are compiled with.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+    /// Replaces the options kernels are compiled with (tests: a device without a capability).
+    pub fn set_options(&mut self, options: Options) {
+        self.options = options;
+    }
+
+    /// Bytes currently held by heap `h`, and how often it grew (for tests).
+    pub fn heap_state(&self, h: Heap) -> (u64, u32) {
+        let heap = &self.heaps[heap_index(h)];
+        (heap.capacity(), heap.grows)
+    }
+    /// Makes heap allocations above `limit` bytes fail as out of memory (tests of the
+    /// exact-size retry).
+    pub fn set_heap_alloc_limit(&mut self, limit: Option<u64>) {
+        for h in &mut self.heaps {
+            h.alloc_limit = limit;
+        }
+    }
+    /// Resources waiting for their batch's fence before they are freed (for tests).
+    pub fn pending_frees(&self) -> usize {
+        self.sub.pending_retired()
+    }
+
+    /// Makes pipelines for a compiled kernel; refused (before any pipeline) when the device
+    /// lacks a capability the module declares.
+    pub fn load(&mut self, spirv: SpirvKernel) -> Result<CompiledKernel, VkError> {
+        let pipelines = KernelPipelines::new(&self.gpu, &spirv)?;
+        self.kernels.push(Kernel { spirv, pipelines });
+        Ok(CompiledKernel((self.kernels.len() - 1) as u32))
+    }
+
+    /// The device copy of `what`, made (and filled from `memory`) when missing or when the
+    /// host buffer's size changed.
+    fn ensure_buffer(&mut self, memory: &Memory, what: Buffer) -> Result<(), VkError> {
+        let Some(s) = host_storage(memory, what) else {
+            return Ok(());
+        };
+        let bytes = storage_bytes(s);
+        if self
+            .buffers
+            .get(&what)
+            .is_some_and(|b| b.len() == bytes.len() as u64)
+        {
+            return Ok(());
+        }
+        let mut b = DeviceBuffer::new(&self.gpu, bytes.len() as u64)?;
+        b.write(0, bytes);
+        if let Some(old) = self.buffers.insert(what, b) {
+            let serial = self.sub.current_serial();
+            self.sub.retire(serial, Box::new(old));
+        }
+        Ok(())
+    }
+}
+
+/// The host storage of `what`, if it exists.
+fn host_storage(memory: &Memory, what: Buffer) -> Option<&Storage> {
+    match what {
+        Buffer::Field(r) => {
+            if r.index >= memory.num_fields() {
+                return None;
+            }
+            let slot = memory.field(r.index);
+            if r.grad {
+                slot.grad.as_ref()
+            } else {
+                Some(&slot.value)
+            }
+        }
+        Buffer::Ndarray(id) => memory.ndarray(id).map(|n| n.data()),
+    }
+}
+
+fn rt(kernel: &str, e: VkError) -> RuntimeError {
+    RuntimeError::device(kernel, e.to_string())
+}
+
+/// The SPIR-V code generator (`crate::codegen`, being written beside this device: until it is
+/// part of the crate a kernel cannot be compiled, and says so).
+fn codegen(
+    ctx: &Context,
+    op: qd_ir::OpId,
+    name: &str,
+    _stacks: &KernelStacks,
+    _options: &Options,
+) -> Result<SpirvKernel, Diagnostic> {
+    Err(Diagnostic::error(
+        ctx.loc(op),
+        format!("kernel @{name}: the SPIR-V code generator is not part of this build yet"),
+    ))
+}
+
+/// The error a failed compile is, at the kernel.
+fn diag(ctx: &Context, kernel: KernelIr<'_>, message: String) -> Vec<Diagnostic> {
+    vec![Diagnostic::error(ctx.loc(kernel.op), message)]
+}
+
+impl Device for VulkanDevice {
+    fn name(&self) -> &str {
+        NAME
+    }
+
+    fn lowering_pipeline(&self) -> &str {
+        if self.check_bounds {
+            PIPELINE
+        } else {
+            PIPELINE_UNCHECKED
+        }
+    }
+
+    fn compile(
+        &mut self,
+        ctx: &Context,
+        kernel: KernelIr<'_>,
+        stacks: &KernelStacks,
+        memory: &Memory,
+    ) -> Result<CompiledKernel, Vec<Diagnostic>> {
+        if ctx.name(kernel.op) != qd_lowered::KERNEL_OP {
+            return Err(diag(
+                ctx,
+                kernel,
+                format!(
+                    "{NAME} runs a lowered.kernel, got '{}'",
+                    ctx.name(kernel.op)
+                ),
+            ));
+        }
+        let _ = memory;
+        let spirv =
+            codegen(ctx, kernel.op, kernel.name, stacks, &self.options).map_err(|d| vec![d])?;
+        self.load(spirv)
+            .map_err(|e| diag(ctx, kernel, format!("kernel @{}: {e}", kernel.name)))
+    }
+
+    fn upload(&mut self, memory: &Memory, what: Buffer) -> Result<(), RuntimeError> {
+        let Some(s) = host_storage(memory, what) else {
+            return Ok(());
+        };
+        let len = storage_bytes(s).len() as u64;
+        match self.buffers.get(&what) {
+            Some(b) if b.len() == len => {
+                // Work in flight may read or write this buffer: let it finish first.
+                self.sub.wait_idle().map_err(|e| rt("?", e))?;
+                let b = self.buffers.get_mut(&what).expect("checked above");
+                b.write(0, storage_bytes(s));
+                Ok(())
+            }
+            _ => self.ensure_buffer(memory, what).map_err(|e| rt("?", e)),
+        }
+    }
+
+    fn download(&mut self, memory: &mut Memory, what: Buffer) -> Result<(), RuntimeError> {
+        let Some(b) = self.buffers.get(&what) else {
+            return Ok(());
+        };
+        self.sub.wait_idle().map_err(|e| rt("?", e))?;
+        let s = match what {
+            Buffer::Field(r) if r.index < memory.num_fields() => {
+                let slot = memory.field_mut(r.index);
+                if r.grad {
+                    slot.grad.as_mut()
+                } else {
+                    Some(&mut slot.value)
+                }
+            }
+            Buffer::Field(_) => None,
+            Buffer::Ndarray(id) => memory.ndarray_mut(id).map(|n| n.data_mut()),
+        };
+        if let Some(s) = s {
+            if storage_bytes(s).len() as u64 == b.len() {
+                fill_storage(s, |out| b.read(0, out));
+            }
+        }
+        Ok(())
+    }
+
+    fn launch(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        args: &[Arg],
+        adstacks: &AdstackPlan,
+        memory: &mut Memory,
+    ) -> Result<(), RuntimeError> {
+        let k = kernel.0 as usize;
+        let Some(name) = self.kernels.get(k).map(|k| k.spirv.name.clone()) else {
+            return Err(RuntimeError::device(
+                "?",
+                format!("kernel #{} was not compiled by {NAME}", kernel.0),
+            ));
+        };
+        self.launch_kernel(ctx, k, args, adstacks, memory)
+            .map_err(|e| match e {
+                LaunchError::Vk(e) => rt(&name, e),
+                LaunchError::Runtime(e) => *e,
+            })
+    }
+
+    fn sync(&mut self, memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
+        let mut errors = Vec::new();
+        if let Err(e) = self.sub.wait_idle() {
+            errors.push(rt("?", e));
+        }
+        for p in std::mem::take(&mut self.pending) {
+            let k = &self.kernels[p.kernel].spirv;
+            if let Some(e) = read_error(k, &p.errors) {
+                errors.push(e);
+            }
+            if p.overflow.read_u32(abi::OVF_CLAIM as u64) != 0 {
+                let id = p.overflow.read_u32(abi::OVF_STACK as u64);
+                if let Some(&(_, loc, capacity)) = p.stacks.iter().find(|s| s.0 == id) {
+                    if memory.adstack_overflow().is_none() {
+                        memory.record_adstack_overflow(AdstackOverflow {
+                            kernel: k.name.clone(),
+                            loc,
+                            capacity,
+                        });
+                    }
+                }
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn error_location(&self, kernel: CompiledKernel, code: u32) -> Option<Location> {
+        self.kernels
+            .get(kernel.0 as usize)?
+            .spirv
+            .source_map()
+            .location(code)
+    }
+
+    /// The lowered layout: i1 stacks hold i32 entries.
+    fn adstack_entry_bytes(&self, elem: DType) -> u64 {
+        lowered_entry_bytes(elem)
+    }
+}
+
+/// The error of a launch's error record, if a thread failed.
+fn read_error(k: &SpirvKernel, errors: &DeviceBuffer) -> Option<RuntimeError> {
+    if errors.read_u32(abi::ERR_CLAIM as u64) == 0 {
+        return None;
+    }
+    let site = errors.read_u32(abi::ERR_SITE as u64);
+    let values: Vec<u64> = (0..abi::MAX_ERR_VALUES as u64)
+        .map(|i| {
+            let w = abi::ERR_VALUES as u64 + 2 * i;
+            u64::from(errors.read_u32(w)) | (u64::from(errors.read_u32(w + 1)) << 32)
+        })
+        .collect();
+    Some(k.sites.error(&k.name, u64::from(site), &values))
+}
+
+enum LaunchError {
+    Vk(VkError),
+    Runtime(Box<RuntimeError>),
+}
+
+impl From<VkError> for LaunchError {
+    fn from(e: VkError) -> Self {
+        LaunchError::Vk(e)
+    }
+}
+
+/// The per-launch buffers every task binds.
+struct LaunchBuffers {
+    args: DeviceBuffer,
+    temps: DeviceBuffer,
+    errors: DeviceBuffer,
+    overflow: DeviceBuffer,
+}
+
+impl VulkanDevice {
+    fn launch_kernel(
+        &mut self,
+        ctx: &Context,
+        k: usize,
+        args: &[Arg],
+        plan: &AdstackPlan,
+        memory: &Memory,
+    ) -> Result<(), LaunchError> {
+        let spirv = &self.kernels[k].spirv;
+        let name = spirv.name.clone();
+        let at = |loc: Location, msg: String| {
+            LaunchError::Runtime(Box::new(RuntimeError::at(
+                ctx,
+                loc,
+                RuntimeErrorKind::Device,
+                &name,
+                msg,
+            )))
+        };
+        // The argument slots.
+        let mut slots = vec![0u64; spirv.arg_slots as usize];
+        let mut ndarrays: HashMap<u32, Buffer> = HashMap::new();
+        for (j, (slot, arg)) in spirv.args.iter().zip(args).enumerate() {
+            match (slot, arg) {
+                (ArgSlot::Scalar { slot, .. }, Arg::Scalar(s)) => {
+                    if let Some(w) = slots.get_mut(*slot as usize) {
+                        *w = s.to_bits();
+                    }
+                }
+                (ArgSlot::Ndarray { dims, rank, .. }, Arg::Ndarray(id)) => {
+                    let Some(nd) = memory.ndarray(*id) else {
+                        return Err(LaunchError::Runtime(Box::new(RuntimeError::device(
+                            &name,
+                            format!("ndarray argument {j} is not registered"),
+                        ))));
+                    };
+                    for (axis, &d) in nd.shape().iter().take(*rank as usize).enumerate() {
+                        if let Some(w) = slots.get_mut(*dims as usize + axis) {
+                            *w = d as u64;
+                        }
+                    }
+                    ndarrays.insert(j as u32, Buffer::Ndarray(*id));
+                }
+                _ => {
+                    return Err(LaunchError::Runtime(Box::new(RuntimeError::device(
+                        &name,
+                        format!("argument {j} does not match the compiled kernel"),
+                    ))))
+                }
+            }
+        }
+        // Every field and ndarray the kernel binds must be on the device.
+        let mut data: HashMap<u32, Buffer> = HashMap::new();
+        for d in &spirv.data {
+            let b = match &d.kind {
+                BindingKind::Field(f) | BindingKind::FieldGrad(f) => {
+                    let Some(index) = memory.field_index(f) else {
+                        return Err(LaunchError::Runtime(Box::new(RuntimeError::device(
+                            &name,
+                            format!("field @{f} is not in the program's memory"),
+                        ))));
+                    };
+                    let grad = matches!(d.kind, BindingKind::FieldGrad(_));
+                    Buffer::Field(FieldRef { index, grad })
+                }
+                BindingKind::Ndarray(n) => match ndarrays.get(n) {
+                    Some(b) => *b,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            data.insert(d.binding, b);
+        }
+        for b in data.values().copied().collect::<Vec<_>>() {
+            self.ensure_buffer(memory, b)?;
+        }
+        let spirv = &self.kernels[k].spirv;
+        let mut lb = LaunchBuffers {
+            args: DeviceBuffer::new(&self.gpu, spirv.arg_slots as u64 * 8)?,
+            temps: DeviceBuffer::new(&self.gpu, spirv.temps as u64 * 8)?,
+            errors: DeviceBuffer::new(&self.gpu, abi::ERR_WORDS as u64 * 4)?,
+            overflow: DeviceBuffer::new(&self.gpu, abi::OVF_WORDS as u64 * 4)?,
+        };
+        let arg_bytes: Vec<u8> = slots.iter().flat_map(|w| w.to_le_bytes()).collect();
+        lb.args.write(0, &arg_bytes);
+        let tasks = spirv.tasks.clone();
+        let mut result = Ok(());
+        for task in &tasks {
+            match self.run_task(k, task, plan, &lb, &data, &at) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        let serial = self.sub.current_serial();
+        let stacks = plan.stacks.iter().map(|s| (s.id, s.loc, s.depth)).collect();
+        let LaunchBuffers {
+            args,
+            temps,
+            errors,
+            overflow,
+        } = lb;
+        self.sub.retire(serial, Box::new(args));
+        self.sub.retire(serial, Box::new(temps));
+        // The records are read at sync, after every batch finished.
+        self.pending.push(PendingLaunch {
+            kernel: k,
+            errors,
+            overflow,
+            stacks,
+        });
+        result?;
+        self.sub.submit()?;
+        Ok(())
+    }
+
+    /// Records one task. Ok(false): a thread of an earlier task failed, the launch stops.
+    fn run_task(
+        &mut self,
+        k: usize,
+        task: &SpirvTask,
+        plan: &AdstackPlan,
+        lb: &LaunchBuffers,
+        data: &HashMap<u32, Buffer>,
+        at: &dyn Fn(Location, String) -> LaunchError,
+    ) -> Result<bool, LaunchError> {
+        let (begin, threads) = match task.dispatch {
+            Dispatch::Serial => (0i64, 1u64),
+            Dispatch::Range { begin, end } => {
+                if matches!(begin, Bound::Temp(_)) || matches!(end, Bound::Temp(_)) {
+                    // The slots are written by earlier tasks: let them finish.
+                    self.sub.wait_idle()?;
+                    if lb.errors.read_u32(abi::ERR_CLAIM as u64) != 0 {
+                        return Ok(false);
+                    }
+                }
+                let resolve = |b: Bound| match b {
+                    Bound::Const(v) => v,
+                    Bound::Temp(s) if (u64::from(s) + 1) * 8 <= lb.temps.len() => {
+                        lb.temps.read_u64(s as u64) as i64
+                    }
+                    Bound::Temp(_) => 0,
+                };
+                let (b, e) = (resolve(begin), resolve(end));
+                (b, (i128::from(e) - i128::from(b)).max(0) as u64)
+            }
+        };
+        if threads == 0 {
+            return Ok(true);
+        }
+        let layout =
+            HeapLayout::compute(plan, &task.stacks).map_err(|e| at(task.loc, e.to_string()))?;
+        let name = self.kernels[k].spirv.name.clone();
+        let mut heap_bytes = [0u64; 2];
+        for heap in [Heap::Float, Heap::Int] {
+            let bytes = layout
+                .heap_bytes(&name, heap, threads)
+                .map_err(|e| at(task.loc, e.to_string()))? as u64;
+            if !self.options.int64 && bytes >= 1 << 31 {
+                return Err(at(
+                    task.loc,
+                    format!(
+                        "the {} adstack heap needs {bytes} bytes ({threads} threads x {} bytes), \
+                         more than 32-bit offsets reach (this device has no Int64)",
+                        heap.name(),
+                        layout.stride(heap)
+                    ),
+                ));
+            }
+            heap_bytes[heap_index(heap)] = bytes;
+        }
+        let groups = threads.div_ceil(u64::from(task.workgroup_size.max(1)));
+        let Some((gx, gy)) = grid(groups) else {
+            return Err(at(
+                task.loc,
+                format!("a task of {threads} threads is more than one dispatch can run"),
+            ));
+        };
+        // The metadata, fresh for this task.
+        let mut meta = vec![0u64; abi::META_STACKS as usize + 2 * task.stacks.len()];
+        meta[abi::META_BEGIN as usize] = begin as u64;
+        meta[abi::META_THREADS as usize] = threads;
+        meta[abi::META_STRIDE_FLOAT as usize] = layout.stride(Heap::Float);
+        meta[abi::META_STRIDE_INT as usize] = layout.stride(Heap::Int);
+        for (j, &(id, _)) in task.stacks.iter().enumerate() {
+            let s = layout
+                .stack(id)
+                .expect("the layout has every stack of the task");
+            meta[abi::META_STACKS as usize + 2 * j] = s.offset;
+            meta[abi::META_STACKS as usize + 2 * j + 1] = s.max_size;
+        }
+        let mut metadata = DeviceBuffer::new(&self.gpu, meta.len() as u64 * 8)?;
+        let meta_bytes: Vec<u8> = meta.iter().flat_map(|w| w.to_le_bytes()).collect();
+        metadata.write(0, &meta_bytes);
+        // The heaps (grown first, so that both buffers are known when the set is written).
+        let mut heaps = [(vk::Buffer::null(), 0u64); 2];
+        for h in [Heap::Float, Heap::Int] {
+            let i = heap_index(h);
+            let buf = self.heaps[i]
+                .ensure(&self.gpu, &mut self.sub, heap_bytes[i])
+                .map_err(|e| at(task.loc, e.to_string()))?;
+            heaps[i] = (buf.handle(), buf.range());
+        }
+        let pipe = &self.kernels[k].pipelines.tasks[task_index(&self.kernels[k].spirv, task)];
+        let mut set_buffers = Vec::with_capacity(task.bindings.len());
+        for b in &task.bindings {
+            let buf = match &b.kind {
+                BindingKind::Args => (lb.args.handle(), lb.args.range()),
+                BindingKind::Temps => (lb.temps.handle(), lb.temps.range()),
+                BindingKind::Metadata => (metadata.handle(), metadata.range()),
+                BindingKind::HeapFloat => heaps[0],
+                BindingKind::HeapInt => heaps[1],
+                BindingKind::Errors => (lb.errors.handle(), lb.errors.range()),
+                BindingKind::Overflow => (lb.overflow.handle(), lb.overflow.range()),
+                _ => {
+                    let db = data.get(&b.binding).and_then(|x| self.buffers.get(x));
+                    match db {
+                        Some(d) => (d.handle(), d.range()),
+                        None => {
+                            return Err(at(
+                                task.loc,
+                                format!(
+                                    "binding {} ({:?}) has no buffer in this launch",
+                                    b.binding, b.kind
+                                ),
+                            ))
+                        }
+                    }
+                }
+            };
+            set_buffers.push(buf);
+        }
+        let set = DescriptorSet::new(&self.gpu, pipe, &set_buffers)?;
+        let cmd = self.sub.cmd()?;
+        let d = &self.gpu.device;
+        // SAFETY: `cmd` is recording; every buffer bound lives until the batch's fence (the
+        // heaps and data buffers are retired, not dropped, when replaced).
+        unsafe {
+            for (i, &(buf, _)) in heaps.iter().enumerate() {
+                if heap_bytes[i] > 0 {
+                    d.cmd_fill_buffer(cmd, buf, 0, heap_bytes[i].next_multiple_of(4), 0);
+                }
+            }
+            let fill = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::TRANSFER_WRITE)
+                .dst_access_mask(vk::AccessFlags::SHADER_READ | vk::AccessFlags::SHADER_WRITE);
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::TRANSFER,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::DependencyFlags::empty(),
+                &[fill],
+                &[],
+                &[],
+            );
+            d.cmd_bind_pipeline(cmd, vk::PipelineBindPoint::COMPUTE, pipe.pipeline);
+            d.cmd_bind_descriptor_sets(
+                cmd,
+                vk::PipelineBindPoint::COMPUTE,
+                pipe.layout,
+                abi::SET,
+                &[set.set],
+                &[],
+            );
+            d.cmd_dispatch(cmd, gx, gy, 1);
+            // The next task's fill and shaders, and the host, see this task's writes.
+            let done = vk::MemoryBarrier::default()
+                .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ)
+                .dst_access_mask(
+                    vk::AccessFlags::SHADER_READ
+                        | vk::AccessFlags::SHADER_WRITE
+                        | vk::AccessFlags::TRANSFER_WRITE
+                        | vk::AccessFlags::HOST_READ,
+                );
+            d.cmd_pipeline_barrier(
+                cmd,
+                vk::PipelineStageFlags::COMPUTE_SHADER,
+                vk::PipelineStageFlags::COMPUTE_SHADER
+                    | vk::PipelineStageFlags::TRANSFER
+                    | vk::PipelineStageFlags::HOST,
+                vk::DependencyFlags::empty(),
+                &[done],
+                &[],
+                &[],
+            );
+        }
+        let serial = self.sub.current_serial();
+        self.sub.retire(serial, Box::new(metadata));
+        self.sub.retire(serial, Box::new(set));
+        Ok(true)
+    }
+}
+
+fn task_index(k: &SpirvKernel, t: &SpirvTask) -> usize {
+    k.tasks
+        .iter()
+        .position(|x| x.entry == t.entry)
+        .expect("the task is one of the kernel's")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grids_cover_the_threads_within_limits() {
+        assert_eq!(grid(0), Some((0, 0)));
+        assert_eq!(grid(1), Some((1, 1)));
+        assert_eq!(grid(65535), Some((65535, 1)));
+        assert_eq!(grid(65536), Some((65535, 2)));
+        let (gx, gy) = grid(1 << 30).unwrap();
+        assert!(u64::from(gx) * u64::from(gy) >= 1 << 30);
+        assert_eq!(grid(MAX_GROUPS * MAX_GROUPS + 1), None);
+    }
+
+    #[test]
+    fn options_follow_the_capabilities() {
+        let caps = Capabilities {
+            int64: true,
+            float64: false,
+            max_workgroup_invocations: 32,
+            ..Default::default()
+        };
+        let o = options_for(&caps);
+        assert!(o.int64 && !o.float64 && !o.atomic_float_add);
+        assert_eq!(o.workgroup_size, 32);
+    }
+}

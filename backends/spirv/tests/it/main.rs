@@ -1,0 +1,4 @@
+//! qd-spirv's tests: one binary, one module per concern.
+
+mod vulkan;
+mod vulkan_spv;
