@@ -2,3 +2,5 @@
 
 mod vulkan;
 mod vulkan_spv;
+mod corpus;
+mod spirv_val;
