@@ -1,6 +1,6 @@
 //! [`EmitDevice`]: a device that only compiles: it gets each kernel from the runtime's compile
-//! pipeline (lowered by `convert-qd-to-lowered`, as the cpu device gets it) and keeps the LLVM
-//! backend's output for the last kernel compiled. It runs nothing.
+//! pipeline (lowered by `convert-qd-to-lowered`, as the cpu and vulkan devices get it) and keeps
+//! the LLVM or SPIR-V backend's output for the last kernel compiled. It runs nothing.
 
 use qd_ir::{Context, Diagnostic};
 use qd_llvm::{emit_kernel, EmitKind, KernelInput, Options};
@@ -13,15 +13,25 @@ use std::sync::{Arc, Mutex};
 /// The output of the last kernel compiled.
 pub type Output = Arc<Mutex<Option<Vec<u8>>>>;
 
+/// What to emit.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    Llvm(EmitKind),
+    /// A SPIR-V module (binary words, little-endian), or its disassembly (rspirv's).
+    Spirv {
+        asm: bool,
+    },
+}
+
 pub struct EmitDevice {
-    kind: EmitKind,
+    kind: Target,
     out: Output,
     compiled: u32,
 }
 
 impl EmitDevice {
     /// A device emitting `kind`, and where its output goes.
-    pub fn new(kind: EmitKind) -> (Self, Output) {
+    pub fn new(kind: Target) -> (Self, Output) {
         let out = Output::default();
         let dev = EmitDevice {
             kind,
@@ -55,7 +65,12 @@ impl Device for EmitDevice {
             stacks,
             memory,
         };
-        let bytes = emit_kernel(&input, self.kind, &Options::default()).map_err(|d| vec![d])?;
+        let bytes = match self.kind {
+            Target::Llvm(kind) => {
+                emit_kernel(&input, kind, &Options::default()).map_err(|d| vec![d])?
+            }
+            Target::Spirv { asm } => spirv(&input, asm).map_err(|d| vec![d])?,
+        };
         *self.out.lock().unwrap_or_else(|e| e.into_inner()) = Some(bytes);
         self.compiled += 1;
         Ok(CompiledKernel(self.compiled - 1))
@@ -87,4 +102,24 @@ impl Device for EmitDevice {
     fn adstack_entry_bytes(&self, elem: DType) -> u64 {
         qd_runtime::adstack::layout::lowered_entry_bytes(elem)
     }
+}
+
+/// The SPIR-V module of a kernel for a device with every capability (as lavapipe), as binary
+/// or disassembled.
+fn spirv(input: &KernelInput<'_>, asm: bool) -> Result<Vec<u8>, Diagnostic> {
+    let k = qd_spirv::compile_kernel(
+        input.ctx,
+        input.op,
+        input.name,
+        input.stacks,
+        &qd_spirv::Options::default(),
+    )?;
+    if !asm {
+        return Ok(k.words.iter().flat_map(|w| w.to_le_bytes()).collect());
+    }
+    let module = rspirv::dr::load_words(&k.words)
+        .map_err(|e| Diagnostic::error(input.ctx.loc(input.op), format!("SPIR-V: {e}")))?;
+    let mut text = rspirv::binary::Disassemble::disassemble(&module);
+    text.push('\n');
+    Ok(text.into_bytes())
 }

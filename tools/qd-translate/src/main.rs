@@ -1,11 +1,15 @@
-//! qd-translate: `qd-translate FILE.mlir --kernel NAME [--grad] --emit=llvm|asm|obj [-o OUT]`.
+//! qd-translate: `qd-translate FILE.mlir --kernel NAME [--grad]
+//! --emit=llvm|asm|obj|spirv|spirv-asm [-o OUT]`.
 //! The kernel (or, with `--grad`, its gradient) goes through the runtime's one compile pipeline
 //! (autodiff, adstack sizing, `convert-qd-to-lowered`, as `qd-run --device cpu` compiles it),
 //! then the LLVM backend at O3 for the host CPU, and is written as LLVM IR text, assembly or an
-//! object file (to stdout, or `-o OUT`). Errors are located diagnostics and exit 1; bad usage
+//! object file, or the SPIR-V backend (every capability, as lavapipe), written as a SPIR-V
+//! binary or its disassembly (to stdout, or `-o OUT`). Errors are located diagnostics and exit 1; bad usage
 //! exits 2 with clap's message.
 
 mod emit_device;
+
+use emit_device::Target;
 
 use clap::{Parser, ValueEnum};
 use qd_ir::text::{parse_source, SourceMgr};
@@ -23,9 +27,13 @@ enum Emit {
     Asm,
     /// An object file for the host CPU
     Obj,
+    /// A SPIR-V 1.5 module (binary), an entry point per task
+    Spirv,
+    /// The SPIR-V module, disassembled
+    SpirvAsm,
 }
 
-/// Translate a qd kernel to LLVM IR, assembly or an object file (LLVM O3, host CPU)
+/// Translate a qd kernel to LLVM IR, assembly or an object file (LLVM O3, host CPU), or SPIR-V
 #[derive(Parser, Debug)]
 #[command(name = "qd-translate", version)]
 struct Cli {
@@ -59,9 +67,11 @@ fn translate(cli: &Cli) -> Result<Vec<u8>, String> {
         return Err(render(&ctx, ctx.diagnostics()));
     };
     let kind = match cli.emit {
-        Emit::Llvm => EmitKind::Llvm,
-        Emit::Asm => EmitKind::Asm,
-        Emit::Obj => EmitKind::Obj,
+        Emit::Llvm => Target::Llvm(EmitKind::Llvm),
+        Emit::Asm => Target::Llvm(EmitKind::Asm),
+        Emit::Obj => Target::Llvm(EmitKind::Obj),
+        Emit::Spirv => Target::Spirv { asm: false },
+        Emit::SpirvAsm => Target::Spirv { asm: true },
     };
     let (device, out) = emit_device::EmitDevice::new(kind);
     let mut p = match Program::new(ctx, module, Box::new(device), ProgramConfig::default()) {
