@@ -28,6 +28,11 @@ fn cpu(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
     ))
 }
 
+fn vulkan(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
+    let d = qd_spirv::vulkan::VulkanDevice::new().map_err(|e| e.to_string())?;
+    Ok(Box::new(d.with_check_bounds(options.check_bounds)))
+}
+
 /// Registers every device of qd.
 pub fn register_all_devices(reg: &mut DeviceRegistry) {
     reg.register(
@@ -44,6 +49,11 @@ pub fn register_all_devices(reg: &mut DeviceRegistry) {
         qd_llvm::NAME,
         "LLVM at O3 for the host CPU, JIT-compiled, run on a thread pool",
         cpu,
+    );
+    reg.register(
+        qd_spirv::vulkan::NAME,
+        "SPIR-V compute shaders on Vulkan (lavapipe when VK_DRIVER_FILES names it, else a discrete GPU)",
+        vulkan,
     );
 }
 
@@ -81,7 +91,7 @@ mod tests {
         assert!(matches!(e, Error::UnknownDevice { .. }));
         assert_eq!(
             e.to_string(),
-            "unknown device 'nosuch' (devices: interp, interp-lowered, cpu)"
+            "unknown device 'nosuch' (devices: interp, interp-lowered, cpu, vulkan)"
         );
     }
 

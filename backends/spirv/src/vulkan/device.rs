@@ -170,6 +170,15 @@ impl VulkanDevice {
     /// Makes pipelines for a compiled kernel; refused (before any pipeline) when the device
     /// lacks a capability the module declares.
     pub fn load(&mut self, spirv: SpirvKernel) -> Result<CompiledKernel, VkError> {
+        // A debugging aid: QD_SPIRV_DUMP=DIR writes each module to DIR/<kernel>.spv (for
+        // spirv-val and spirv-dis); a failed write is ignored.
+        if let Some(dir) = std::env::var_os("QD_SPIRV_DUMP") {
+            let bytes: Vec<u8> = spirv.words.iter().flat_map(|w| w.to_le_bytes()).collect();
+            let _ = std::fs::write(
+                std::path::Path::new(&dir).join(format!("{}.spv", spirv.name)),
+                bytes,
+            );
+        }
         let pipelines = KernelPipelines::new(&self.gpu, &spirv)?;
         self.kernels.push(Kernel { spirv, pipelines });
         Ok(CompiledKernel((self.kernels.len() - 1) as u32))
@@ -221,21 +230,6 @@ fn rt(kernel: &str, e: VkError) -> RuntimeError {
     RuntimeError::device(kernel, e.to_string())
 }
 
-/// The SPIR-V code generator (`crate::codegen`, being written beside this device: until it is
-/// part of the crate a kernel cannot be compiled, and says so).
-fn codegen(
-    ctx: &Context,
-    op: qd_ir::OpId,
-    name: &str,
-    _stacks: &KernelStacks,
-    _options: &Options,
-) -> Result<SpirvKernel, Diagnostic> {
-    Err(Diagnostic::error(
-        ctx.loc(op),
-        format!("kernel @{name}: the SPIR-V code generator is not part of this build yet"),
-    ))
-}
-
 /// The error a failed compile is, at the kernel.
 fn diag(ctx: &Context, kernel: KernelIr<'_>, message: String) -> Vec<Diagnostic> {
     vec![Diagnostic::error(ctx.loc(kernel.op), message)]
@@ -272,8 +266,8 @@ impl Device for VulkanDevice {
             ));
         }
         let _ = memory;
-        let spirv =
-            codegen(ctx, kernel.op, kernel.name, stacks, &self.options).map_err(|d| vec![d])?;
+        let spirv = crate::compile_kernel(ctx, kernel.op, kernel.name, stacks, &self.options)
+            .map_err(|d| vec![d])?;
         self.load(spirv)
             .map_err(|e| diag(ctx, kernel, format!("kernel @{}: {e}", kernel.name)))
     }

@@ -466,3 +466,108 @@ fn no_driver_is_an_error() {
     );
     assert!(stdout.contains("NO-DRIVER: "), "{stdout}");
 }
+
+// Through the Program API, with kernels from the SPIR-V codegen.
+
+use qd_runtime::{Arg, Ndarray, Program, ProgramConfig, RuntimeError};
+
+fn example(name: &str) -> String {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../examples")
+        .join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn program_on(src: &str, device: Box<dyn Device>, config: ProgramConfig) -> Program {
+    let mut ctx = qd_dialects::context();
+    let module = parse_source(&mut ctx, src, "test.mlir").expect("parses");
+    Program::new(ctx, module, device, config).unwrap_or_else(|e| panic!("program: {e}"))
+}
+
+/// The README's main job: `compute` on n = 512 and 16 x, then its gradient with y.grad = 1.
+fn main_job(p: &mut Program) -> Result<(), Vec<RuntimeError>> {
+    p.write_f64("n", &[512.0]).unwrap();
+    let xs: Vec<f64> = (0..16).map(|i| 1.5 * f64::from(i) / 15.0).collect();
+    p.write_f64("x", &xs).unwrap();
+    let k = p
+        .kernel("compute")
+        .unwrap_or_else(|e| panic!("compile: {e}"));
+    p.launch(k, &[]).unwrap();
+    p.sync()?;
+    let g = p.gradient("compute").unwrap();
+    p.write_f64("y.grad", &[1.0]).unwrap();
+    p.launch_grad(&g, &[]).unwrap();
+    p.sync()
+}
+
+#[test]
+fn the_main_job_matches_the_interpreter() {
+    let Some(d) = device() else { return };
+    let src = example("dynamic_loop.mlir");
+    let mut v = program_on(&src, Box::new(d), ProgramConfig::default());
+    let mut i = program_on(
+        &src,
+        Box::new(qd_interp::Interpreter::new()),
+        ProgramConfig::default(),
+    );
+    main_job(&mut v).unwrap();
+    main_job(&mut i).unwrap();
+    // Each x.grad[i] is one thread's own result: within float rounding of the interpreter's
+    // (a GPU compiler may contract or reorder), y sums 16 threads' values by atomic adds.
+    for name in ["x.grad", "y"] {
+        let (a, b) = (v.read_f64(name).unwrap(), i.read_f64(name).unwrap());
+        let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() <= 1e-5 * scale, "{name}: {a:?} vs {b:?}");
+        }
+    }
+}
+
+#[test]
+fn a_forced_small_stack_overflows_at_sync_as_on_the_interpreter() {
+    let Some(d) = device() else { return };
+    let src = example("dynamic_loop.mlir");
+    let config = ProgramConfig {
+        ad_stack_size: Some(32),
+        ..ProgramConfig::default()
+    };
+    let mut v = program_on(&src, Box::new(d), config.clone());
+    let mut i = program_on(&src, Box::new(qd_interp::Interpreter::new()), config);
+    let text = |e: &[RuntimeError]| e.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+    let (ev, ei) = (main_job(&mut v).unwrap_err(), main_job(&mut i).unwrap_err());
+    assert_eq!(text(&ev), text(&ei));
+    assert!(
+        text(&ev)[0].contains("exceeded its capacity of 32"),
+        "{:?}",
+        text(&ev)
+    );
+    assert!(v.sync().is_ok(), "a later sync is clean");
+}
+
+#[test]
+fn an_out_of_bounds_index_is_located_as_on_the_interpreter() {
+    let Some(d) = device() else { return };
+    let src = example("ndarray_bound.mlir");
+    let mut v = program_on(
+        &src,
+        Box::new(d.with_check_bounds(true)),
+        ProgramConfig::default(),
+    );
+    let mut i = program_on(
+        &src,
+        Box::new(qd_interp::Interpreter::new()),
+        ProgramConfig::default(),
+    );
+    let run = |p: &mut Program| {
+        let a = p.add_ndarray(Ndarray::from_f64(DType::I32, &[3], &[1.0, 2.0, 3.0]).unwrap());
+        let k = p.kernel("compute").unwrap();
+        p.launch(k, &[Arg::Ndarray(a)]).unwrap();
+        p.sync().unwrap_err()
+    };
+    let (ev, ei) = (run(&mut v), run(&mut i));
+    assert_eq!(ev.len(), 1);
+    assert_eq!(ev[0].to_string(), ei[0].to_string());
+    assert_eq!(ev[0].position, ei[0].position);
+    assert!(ev[0].position.is_some());
+    assert!(v.sync().is_ok(), "a later sync is clean");
+}
