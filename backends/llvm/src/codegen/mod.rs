@@ -134,6 +134,8 @@ pub(crate) struct Gen<'a, 'ctx> {
     pub thread: IntValue<'ctx>,
     pub values: HashMap<Value, BasicValueEnum<'ctx>>,
     words: HashMap<(u32, bool), BasicValueEnum<'ctx>>,
+    /// The function-local count of each adstack (by id): see `adstack`.
+    pub counts: HashMap<u32, PointerValue<'ctx>>,
     /// The op being emitted (the location of builder errors).
     pub op: OpId,
 }

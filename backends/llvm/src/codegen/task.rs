@@ -101,6 +101,7 @@ pub(super) fn emit<'ctx>(
         thread,
         values: HashMap::new(),
         words: HashMap::new(),
+        counts: HashMap::new(),
         op,
     };
     if let Some(body) = task.body_block(ir) {
