@@ -86,6 +86,13 @@ const C: [f64; 6] = [
 ];
 
 /// `sin(x)` (or `cos(x)`) of an f32, as straight-line f64 code that vectorizes.
+///
+/// Written for a short dependency chain, since a loop that feeds each result into the next call
+/// waits on every step: each `a * b + c` is `llvm.fmuladd` (one FMA where the target has it; the
+/// reduction's products `n * PIO2_1` and `n * PIO2_2` are exact, so fused or not they give the
+/// same bits), and the polynomials are evaluated by Estrin's scheme (pairs of terms, then powers
+/// of z), a depth of three FMAs instead of Horner's six. Both polynomials run side by side; the
+/// quadrant only selects between them at the end.
 fn sin_cos_f32<'ctx>(g: &Gen<'_, 'ctx>, x: FloatValue<'ctx>, cos: bool) -> R<FloatValue<'ctx>> {
     let f64t = g.llcx.f64_type();
     let k = |v: f64| f64t.const_float(v);
@@ -93,13 +100,26 @@ fn sin_cos_f32<'ctx>(g: &Gen<'_, 'ctx>, x: FloatValue<'ctx>, cos: bool) -> R<Flo
     let mul = |a, c| g.ck(b.build_float_mul(a, c, "m"));
     let add = |a, c| g.ck(b.build_float_add(a, c, "a"));
     let sub = |a, c| g.ck(b.build_float_sub(a, c, "s"));
+    // a * c + e, fused where the target can.
+    let fma = |a: FloatValue<'ctx>, c: FloatValue<'ctx>, e: FloatValue<'ctx>| {
+        Ok::<_, qd_ir::Diagnostic>(
+            intrinsic(
+                g,
+                "llvm.fmuladd",
+                &[f64t.into()],
+                &[a.into(), c.into(), e.into()],
+            )?
+            .into_float_value(),
+        )
+    };
     let d = g.ck(b.build_float_ext(x, f64t, "d"))?;
     // n = rint(d * 2/pi); r = d - n*pi/2 in three parts.
     let scaled = mul(d, k(std::f64::consts::FRAC_2_PI))?;
     let n = intrinsic(g, "llvm.rint", &[f64t.into()], &[scaled.into()])?.into_float_value();
-    let r = sub(d, mul(n, k(PIO2_1))?)?;
-    let r = sub(r, mul(n, k(PIO2_2))?)?;
-    let r = sub(r, mul(n, k(PIO2_2T))?)?;
+    let neg_n = g.ck(b.build_float_neg(n, "nn"))?;
+    let r = fma(neg_n, k(PIO2_1), d)?;
+    let r = fma(neg_n, k(PIO2_2), r)?;
+    let r = fma(neg_n, k(PIO2_2T), r)?;
     // In the first quadrant r is d itself (which keeps sin(-0) = -0).
     let n0 = g.ck(b.build_float_compare(FloatPredicate::OEQ, n, k(0.0), "n0"))?;
     let r = g.ck(b.build_select(n0, d, r, "r"))?.into_float_value();
@@ -109,18 +129,21 @@ fn sin_cos_f32<'ctx>(g: &Gen<'_, 'ctx>, x: FloatValue<'ctx>, cos: bool) -> R<Flo
     let fl = intrinsic(g, "llvm.floor", &[f64t.into()], &[quarter.into()])?.into_float_value();
     let q = sub(n, mul(fl, k(4.0))?)?;
     let z = mul(r, r)?;
+    let z2 = mul(z, z)?;
+    let z4 = mul(z2, z2)?;
+    // c0 + c1 z + ... + c5 z^5 = (c0 + c1 z) + z^2 (c2 + c3 z) + z^4 (c4 + c5 z).
+    let estrin = |c: &[f64; 6]| -> R<FloatValue<'ctx>> {
+        let p01 = fma(k(c[1]), z, k(c[0]))?;
+        let p23 = fma(k(c[3]), z, k(c[2]))?;
+        let p45 = fma(k(c[5]), z, k(c[4]))?;
+        fma(p45, z4, fma(p23, z2, p01)?)
+    };
     // sin(r) = r + r^3 (S1 + z (S2 + ...)).
-    let mut ps = k(S[5]);
-    for &c in S[..5].iter().rev() {
-        ps = add(mul(ps, z)?, k(c))?;
-    }
-    let sin_r = add(r, mul(mul(z, r)?, ps)?)?;
+    let zr = mul(z, r)?;
+    let sin_r = fma(zr, estrin(&S)?, r)?;
     // cos(r) = 1 - z/2 + z^2 (C1 + z (C2 + ...)).
-    let mut pc = k(C[5]);
-    for &c in C[..5].iter().rev() {
-        pc = add(mul(pc, z)?, k(c))?;
-    }
-    let cos_r = add(sub(k(1.0), mul(z, k(0.5))?)?, mul(mul(z, z)?, pc)?)?;
+    let half = fma(z, k(-0.5), k(1.0))?;
+    let cos_r = fma(z2, estrin(&C)?, half)?;
     let odd = {
         let q1 = g.ck(b.build_float_compare(FloatPredicate::OEQ, q, k(1.0), "q1"))?;
         let q3 = g.ck(b.build_float_compare(FloatPredicate::OEQ, q, k(3.0), "q3"))?;
