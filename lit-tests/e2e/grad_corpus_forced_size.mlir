@@ -1,5 +1,7 @@
 // RUN: not qd-run %S/../../examples/grad/scalar_arg_trip.mlir --kernel compute --set 'x=linspace(0.2,1.6)' --arg n=15 --grad y=1 --print x.grad 2>&1 | FileCheck %s --check-prefix=UNSIZED
-// RUN: qd-run %S/../../examples/grad/scalar_arg_trip.mlir --kernel compute --set 'x=linspace(0.2,1.6)' --arg n=15 --grad y=1 --print x.grad --ad-stack-size 32 | FileCheck %s
+// DEFINE: %{run} = qd-run %S/../../examples/grad/scalar_arg_trip.mlir --kernel compute --set 'x=linspace(0.2,1.6)' --arg n=15 --grad y=1 --print x.grad --ad-stack-size 32
+// RUN: %{run} | FileCheck %s
+// RUN: %{run} --device interp | FileCheck %s
 // RUN: not qd-run %S/../../examples/grad/scalar_arg_trip.mlir --kernel compute --set 'x=linspace(0.2,1.6)' --arg n=15 --grad y=1 --print x.grad --ad-stack-size 16 2>&1 | FileCheck %s --check-prefix=OVERFLOW
 // A corpus kernel whose trip count is a scalar argument, which the SizeExpr grammar cannot read:
 // without a forced size the gradient's stack cannot be sized; its GRAD-AD-STACK-SIZE (32) runs;

@@ -1,4 +1,6 @@
-// RUN: qd-run %s --kernel compute --grad y=1 --set n=512 --set x='linspace(0,1.5)' --print y --print x.grad | FileCheck %s
+// DEFINE: %{run} = qd-run %s --kernel compute --grad y=1 --set n=512 --set x='linspace(0,1.5)' --print y --print x.grad
+// RUN: %{run} | FileCheck %s
+// RUN: %{run} --device interp | FileCheck %s
 // RUN: qd-run %s --kernel compute --grad y=1 --set n=512 --set x='linspace(0,1.5)' --print x.grad --json | FileCheck %s --check-prefix=JSON
 // RUN: not qd-run %s --kernel compute --grad y=1 --set n=512 --set x='linspace(0,1.5)' --print x.grad --ad-stack-size 32 > %t.out 2> %t.err
 // RUN: FileCheck %s --check-prefix=OVERFLOW < %t.err

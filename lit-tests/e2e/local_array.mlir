@@ -1,4 +1,6 @@
-// RUN: qd-run %S/../../examples/local_array.mlir --kernel compute --set n=40 --set x='linspace(0,1)' --print x --print y | FileCheck %s
+// DEFINE: %{run} = qd-run %S/../../examples/local_array.mlir --kernel compute --set n=40 --set x='linspace(0,1)' --print x --print y
+// RUN: %{run} | FileCheck %s
+// RUN: %{run} --device interp | FileCheck %s
 // A local array updated one element per iteration; x is a 4x10 field, printed row by row.
 
 // CHECK: x: shape [4, 10]

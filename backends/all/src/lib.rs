@@ -6,7 +6,7 @@ use qd_interp::{InterpOptions, Interpreter};
 use qd_runtime::{Device, DeviceOptions, DeviceRegistry};
 
 /// The name of the default device.
-pub const DEFAULT_DEVICE: &str = "interp";
+pub const DEFAULT_DEVICE: &str = "cpu";
 
 fn interp(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
     Ok(Box::new(Interpreter::with_options(InterpOptions {

@@ -1,7 +1,8 @@
 //! `--report-adstack` and the sizing of gradient kernels' adstacks: the report's text and JSON,
 //! forced sizes, every example's gradient sized without `--ad-stack-size`, and, through the
 //! library crates qd-run is made of, the evaluated depth against the most entries each stack
-//! really held (never under; exact for examples/dynamic_loop.mlir).
+//! really held (never under; exact for examples/dynamic_loop.mlir). The report runs on each
+//! device of `EACH_DEVICE`; peaks only on the interpreter, the one device that keeps them.
 
 use super::common::*;
 use qd_interp::Interpreter;
@@ -45,59 +46,64 @@ fn row(stdout: &str, kernel: &str, stack: &str) -> Vec<String> {
 
 #[test]
 fn the_report_gives_each_stack_its_exact_depth_and_memory() {
-    let o = main_job(&["--report-adstack"]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let lines: Vec<&str> = o.stdout.lines().collect();
-    assert!(lines[0].starts_with("y = 3.2"), "{}", o.stdout);
-    assert_eq!(
-        lines[1],
-        "adstack report (per thread, as sized for this launch):"
-    );
-    let header: Vec<&str> = lines[2].split_whitespace().collect();
-    assert_eq!(
-        header,
-        [
-            "kernel",
-            "stack",
-            "location",
-            "type",
-            "size_expr",
-            "depth",
-            "bytes/thread"
-        ]
-    );
-    // Every column starts where its header does.
-    let at = |line: &str, cell: &str| line.find(cell).unwrap();
-    let r = row(&o.stdout, "compute_grad", "#0");
-    assert_eq!(r[2], "examples/dynamic_loop.mlir:15:7");
-    assert_eq!(r[3], "f32");
-    // n + 2: v's zero and x_i, then one entry per iteration.
-    assert_eq!(r[5], "514");
-    // f32: primal and adjoint (8 bytes) per entry, and the 8-byte count.
-    assert_eq!(r[6], "4120");
-    assert_eq!(at(lines[3], &r[2]), at(lines[2], "location"));
-    assert_eq!(at(lines[3], &r[4]), at(lines[2], "size_expr"));
-    assert_eq!(
-        at(lines[3], "514") + 3,
-        at(lines[2], "depth") + "depth".len()
-    );
-    assert_eq!(
-        row(&o.stdout, "compute_grad", "total"),
-        ["compute_grad", "total", "4120"]
-    );
-    assert_eq!(lines.len(), 5, "{}", o.stdout);
-    // The size expression reads n at launch: another n, another depth.
-    let o = qd_run(&[
-        "examples/dynamic_loop.mlir",
-        "--kernel",
-        "compute",
-        "--set",
-        "n=7",
-        "--grad",
-        "y=1",
-        "--report-adstack",
-    ]);
-    assert_eq!(row(&o.stdout, "compute_grad", "#0")[5], "9");
+    // The report is the launch's plan: the same on every device.
+    for device in EACH_DEVICE {
+        let o = main_job(&["--report-adstack", "--device", device]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let lines: Vec<&str> = o.stdout.lines().collect();
+        assert!(lines[0].starts_with("y = 3.2"), "{}", o.stdout);
+        assert_eq!(
+            lines[1],
+            "adstack report (per thread, as sized for this launch):"
+        );
+        let header: Vec<&str> = lines[2].split_whitespace().collect();
+        assert_eq!(
+            header,
+            [
+                "kernel",
+                "stack",
+                "location",
+                "type",
+                "size_expr",
+                "depth",
+                "bytes/thread"
+            ]
+        );
+        // Every column starts where its header does.
+        let at = |line: &str, cell: &str| line.find(cell).unwrap();
+        let r = row(&o.stdout, "compute_grad", "#0");
+        assert_eq!(r[2], "examples/dynamic_loop.mlir:15:7");
+        assert_eq!(r[3], "f32");
+        // n + 2: v's zero and x_i, then one entry per iteration.
+        assert_eq!(r[5], "514");
+        // f32: primal and adjoint (8 bytes) per entry, and the 8-byte count.
+        assert_eq!(r[6], "4120");
+        assert_eq!(at(lines[3], &r[2]), at(lines[2], "location"));
+        assert_eq!(at(lines[3], &r[4]), at(lines[2], "size_expr"));
+        assert_eq!(
+            at(lines[3], "514") + 3,
+            at(lines[2], "depth") + "depth".len()
+        );
+        assert_eq!(
+            row(&o.stdout, "compute_grad", "total"),
+            ["compute_grad", "total", "4120"]
+        );
+        assert_eq!(lines.len(), 5, "{}", o.stdout);
+        // The size expression reads n at launch: another n, another depth.
+        let o = qd_run(&[
+            "examples/dynamic_loop.mlir",
+            "--kernel",
+            "compute",
+            "--set",
+            "n=7",
+            "--grad",
+            "y=1",
+            "--report-adstack",
+            "--device",
+            device,
+        ]);
+        assert_eq!(row(&o.stdout, "compute_grad", "#0")[5], "9");
+    }
 }
 
 #[test]
@@ -207,19 +213,23 @@ const EXAMPLES: &[(&str, &[&str])] = &[
 #[test]
 fn every_example_runs_its_gradient_without_a_forced_size() {
     for (file, inputs) in EXAMPLES {
-        let mut args = vec![
-            *file,
-            "--kernel",
-            "compute",
-            "--grad",
-            "y=1",
-            "--report-adstack",
-        ];
-        args.extend_from_slice(inputs);
-        let out = ok(&args);
-        let r = row(&out, "compute_grad", "#0");
-        assert!(!r[4].is_empty() && r[4] != "-", "{file}: {out}");
-        assert!(r[5].parse::<u64>().is_ok(), "{file}: {out}");
+        for device in EACH_DEVICE {
+            let mut args = vec![
+                *file,
+                "--kernel",
+                "compute",
+                "--grad",
+                "y=1",
+                "--report-adstack",
+                "--device",
+                device,
+            ];
+            args.extend_from_slice(inputs);
+            let out = ok(&args);
+            let r = row(&out, "compute_grad", "#0");
+            assert!(!r[4].is_empty() && r[4] != "-", "{file} on {device}: {out}");
+            assert!(r[5].parse::<u64>().is_ok(), "{file} on {device}: {out}");
+        }
     }
 }
 

@@ -2,8 +2,8 @@
 //! `qd-run --grad`: its directives become the command line (`GRAD-SET` -> `--set`, `GRAD-ARG`
 //! -> `--arg`, `GRAD-SEED` -> `--grad`, `GRAD-WRT` -> `--print NAME.grad`, `GRAD-AD-STACK-SIZE`
 //! -> `--ad-stack-size`); qd-run must succeed and print each gradient with its input's shape,
-//! finite and not all zero. (qd-autodiff's corpus test checks the values against finite
-//! differences.)
+//! finite and not all zero, on the default device (cpu). (qd-autodiff's corpus test checks the
+//! values against finite differences; devices.rs compares every device with the interpreter.)
 
 use super::common::*;
 use std::path::{Path, PathBuf};

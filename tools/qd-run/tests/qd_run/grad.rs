@@ -1,14 +1,18 @@
 //! `--grad OUTPUT=SEED` end to end: forward launch, seeding, the gradient kernel (found through
 //! `ad.reverse @k -> @k_grad`, or made by reverse-mode-ad), printed adjoints of fields and of
 //! active ndarray parameters, `--ad-stack-size` and adstack overflow (exit 1, no gradient).
+//! What runs a kernel runs on each device of `EACH_DEVICE`; input errors, found before any
+//! launch, on the default device.
 
 use super::common::*;
 
 const HANDWRITTEN: &str = "lit-tests/e2e/handwritten_grad.mlir";
 
-fn dynamic_loop(n: &str, extra: &[&str]) -> Out {
+fn dynamic_loop(device: &str, n: &str, extra: &[&str]) -> Out {
     let mut args = vec![
         HANDWRITTEN,
+        "--device",
+        device,
         "--kernel",
         "compute",
         "--grad",
@@ -38,36 +42,44 @@ fn values(stdout: &str, name: &str) -> Vec<f64> {
 
 #[test]
 fn the_handwritten_gradient_of_dynamic_loop() {
-    let o = dynamic_loop("n=512", &[]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    let g = values(&o.stdout, "x.grad");
-    assert_eq!(g.len(), 16);
-    let want = 0.95f64.powi(512);
-    for v in g {
-        assert!(((v - want) / want).abs() < 1e-4, "{v} vs {want}");
+    for device in EACH_DEVICE {
+        let o = dynamic_loop(device, "n=512", &[]);
+        assert_eq!(o.code, 0, "{device}: {}", o.stderr);
+        let g = values(&o.stdout, "x.grad");
+        assert_eq!(g.len(), 16);
+        let want = 0.95f64.powi(512);
+        for v in g {
+            assert!(((v - want) / want).abs() < 1e-4, "{device}: {v} vs {want}");
+        }
+        // JSON: the adjoint's key is "x.grad"; the timings add the autodiff and gradient steps.
+        let o = dynamic_loop(device, "n=512", &["--json"]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(
+            o.stdout
+                .starts_with("{\"fields\": {\"x.grad\": {\"shape\": [16], \"data\": [3.93"),
+            "{device}: {}",
+            o.stdout
+        );
+        assert!(o.stdout.contains("\"autodiff\": "), "{}", o.stdout);
+        assert!(o.stdout.contains("\"grad\": "), "{}", o.stdout);
     }
-    // JSON: the adjoint's key is "x.grad"; the timings add the autodiff and gradient steps.
-    let o = dynamic_loop("n=512", &["--json"]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    assert!(
-        o.stdout
-            .starts_with("{\"fields\": {\"x.grad\": {\"shape\": [16], \"data\": [3.93"),
-        "{}",
-        o.stdout
-    );
-    assert!(o.stdout.contains("\"autodiff\": "), "{}", o.stdout);
-    assert!(o.stdout.contains("\"grad\": "), "{}", o.stdout);
 }
 
 #[test]
 fn an_overflowing_adstack_exits_1_with_no_gradient() {
-    let o = dynamic_loop("n=512", &["--ad-stack-size", "32"]);
+    for device in EACH_DEVICE {
+        overflow_on(device);
+    }
+}
+
+fn overflow_on(device: &str) {
+    let o = dynamic_loop(device, "n=512", &["--ad-stack-size", "32"]);
     assert_eq!(o.code, 1);
     assert!(o.stdout.is_empty(), "{}", o.stdout);
     assert!(
         o.stderr.contains(
-            "handwritten_grad.mlir:44:7: error: adstack overflow in kernel 'compute_grad': \
-             stack at lit-tests/e2e/handwritten_grad.mlir:44:7 exceeded its capacity of 32"
+            "handwritten_grad.mlir:46:7: error: adstack overflow in kernel 'compute_grad': \
+             stack at lit-tests/e2e/handwritten_grad.mlir:46:7 exceeded its capacity of 32"
         ),
         "{}",
         o.stderr
@@ -79,7 +91,7 @@ fn an_overflowing_adstack_exits_1_with_no_gradient() {
         o.stderr
     );
     // Enough entries: clean.
-    let o = dynamic_loop("n=32", &["--ad-stack-size", "32"]);
+    let o = dynamic_loop(device, "n=32", &["--ad-stack-size", "32"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let want = 0.95f64.powi(32);
     for v in values(&o.stdout, "x.grad") {
@@ -134,21 +146,27 @@ fn square(extra: &[&str]) -> Out {
 
 #[test]
 fn adjoints_of_active_ndarray_parameters_print_as_name_grad() {
-    let o = square(&[
-        "--grad", "y=0.5", "--print", "y", "--print", "a.grad", "--print", "y.grad",
-    ]);
-    assert_eq!(o.code, 0, "{}", o.stderr);
-    assert_eq!(
-        o.stdout,
-        "y = [1.5, 4.5, 9.5]\na.grad = [1.0, 2.0, 3.0]\ny.grad = [0.5, 0.5, 0.5]\n"
-    );
-    let o = square(&["--grad", "y=1", "--print", "a.grad", "--json"]);
-    assert!(
-        o.stdout
-            .starts_with("{\"fields\": {\"a.grad\": {\"shape\": [3], \"data\": [2.0, 4.0, 6.0]}}"),
-        "{}",
-        o.stdout
-    );
+    for device in EACH_DEVICE {
+        let o = square(&[
+            "--grad", "y=0.5", "--print", "y", "--print", "a.grad", "--print", "y.grad",
+            "--device", device,
+        ]);
+        assert_eq!(o.code, 0, "{device}: {}", o.stderr);
+        assert_eq!(
+            o.stdout, "y = [1.5, 4.5, 9.5]\na.grad = [1.0, 2.0, 3.0]\ny.grad = [0.5, 0.5, 0.5]\n",
+            "{device}"
+        );
+        let o = square(&[
+            "--grad", "y=1", "--print", "a.grad", "--json", "--device", device,
+        ]);
+        assert!(
+            o.stdout.starts_with(
+                "{\"fields\": {\"a.grad\": {\"shape\": [3], \"data\": [2.0, 4.0, 6.0]}}"
+            ),
+            "{device}: {}",
+            o.stdout
+        );
+    }
 }
 
 #[test]
@@ -174,6 +192,12 @@ fn bad_gradient_requests_are_input_errors() {
 /// adstack for v), and x.grad = 0.95^512.
 #[test]
 fn reverse_mode_ad_makes_the_gradient_kernel_when_the_file_has_none() {
+    for device in EACH_DEVICE {
+        generated_gradient_on(device);
+    }
+}
+
+fn generated_gradient_on(device: &str) {
     let main_job = |extra: &[&str]| {
         let mut args = vec![
             "examples/dynamic_loop.mlir",
@@ -187,6 +211,8 @@ fn reverse_mode_ad_makes_the_gradient_kernel_when_the_file_has_none() {
             "x=linspace(0,1.5)",
             "--print",
             "x.grad",
+            "--device",
+            device,
         ];
         args.extend_from_slice(extra);
         qd_run(&args)
@@ -213,6 +239,12 @@ fn reverse_mode_ad_makes_the_gradient_kernel_when_the_file_has_none() {
 /// generated gradient kernel accumulates (examples/control_flow.mlir: while, if, break).
 #[test]
 fn ndarray_adjoints_of_a_generated_gradient_match_finite_differences() {
+    for device in EACH_DEVICE {
+        ndarray_adjoints_on(device);
+    }
+}
+
+fn ndarray_adjoints_on(device: &str) {
     let y_of = |w0: f64| {
         let w = format!("w={w0},-1,0.25,0.1");
         let out = ok(&[
@@ -227,6 +259,8 @@ fn ndarray_adjoints_of_a_generated_gradient_match_finite_differences() {
             "x=linspace(0,1.5)",
             "--print",
             "y",
+            "--device",
+            device,
         ]);
         out.trim()
             .strip_prefix("y = ")
@@ -250,6 +284,8 @@ fn ndarray_adjoints_of_a_generated_gradient_match_finite_differences() {
         "y=1",
         "--print",
         "w.grad",
+        "--device",
+        device,
     ]);
     let g = values(&out, "w.grad");
     assert_eq!(g.len(), 4);

@@ -1,6 +1,9 @@
-//! Successful runs: the text and JSON outputs and every VALUES form.
+//! Successful runs: the text and JSON outputs and every VALUES form. Runs whose values are
+//! checked go on each device of `EACH_DEVICE`; the VALUES forms (read before any launch) on the
+//! default device.
 
 use super::common::*;
+use qd_devices::DEFAULT_DEVICE;
 
 const MAIN_JOB: &[&str] = &[
     "examples/dynamic_loop.mlir",
@@ -14,17 +17,34 @@ const MAIN_JOB: &[&str] = &[
     "y",
 ];
 
+/// `args` on `device`.
+fn on<'a>(args: &[&'a str], device: &'a str) -> Vec<&'a str> {
+    let mut v = args.to_vec();
+    v.extend(["--device", device]);
+    v
+}
+
 #[test]
 fn main_job_prints_y() {
-    let out = ok(MAIN_JOB);
-    assert_eq!(out, "y = 3.200003\n");
-    let y: f64 = out.trim().strip_prefix("y = ").unwrap().parse().unwrap();
-    assert!((y - 3.2).abs() < 1e-5);
+    // The 16 values added into y are equal after 512 steps, so the order of the atomic adds
+    // (the workers' on cpu) cannot change the sum.
+    for device in EACH_DEVICE {
+        let out = ok(&on(MAIN_JOB, device));
+        assert_eq!(out, "y = 3.200003\n", "{device}");
+        let y: f64 = out.trim().strip_prefix("y = ").unwrap().parse().unwrap();
+        assert!((y - 3.2).abs() < 1e-5);
+    }
 }
 
 #[test]
 fn json_output() {
-    let mut args = MAIN_JOB.to_vec();
+    for device in EACH_DEVICE {
+        json_output_on(device);
+    }
+}
+
+fn json_output_on(device: &str) {
+    let mut args = on(MAIN_JOB, device);
     args.extend([
         "--print", "x", "--print", "y", "--print", "x.grad", "--json",
     ]);
@@ -229,20 +249,11 @@ fn npy_inputs() {
 
 #[test]
 fn examples_run_on_the_command_line() {
-    let out = ok(&[
-        "examples/control_flow.mlir",
-        "--kernel",
-        "compute",
-        "--set",
-        "x=0,0.5,1,2.5,12,-0.1",
-        "--arg",
-        "w=0.5,-1.0,2.0,0.3,-0.2,1.5",
-        "--arg",
-        "limit=2.0",
-        "--print",
-        "steps",
-    ]);
-    assert_eq!(out, "steps = [10, 5, 3, 0, 0, 14]\n");
+    for device in EACH_DEVICE {
+        let out = ok(&on(&control_flow_steps(), device));
+        assert_eq!(out, "steps = [10, 5, 3, 0, 0, 14]\n", "{device}");
+    }
+    // --shuffle orders the interpreter's threads.
     let out = ok(&[
         "examples/ndarray_bound.mlir",
         "--kernel",
@@ -260,6 +271,22 @@ fn examples_run_on_the_command_line() {
     ]);
     let y: f64 = out.trim().strip_prefix("y = ").unwrap().parse().unwrap();
     assert!((y - 4.125743).abs() < 1e-5, "{out}");
+}
+
+fn control_flow_steps() -> Vec<&'static str> {
+    vec![
+        "examples/control_flow.mlir",
+        "--kernel",
+        "compute",
+        "--set",
+        "x=0,0.5,1,2.5,12,-0.1",
+        "--arg",
+        "w=0.5,-1.0,2.0,0.3,-0.2,1.5",
+        "--arg",
+        "limit=2.0",
+        "--print",
+        "steps",
+    ]
 }
 
 #[test]
@@ -281,6 +308,10 @@ fn the_device_is_chosen_by_name() {
         args.extend_from_slice(extra);
         ok(&args)
     };
+    // The default is cpu; the interpreter computes the same gradient (one element per thread:
+    // no reassociation).
+    assert_eq!(DEFAULT_DEVICE, "cpu");
+    assert_eq!(run(&["--device", DEFAULT_DEVICE]), run(&[]));
     assert_eq!(run(&["--device", "interp"]), run(&[]));
     // The help lists every registered device with its description (clap wraps long lines:
     // compare with runs of white space as one space).
@@ -294,6 +325,7 @@ fn the_device_is_chosen_by_name() {
             .join(" ");
         assert!(flat.contains(&format!("- {}: {desc}", e.name)), "{help}");
     }
+    assert!(flat.contains("[default: cpu]"), "{help}");
 }
 
 #[test]
