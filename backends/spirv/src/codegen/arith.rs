@@ -1,7 +1,7 @@
 //! arith to SPIR-V, with the interpreter's semantics: integers wrap at their width; a division
 //! or remainder by zero and a shift by the width or more stop the thread with the interpreter's
 //! error (`INT_MIN / -1` wraps, its remainder is 0); float ops are IEEE in their own precision
-//! (no `OpFMul`+`OpFAdd` contraction is requested); `minimumf`/`maximumf` propagate NaN and
+//! (each float op is `NoContraction`: drivers neither fuse nor reassociate it, Mesa included); `minimumf`/`maximumf` propagate NaN and
 //! order -0 below +0; `fptosi`/`fptoui` saturate (NaN gives 0). `i1` is `OpTypeBool`: its
 //! bitwise ops are logical ops and its extensions selects. Without `Int64`, i64 is the 32-bit
 //! index type and conversions between i64 and i32 are no-ops.
@@ -61,7 +61,8 @@ pub(super) fn emit(g: &mut Gen<'_>, op: OpId, name: &str) -> R<()> {
                 // OpFRem takes the dividend's sign: C's fmod, as arith.remf.
                 _ => g.b.f_rem(ty, None, a, b),
             };
-            g.ck(r)?
+            let r = g.ck(r)?;
+            g.exact(r)
         }
         names::NEGF => {
             let s = result_scalar(g, op)?;

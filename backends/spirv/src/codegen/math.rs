@@ -1,7 +1,7 @@
 //! math to GLSL.std.450 extended instructions, each in its operand's precision; `rsqrt` is
-//! `1 / sqrt`, as in the interpreter. GLSL.std.450's transcendental instructions (sin, cos,
-//! tan, exp, exp2, log, log2, tanh, pow, atan2) exist for 16/32-bit floats only: f64 ones are a
-//! located compile error (emulating them is not done yet).
+//! `1 / sqrt`, as in the interpreter. GLSL.std.450's transcendental instructions exist for
+//! 16/32-bit floats only: f64 sin, cos, exp and tanh are our own code (`libm64`); f64 tan,
+//! exp2, log, log2, pow and atan2 are a located compile error (not emulated yet).
 
 use super::{Gen, Scalar, R};
 use qd_ir::OpId;
@@ -48,6 +48,17 @@ pub(super) fn emit(g: &mut Gen<'_>, op: OpId, name: &str) -> R<()> {
         names::FMA => (FMA, false),
         _ => return Err(g.err(format!("the SPIR-V backend does not support '{name}'"))),
     };
+    if s == Scalar::F(64) && matches!(name, names::SIN | names::COS | names::EXP | names::TANH) {
+        let x = g.operand(op, 0)?;
+        let v = match name {
+            names::SIN => super::libm64::sin_cos(g, x, false)?,
+            names::COS => super::libm64::sin_cos(g, x, true)?,
+            names::EXP => super::libm64::exp(g, x)?,
+            _ => super::libm64::tanh(g, x)?,
+        };
+        g.set_id(op, v);
+        return Ok(());
+    }
     if only32 && s == Scalar::F(64) {
         return Err(g.err(format!(
             "the SPIR-V backend has no f64 '{name}' (GLSL.std.450 defines it for 32-bit floats only)"

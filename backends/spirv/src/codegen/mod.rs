@@ -21,6 +21,7 @@ mod arith;
 mod buffers;
 mod checks;
 mod control;
+mod libm64;
 mod math;
 mod task;
 mod types;
@@ -302,6 +303,13 @@ impl<'a> Gen<'a> {
         if self.caps.insert(c) {
             self.b.capability(c);
         }
+    }
+
+    /// Decorates float op result `r` `NoContraction`, so that a driver keeps it exact: no fusing
+    /// into an FMA and no reassociation (Mesa's NIR marks such ops `exact`).
+    pub fn exact(&mut self, r: Word) -> Word {
+        self.b.decorate(r, spirv::Decoration::NoContraction, []);
+        r
     }
 
     /// Declares extension `e` (once).

@@ -132,12 +132,16 @@ fn corpus_files() -> Vec<(PathBuf, bool, Option<String>)> {
     out
 }
 
-/// Compiles the whole corpus with every option set of `options`.
-pub fn compile_all(options: &[Options]) -> Vec<Compiled> {
+/// Compiles the whole corpus with every option set of `options` (`twin`: each file's f64 twin,
+/// every `f32` of its text made `f64`, as the gradient corpus checks it).
+pub fn compile_all(options: &[Options], twin: bool) -> Vec<Compiled> {
     let out = Out::default();
     let label = Arc::new(Mutex::new(String::new()));
     for (path, kernels, grad) in corpus_files() {
-        let source = std::fs::read_to_string(&path).unwrap();
+        let mut source = std::fs::read_to_string(&path).unwrap();
+        if twin {
+            source = source.replace("f32", "f64");
+        }
         let name = path.display().to_string();
         let mut ctx = qd_dialects::context();
         let module = parse_source(&mut ctx, &source, &name)
@@ -182,6 +186,36 @@ pub fn compile_all(options: &[Options]) -> Vec<Compiled> {
                 .unwrap_or_else(|e| panic!("{name} gradient of {k}: {e}"));
         }
     }
+    Arc::try_unwrap(out)
+        .ok()
+        .expect("the device is gone")
+        .into_inner()
+        .unwrap()
+}
+
+/// Compiles kernel `kernel` of `source` (its gradient when `grad`) with each of `options`.
+pub fn compile_source(
+    source: &str,
+    kernel: &str,
+    grad: bool,
+    options: &[Options],
+) -> Vec<Compiled> {
+    let out = Out::default();
+    let mut ctx = qd_dialects::context();
+    let module = parse_source(&mut ctx, source, "test.mlir").expect("the test source parses");
+    let dev = CollectDevice {
+        options: options.to_vec(),
+        label: Arc::new(Mutex::new("test.mlir".to_string())),
+        out: out.clone(),
+        n: 0,
+    };
+    let mut p = Program::new(ctx, module, Box::new(dev), ProgramConfig::default()).unwrap();
+    if grad {
+        p.gradient(kernel).unwrap();
+    } else {
+        p.kernel(kernel).unwrap();
+    }
+    drop(p);
     Arc::try_unwrap(out)
         .ok()
         .expect("the device is gone")

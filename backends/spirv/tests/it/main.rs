@@ -2,5 +2,7 @@
 
 mod vulkan;
 mod vulkan_spv;
+mod codegen;
 mod corpus;
+mod libm64;
 mod spirv_val;
