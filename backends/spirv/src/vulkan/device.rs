@@ -7,9 +7,14 @@
 //!   A task's thread count comes from its real bounds: a constant, or a temporaries slot that
 //!   the previous tasks wrote, read back after the batch so far has been submitted and waited
 //!   for (when a task failed by then, the rest of the launch does not run);
-//! - each task gets a fresh metadata buffer (begin, threads, heap strides, each stack's offset
-//!   and capacity from the runtime's `HeapLayout`), and heaps of `threads x stride` bytes
-//!   (zeroed before the task, as fresh heaps are), grown as `heap` describes;
+//! - each dispatch gets a fresh metadata buffer (begin, threads, heap strides, each stack's
+//!   offset and capacity from the runtime's `HeapLayout`), and heaps of `threads x stride`
+//!   bytes (zeroed before it, as fresh heaps are), grown as `heap` describes. A task whose heaps
+//!   would pass what one binding holds (`maxStorageBufferRange`, 128 MiB on lavapipe; 2^31
+//!   without Int64) runs as several dispatches over consecutive threads reusing the rows;
+//! - bounds: field and ndarray indices are checked only with `with_check_bounds(true)`
+//!   (`--check-bounds`), as on `cpu`; robust buffer access keeps an unchecked access inside
+//!   its buffer (local arrays are always checked);
 //! - errors and overflows go to per-launch records, read at `sync`: an error record becomes the
 //!   interpreter's error through the kernel's error sites (located by the program through
 //!   `error_location`), an overflow record the same `AdstackOverflow` the interpreters give (the
@@ -71,6 +76,8 @@ pub struct VulkanDevice {
     options: Options,
     /// Whether kernels are lowered with field and ndarray bounds checks.
     check_bounds: bool,
+    /// A smaller limit on the bytes of one heap binding (tests of split dispatches).
+    heap_limit_override: Option<u64>,
     gpu: Arc<Gpu>,
 }
 
@@ -118,6 +125,7 @@ impl VulkanDevice {
             options: options_for(&gpu.caps),
             // Without robust buffer access an unchecked index could fault: always check.
             check_bounds: !gpu.robust,
+            heap_limit_override: None,
             gpu,
         })
     }
@@ -161,6 +169,11 @@ impl VulkanDevice {
         for h in &mut self.heaps {
             h.alloc_limit = limit;
         }
+    }
+    /// Limits the bytes one heap binding may take below the device's own limit (tests of
+    /// tasks split into several dispatches).
+    pub fn set_heap_limit(&mut self, bytes: Option<u64>) {
+        self.heap_limit_override = bytes;
     }
     /// Resources waiting for their batch's fence before they are freed (for tests).
     pub fn pending_frees(&self) -> usize {
@@ -571,35 +584,110 @@ impl VulkanDevice {
         let layout =
             HeapLayout::compute(plan, &task.stacks).map_err(|e| at(task.loc, e.to_string()))?;
         let name = self.kernels[k].spirv.name.clone();
-        let mut heap_bytes = [0u64; 2];
-        for heap in [Heap::Float, Heap::Int] {
+        // One storage-buffer binding covers at most maxStorageBufferRange bytes (128 MiB on
+        // lavapipe), and 32-bit offsets reach 2^31: a task whose heaps would be larger runs as
+        // several dispatches over consecutive threads, each reusing the heap rows.
+        let wide = layout.stride(Heap::Float).max(layout.stride(Heap::Int));
+        let Some(rows) = self.rows_per_dispatch(threads, wide, task.workgroup_size) else {
+            return Err(at(
+                task.loc,
+                format!(
+                    "one thread's adstacks take {wide} bytes, more than one storage buffer of \
+                     this device may hold ({} bytes{})",
+                    self.heap_limit(),
+                    if self.options.int64 {
+                        ""
+                    } else {
+                        "; no Int64, so 32-bit offsets"
+                    }
+                ),
+            ));
+        };
+        let mut heaps = [(vk::Buffer::null(), 0u64); 2];
+        let mut row_bytes = [0u64; 2];
+        for h in [Heap::Float, Heap::Int] {
+            let i = heap_index(h);
             let bytes = layout
-                .heap_bytes(&name, heap, threads)
+                .heap_bytes(&name, h, rows)
                 .map_err(|e| at(task.loc, e.to_string()))? as u64;
-            if !self.options.int64 && bytes >= 1 << 31 {
-                return Err(at(
-                    task.loc,
-                    format!(
-                        "the {} adstack heap needs {bytes} bytes ({threads} threads x {} bytes), \
-                         more than 32-bit offsets reach (this device has no Int64)",
-                        heap.name(),
-                        layout.stride(heap)
-                    ),
-                ));
-            }
-            heap_bytes[heap_index(heap)] = bytes;
+            let buf = self.heaps[i]
+                .ensure(&self.gpu, &mut self.sub, bytes)
+                .map_err(|e| at(task.loc, e.to_string()))?;
+            heaps[i] = (buf.handle(), buf.range());
+            row_bytes[i] = layout.stride(h);
         }
-        let groups = threads.div_ceil(u64::from(task.workgroup_size.max(1)));
+        let pipe = task_index(&self.kernels[k].spirv, task);
+        let mut first = 0u64;
+        while first < threads {
+            let n = rows.min(threads - first);
+            let d = Chunk {
+                begin: begin.wrapping_add(first as i64),
+                threads: n,
+                heaps,
+                heap_bytes: [n * row_bytes[0], n * row_bytes[1]],
+            };
+            self.record_dispatch(k, pipe, task, &layout, &d, lb, data, at)?;
+            first += n;
+        }
+        Ok(true)
+    }
+
+    /// The most bytes one heap binding may take.
+    fn heap_limit(&self) -> u64 {
+        let mut limit = u64::from(self.gpu.caps.max_storage_buffer_range);
+        if !self.options.int64 {
+            limit = limit.min((1 << 31) - 1);
+        }
+        if let Some(l) = self.heap_limit_override {
+            limit = limit.min(l);
+        }
+        limit
+    }
+
+    /// The threads one dispatch of a task may run when a row of its heaps takes `wide` bytes
+    /// (whole workgroups when it is not all of them); None when not even one row fits.
+    fn rows_per_dispatch(&self, threads: u64, wide: u64, workgroup: u32) -> Option<u64> {
+        if wide == 0 {
+            return Some(threads);
+        }
+        let rows = (self.heap_limit() / wide).min(threads);
+        let wg = u64::from(workgroup.max(1));
+        match rows {
+            0 => None,
+            r if r < threads && r >= wg => Some(r / wg * wg),
+            r => Some(r),
+        }
+    }
+
+    /// Records one dispatch of task `task` (pipeline `pipe`) over `chunk`'s threads.
+    #[allow(clippy::too_many_arguments)]
+    fn record_dispatch(
+        &mut self,
+        k: usize,
+        pipe: usize,
+        task: &SpirvTask,
+        layout: &HeapLayout,
+        chunk: &Chunk,
+        lb: &LaunchBuffers,
+        data: &HashMap<u32, Buffer>,
+        at: &dyn Fn(Location, String) -> LaunchError,
+    ) -> Result<(), LaunchError> {
+        let groups = chunk
+            .threads
+            .div_ceil(u64::from(task.workgroup_size.max(1)));
         let Some((gx, gy)) = grid(groups) else {
             return Err(at(
                 task.loc,
-                format!("a task of {threads} threads is more than one dispatch can run"),
+                format!(
+                    "a task of {} threads is more than one dispatch can run",
+                    chunk.threads
+                ),
             ));
         };
-        // The metadata, fresh for this task.
+        // The metadata, fresh for this dispatch.
         let mut meta = vec![0u64; abi::META_STACKS as usize + 2 * task.stacks.len()];
-        meta[abi::META_BEGIN as usize] = begin as u64;
-        meta[abi::META_THREADS as usize] = threads;
+        meta[abi::META_BEGIN as usize] = chunk.begin as u64;
+        meta[abi::META_THREADS as usize] = chunk.threads;
         meta[abi::META_STRIDE_FLOAT as usize] = layout.stride(Heap::Float);
         meta[abi::META_STRIDE_INT as usize] = layout.stride(Heap::Int);
         for (j, &(id, _)) in task.stacks.iter().enumerate() {
@@ -612,16 +700,8 @@ impl VulkanDevice {
         let mut metadata = DeviceBuffer::new(&self.gpu, meta.len() as u64 * 8)?;
         let meta_bytes: Vec<u8> = meta.iter().flat_map(|w| w.to_le_bytes()).collect();
         metadata.write(0, &meta_bytes);
-        // The heaps (grown first, so that both buffers are known when the set is written).
-        let mut heaps = [(vk::Buffer::null(), 0u64); 2];
-        for h in [Heap::Float, Heap::Int] {
-            let i = heap_index(h);
-            let buf = self.heaps[i]
-                .ensure(&self.gpu, &mut self.sub, heap_bytes[i])
-                .map_err(|e| at(task.loc, e.to_string()))?;
-            heaps[i] = (buf.handle(), buf.range());
-        }
-        let pipe = &self.kernels[k].pipelines.tasks[task_index(&self.kernels[k].spirv, task)];
+        let heaps = chunk.heaps;
+        let pipe = &self.kernels[k].pipelines.tasks[pipe];
         let mut set_buffers = Vec::with_capacity(task.bindings.len());
         for b in &task.bindings {
             let buf = match &b.kind {
@@ -656,9 +736,10 @@ impl VulkanDevice {
         // SAFETY: `cmd` is recording; every buffer bound lives until the batch's fence (the
         // heaps and data buffers are retired, not dropped, when replaced).
         unsafe {
+            // The rows start zeroed, as fresh heaps do.
             for (i, &(buf, _)) in heaps.iter().enumerate() {
-                if heap_bytes[i] > 0 {
-                    d.cmd_fill_buffer(cmd, buf, 0, heap_bytes[i].next_multiple_of(4), 0);
+                if chunk.heap_bytes[i] > 0 {
+                    d.cmd_fill_buffer(cmd, buf, 0, chunk.heap_bytes[i].next_multiple_of(4), 0);
                 }
             }
             let fill = vk::MemoryBarrier::default()
@@ -683,7 +764,7 @@ impl VulkanDevice {
                 &[],
             );
             d.cmd_dispatch(cmd, gx, gy, 1);
-            // The next task's fill and shaders, and the host, see this task's writes.
+            // The next dispatch's fill and shaders, and the host, see this one's writes.
             let done = vk::MemoryBarrier::default()
                 .src_access_mask(vk::AccessFlags::SHADER_WRITE | vk::AccessFlags::SHADER_READ)
                 .dst_access_mask(
@@ -707,8 +788,17 @@ impl VulkanDevice {
         let serial = self.sub.current_serial();
         self.sub.retire(serial, Box::new(metadata));
         self.sub.retire(serial, Box::new(set));
-        Ok(true)
+        Ok(())
     }
+}
+
+/// One dispatch of a task: its threads, their first iteration, the heaps and the bytes of
+/// them its rows take.
+struct Chunk {
+    begin: i64,
+    threads: u64,
+    heaps: [(vk::Buffer, u64); 2],
+    heap_bytes: [u64; 2],
 }
 
 fn task_index(k: &SpirvKernel, t: &SpirvTask) -> usize {

@@ -379,6 +379,63 @@ fn heaps_grow_by_doubling_or_exactly_and_old_heaps_wait_for_their_fence() {
 }
 
 #[test]
+fn a_task_too_large_for_one_heap_binding_runs_as_several_dispatches() {
+    let Some(mut d) = device() else { return };
+    let mut s = setup(64);
+    let bindings = vec![
+        binding(2, BindingKind::Metadata),
+        binding(3, BindingKind::HeapFloat),
+        binding(7, BindingKind::Field("x".into())),
+    ];
+    let heap = |n| {
+        kernel(
+            &s,
+            "heap",
+            range(n),
+            bindings.clone(),
+            vec![(0, DType::F32)],
+            Sites::default(),
+        )
+    };
+    let (k50, k8) = (d.load(heap(50)).unwrap(), d.load(heap(8)).unwrap());
+    // 32 bytes per row, at most 160 bytes per binding: five rows per dispatch, ten dispatches,
+    // each row zeroed again before its next thread (the heap read is 0 for every thread).
+    d.set_heap_limit(Some(160));
+    let p = plan(&s, &[(0, 3)]);
+    launch(&mut d, &mut s, k50, &p);
+    d.sync(&mut s.memory).unwrap();
+    d.download(&mut s.memory, X).unwrap();
+    let want: Vec<i32> = (0..64)
+        .map(|t| if t < 50 { 10 * (t % 5) + 7 } else { 0 })
+        .collect();
+    assert_eq!(x(&s), want);
+    assert_eq!(d.heap_state(Heap::Float).0, 160);
+    // Not even one row fits: an error naming the sizes, not a crash.
+    d.set_heap_limit(Some(16));
+    let e = d.launch(&s.ctx, k8, &[], &p, &mut s.memory).unwrap_err();
+    assert!(
+        e.message.contains("one thread's adstacks take 32 bytes"),
+        "{}",
+        e.message
+    );
+    d.sync(&mut s.memory).unwrap();
+    // Without Int64, 32-bit offsets: 2^28 f32 entries per thread do not fit.
+    d.set_heap_limit(None);
+    d.set_options(Options {
+        int64: false,
+        ..Options::default()
+    });
+    let e = d
+        .launch(&s.ctx, k8, &[], &plan(&s, &[(0, 1 << 28)]), &mut s.memory)
+        .unwrap_err();
+    assert!(
+        e.message.contains("no Int64, so 32-bit offsets"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
 fn a_missing_capability_is_named() {
     let none = Capabilities::default();
     let declared = |c: &[&str]| c.iter().map(|s| s.to_string()).collect::<Vec<_>>();

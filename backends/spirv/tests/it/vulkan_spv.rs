@@ -6,7 +6,8 @@
 //! - `ovf`: thread 3 (if it is one of the task's threads) writes the overflow record (stack 0);
 //! - `err`: thread 2 writes the error record: site 0, values `[t + 3, threads]`;
 //! - `heap`: each thread reads the word at `row * stride_float + offset[0] + 8` of the float
-//!   heap (zero in a fresh heap), writes `10 t + 7` there, and stores the sum of both in `data[t]`.
+//!   heap (zero in a fresh heap), writes `10 t + 7` there, and stores the sum of both in
+//!   `data[begin + t]` (metadata word 0: the dispatch's first iteration).
 
 pub const SOURCE: &str = r#"
 OpCapability Shader
@@ -158,7 +159,10 @@ OpBranchConditional %hok %hbody %hend
 OpStore %hpe %hnew
 %hback = OpLoad %uint %hpe
 %hsum = OpIAdd %uint %hold %hback
-%hpd = OpAccessChain %pu %data %c0 %ht
+%hpb = OpAccessChain %pu %meta %c0 %c0
+%hbeg = OpLoad %uint %hpb
+%hi = OpIAdd %uint %hbeg %ht
+%hpd = OpAccessChain %pu %data %c0 %hi
 OpStore %hpd %hsum
 OpBranch %hend
 %hend = OpLabel
