@@ -6,4 +6,5 @@ mod cache;
 mod common;
 mod device;
 mod emit;
+mod guard;
 mod semantics;
