@@ -6,7 +6,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 pkgs=(build-essential ca-certificates python3 python3-venv
       llvm-22-dev libmlir-22-dev libpolly-22-dev libclang-22-dev zlib1g-dev libzstd-dev
-      mlir-22-tools mesa-vulkan-drivers libvulkan1 spirv-tools)
+      mlir-22-tools mesa-vulkan-drivers libvulkan1 spirv-tools valgrind)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

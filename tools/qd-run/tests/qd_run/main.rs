@@ -7,5 +7,6 @@ mod corpus;
 mod devices;
 mod errors;
 mod grad;
+mod guard;
 mod outputs;
 mod save;
