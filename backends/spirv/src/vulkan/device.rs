@@ -15,7 +15,8 @@
 //! - bounds: field and ndarray indices are checked only with `with_check_bounds(true)`
 //!   (`--check-bounds`), as on `cpu`; robust buffer access keeps an unchecked access inside
 //!   its buffer (local arrays are always checked);
-//! - errors and overflows go to per-launch records, read at `sync`: an error record becomes the
+//! - errors and overflows go to per-task records, read at `sync` in task order (the first
+//!   failing task ends what is reported, as the interpreter stops there): an error record becomes the
 //!   interpreter's error through the kernel's error sites (located by the program through
 //!   `error_location`), an overflow record the same `AdstackOverflow` the interpreters give (the
 //!   kernel, the stack's location, its capacity in that launch); a later sync is clean;
@@ -59,8 +60,8 @@ struct Kernel {
 /// A launch whose records are read at the next sync.
 struct PendingLaunch {
     kernel: usize,
-    errors: DeviceBuffer,
-    overflow: DeviceBuffer,
+    /// Each task's records, in task order.
+    records: Vec<Records>,
     /// Each stack of the kernel in that launch: id, alloca location, capacity.
     stacks: Vec<(u32, Location, u64)>,
 }
@@ -356,19 +357,29 @@ impl Device for VulkanDevice {
         }
         for p in std::mem::take(&mut self.pending) {
             let k = &self.kernels[p.kernel].spirv;
-            if let Some(e) = read_error(k, &p.errors) {
-                errors.push(e);
-            }
-            if p.overflow.read_u32(abi::OVF_CLAIM as u64) != 0 {
-                let id = p.overflow.read_u32(abi::OVF_STACK as u64);
-                if let Some(&(_, loc, capacity)) = p.stacks.iter().find(|s| s.0 == id) {
-                    if memory.adstack_overflow().is_none() {
-                        memory.record_adstack_overflow(AdstackOverflow {
-                            kernel: k.name.clone(),
-                            loc,
-                            capacity,
-                        });
+            // Tasks in order, as the interpreter runs them: it stops at the first failing
+            // task, so what later tasks recorded never happened (nor did an overflow of a
+            // thread after the failing one).
+            for r in &p.records {
+                let failed = r.errors.read_u32(abi::ERR_CLAIM as u64) != 0;
+                if r.overflow.read_u32(abi::OVF_CLAIM as u64) != 0 {
+                    let id = r.overflow.read_u32(abi::OVF_STACK as u64);
+                    let thread = r.overflow.read_u32(abi::OVF_THREAD as u64);
+                    let before = !failed || thread <= r.errors.read_u32(abi::ERR_THREAD as u64);
+                    let stack = p.stacks.iter().find(|s| s.0 == id);
+                    if let (true, Some(&(_, loc, capacity))) = (before, stack) {
+                        if memory.adstack_overflow().is_none() {
+                            memory.record_adstack_overflow(AdstackOverflow {
+                                kernel: k.name.clone(),
+                                loc,
+                                capacity,
+                            });
+                        }
                     }
+                }
+                if failed {
+                    errors.extend(read_error(k, &r.errors));
+                    break;
                 }
             }
         }
@@ -419,12 +430,17 @@ impl From<VkError> for LaunchError {
     }
 }
 
-/// The per-launch buffers every task binds.
+/// The error and overflow records of one task of a launch (zeroed when made).
+struct Records {
+    errors: DeviceBuffer,
+    overflow: DeviceBuffer,
+}
+
+/// The per-launch buffers the tasks bind.
 struct LaunchBuffers {
     args: DeviceBuffer,
     temps: DeviceBuffer,
-    errors: DeviceBuffer,
-    overflow: DeviceBuffer,
+    records: Vec<Records>,
 }
 
 impl VulkanDevice {
@@ -508,15 +524,20 @@ impl VulkanDevice {
         let mut lb = LaunchBuffers {
             args: DeviceBuffer::new(&self.gpu, spirv.arg_slots as u64 * 8)?,
             temps: DeviceBuffer::new(&self.gpu, spirv.temps as u64 * 8)?,
-            errors: DeviceBuffer::new(&self.gpu, abi::ERR_WORDS as u64 * 4)?,
-            overflow: DeviceBuffer::new(&self.gpu, abi::OVF_WORDS as u64 * 4)?,
+            records: Vec::with_capacity(spirv.tasks.len()),
         };
+        for _ in 0..spirv.tasks.len() {
+            lb.records.push(Records {
+                errors: DeviceBuffer::new(&self.gpu, abi::ERR_WORDS as u64 * 4)?,
+                overflow: DeviceBuffer::new(&self.gpu, abi::OVF_WORDS as u64 * 4)?,
+            });
+        }
         let arg_bytes: Vec<u8> = slots.iter().flat_map(|w| w.to_le_bytes()).collect();
         lb.args.write(0, &arg_bytes);
         let tasks = spirv.tasks.clone();
         let mut result = Ok(());
-        for task in &tasks {
-            match self.run_task(k, task, plan, &lb, &data, &at) {
+        for (ti, task) in tasks.iter().enumerate() {
+            match self.run_task(k, ti, task, plan, &lb, &data, &at) {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(e) => {
@@ -530,16 +551,14 @@ impl VulkanDevice {
         let LaunchBuffers {
             args,
             temps,
-            errors,
-            overflow,
+            records,
         } = lb;
         self.sub.retire(serial, Box::new(args));
         self.sub.retire(serial, Box::new(temps));
         // The records are read at sync, after every batch finished.
         self.pending.push(PendingLaunch {
             kernel: k,
-            errors,
-            overflow,
+            records,
             stacks,
         });
         result?;
@@ -547,10 +566,12 @@ impl VulkanDevice {
         Ok(())
     }
 
-    /// Records one task. Ok(false): a thread of an earlier task failed, the launch stops.
+    /// Records task `ti`. Ok(false): a thread of an earlier task failed, the launch stops.
+    #[allow(clippy::too_many_arguments)]
     fn run_task(
         &mut self,
         k: usize,
+        ti: usize,
         task: &SpirvTask,
         plan: &AdstackPlan,
         lb: &LaunchBuffers,
@@ -563,7 +584,8 @@ impl VulkanDevice {
                 if matches!(begin, Bound::Temp(_)) || matches!(end, Bound::Temp(_)) {
                     // The slots are written by earlier tasks: let them finish.
                     self.sub.wait_idle()?;
-                    if lb.errors.read_u32(abi::ERR_CLAIM as u64) != 0 {
+                    let claimed = |r: &Records| r.errors.read_u32(abi::ERR_CLAIM as u64) != 0;
+                    if lb.records[..ti].iter().any(claimed) {
                         return Ok(false);
                     }
                 }
@@ -626,7 +648,7 @@ impl VulkanDevice {
                 heaps,
                 heap_bytes: [n * row_bytes[0], n * row_bytes[1]],
             };
-            self.record_dispatch(k, pipe, task, &layout, &d, lb, data, at)?;
+            self.record_dispatch(k, pipe, task, &layout, &d, lb, &lb.records[ti], data, at)?;
             first += n;
         }
         Ok(true)
@@ -669,6 +691,7 @@ impl VulkanDevice {
         layout: &HeapLayout,
         chunk: &Chunk,
         lb: &LaunchBuffers,
+        rec: &Records,
         data: &HashMap<u32, Buffer>,
         at: &dyn Fn(Location, String) -> LaunchError,
     ) -> Result<(), LaunchError> {
@@ -710,8 +733,8 @@ impl VulkanDevice {
                 BindingKind::Metadata => (metadata.handle(), metadata.range()),
                 BindingKind::HeapFloat => heaps[0],
                 BindingKind::HeapInt => heaps[1],
-                BindingKind::Errors => (lb.errors.handle(), lb.errors.range()),
-                BindingKind::Overflow => (lb.overflow.handle(), lb.overflow.range()),
+                BindingKind::Errors => (rec.errors.handle(), rec.errors.range()),
+                BindingKind::Overflow => (rec.overflow.handle(), rec.overflow.range()),
                 _ => {
                     let db = data.get(&b.binding).and_then(|x| self.buffers.get(x));
                     match db {

@@ -309,6 +309,66 @@ fn an_error_code_maps_to_its_location() {
 }
 
 #[test]
+fn what_tasks_after_a_failing_one_record_is_not_reported() {
+    let Some(mut d) = device() else { return };
+    let mut s = setup(8);
+    let mut sites = Sites::default();
+    let code = sites.source_map.code(s.loc);
+    sites.sites.push(Site {
+        op: s.op,
+        kind: SiteKind::Bounds {
+            what: "field @x".into(),
+            n: 1,
+            local: false,
+        },
+        code,
+    });
+    let err = kernel(
+        &s,
+        "err",
+        range(4),
+        vec![
+            binding(2, BindingKind::Metadata),
+            binding(5, BindingKind::Errors),
+        ],
+        vec![],
+        sites,
+    );
+    let ovf = kernel(
+        &s,
+        "ovf",
+        range(8),
+        vec![
+            binding(2, BindingKind::Metadata),
+            binding(6, BindingKind::Overflow),
+        ],
+        vec![(0, DType::F32)],
+        Sites::default(),
+    );
+    let p = plan(&s, &[(0, 5)]);
+    // The overflowing task runs after the failing one: only the error is reported.
+    let mut k = err.clone();
+    k.tasks.push(ovf.tasks[0].clone());
+    let k = d.load(k).unwrap();
+    launch(&mut d, &mut s, k, &p);
+    let e = d.sync(&mut s.memory).unwrap_err();
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].kind, RuntimeErrorKind::OutOfBounds);
+    assert!(s.memory.adstack_overflow().is_none());
+    // Before it: both.
+    let mut k = ovf.clone();
+    k.sites = err.sites.clone();
+    k.tasks.push(err.tasks[0].clone());
+    let k = d.load(k).unwrap();
+    launch(&mut d, &mut s, k, &p);
+    assert_eq!(d.sync(&mut s.memory).unwrap_err().len(), 1);
+    assert_eq!(
+        s.memory.take_adstack_overflow().map(|o| o.capacity),
+        Some(5)
+    );
+}
+
+#[test]
 fn heaps_grow_by_doubling_or_exactly_and_old_heaps_wait_for_their_fence() {
     let Some(mut d) = device() else { return };
     let mut s = setup(64);
