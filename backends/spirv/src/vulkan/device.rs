@@ -176,6 +176,10 @@ impl VulkanDevice {
     pub fn set_heap_limit(&mut self, bytes: Option<u64>) {
         self.heap_limit_override = bytes;
     }
+    /// Submitted batches not known to have finished (for tests).
+    pub fn batches_in_flight(&self) -> usize {
+        self.sub.in_flight()
+    }
     /// Resources waiting for their batch's fence before they are freed (for tests).
     pub fn pending_frees(&self) -> usize {
         self.sub.pending_retired()

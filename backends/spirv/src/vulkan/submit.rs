@@ -39,6 +39,9 @@ pub struct Submitter {
     lost: bool,
 }
 
+/// Submitted batches beyond this many are waited for at the next submission.
+pub const MAX_IN_FLIGHT: usize = 16;
+
 /// How long one wait for a fence may take before the device is taken as hung.
 const FENCE_TIMEOUT_NS: u64 = 600 * 1_000_000_000;
 
@@ -176,7 +179,7 @@ impl Submitter {
         match result {
             Ok(fence) => {
                 self.in_flight.push_back(InFlight { serial, fence, cmd });
-                Ok(())
+                self.reclaim()
             }
             Err(e) => {
                 unsafe { d.free_command_buffers(self.pool, &[cmd]) };
@@ -193,31 +196,56 @@ impl Submitter {
         self.retired.retain(|(s, _)| *s > done);
     }
 
+    /// Frees what finished batches retired, without waiting; when more than
+    /// [`MAX_IN_FLIGHT`] batches are pending (launches without a sync), waits for the oldest,
+    /// so that their fences and retired buffers do not pile up.
+    fn reclaim(&mut self) -> Result<(), VkError> {
+        while let Some(b) = self.in_flight.front() {
+            // SAFETY: the fence belongs to a submitted batch.
+            let done = unsafe { self.gpu.device.get_fence_status(b.fence) };
+            match done {
+                Ok(true) => {}
+                Ok(false) if self.in_flight.len() > MAX_IN_FLIGHT => {}
+                Ok(false) => break,
+                Err(r) => return Err(self.note(VkError::vk("vkGetFenceStatus", r))),
+            }
+            self.wait_front()?;
+        }
+        Ok(())
+    }
+
+    /// Waits for the oldest submitted batch and frees what it retired.
+    fn wait_front(&mut self) -> Result<(), VkError> {
+        let Some(b) = self.in_flight.pop_front() else {
+            return Ok(());
+        };
+        let d = &self.gpu.device;
+        // SAFETY: the fence belongs to a submitted batch.
+        let r = unsafe { d.wait_for_fences(&[b.fence], true, FENCE_TIMEOUT_NS) };
+        let r = match r {
+            Ok(()) => Ok(()),
+            Err(vk::Result::TIMEOUT) => Err(VkError::vk(
+                "waiting for the device (over 10 minutes)",
+                vk::Result::ERROR_DEVICE_LOST,
+            )),
+            Err(r) => Err(VkError::vk("vkWaitForFences", r)),
+        };
+        // A lost device or a timeout ends the batch for good: nothing of it runs any more
+        // that the host could observe, so its objects go either way.
+        unsafe {
+            d.destroy_fence(b.fence, None);
+            d.free_command_buffers(self.pool, &[b.cmd]);
+        }
+        self.mark_completed(b.serial);
+        r.map_err(|e| self.note(e))
+    }
+
     /// Submits what is recorded and waits until every batch finished; frees what they retired.
     pub fn wait_idle(&mut self) -> Result<(), VkError> {
         self.submit()?;
         let mut first_err = None;
-        while let Some(b) = self.in_flight.pop_front() {
-            let d = &self.gpu.device;
-            // SAFETY: the fence belongs to a submitted batch.
-            let r = unsafe { d.wait_for_fences(&[b.fence], true, FENCE_TIMEOUT_NS) };
-            let r = match r {
-                Ok(()) => Ok(()),
-                Err(vk::Result::TIMEOUT) => Err(VkError::vk(
-                    "waiting for the device (over 10 minutes)",
-                    vk::Result::ERROR_DEVICE_LOST,
-                )),
-                Err(r) => Err(VkError::vk("vkWaitForFences", r)),
-            };
-            // A lost device or a timeout ends the batch for good: nothing of it runs any more
-            // that the host could observe, so its objects go either way.
-            unsafe {
-                d.destroy_fence(b.fence, None);
-                d.free_command_buffers(self.pool, &[b.cmd]);
-            }
-            self.mark_completed(b.serial);
-            if let Err(e) = r {
-                let e = self.note(e);
+        while !self.in_flight.is_empty() {
+            if let Err(e) = self.wait_front() {
                 first_err.get_or_insert(e);
             }
         }
@@ -230,6 +258,11 @@ impl Submitter {
     /// The number of resources waiting for their batch (for tests of deferred frees).
     pub fn pending_retired(&self) -> usize {
         self.retired.len()
+    }
+
+    /// The number of submitted batches not known to have finished.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
     }
 
     /// The serial of the last batch known to have finished.
