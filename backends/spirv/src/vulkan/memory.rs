@@ -23,18 +23,26 @@ pub struct DeviceBuffer {
     len: u64,
 }
 
-/// The memory type for buffers that `bits` allows: host-visible and coherent, device-local when
-/// possible.
-fn memory_type(gpu: &Gpu, bits: u32) -> Option<u32> {
+/// The memory types for buffers that `bits` allows, in order of preference: host-visible and
+/// coherent and device-local (a discrete GPU's BAR window may be small: the next is tried when
+/// it is full), then host-visible and coherent.
+fn memory_types(gpu: &Gpu, bits: u32) -> Vec<u32> {
     let host = vk::MemoryPropertyFlags::HOST_VISIBLE | vk::MemoryPropertyFlags::HOST_COHERENT;
     let types = &gpu.memory.memory_types[..gpu.memory.memory_type_count as usize];
     let ok = |i: usize, flags: vk::MemoryPropertyFlags| {
         bits & (1 << i) != 0 && types[i].property_flags.contains(flags)
     };
-    (0..types.len())
-        .find(|&i| ok(i, host | vk::MemoryPropertyFlags::DEVICE_LOCAL))
-        .or_else(|| (0..types.len()).find(|&i| ok(i, host)))
+    let local = host | vk::MemoryPropertyFlags::DEVICE_LOCAL;
+    let mut out: Vec<u32> = (0..types.len())
+        .filter(|&i| ok(i, local))
         .map(|i| i as u32)
+        .collect();
+    out.extend(
+        (0..types.len())
+            .filter(|&i| ok(i, host) && !ok(i, local))
+            .map(|i| i as u32),
+    );
+    out
 }
 
 impl DeviceBuffer {
@@ -56,21 +64,30 @@ impl DeviceBuffer {
                 .create_buffer(&info, None)
                 .map_err(|r| VkError::vk("vkCreateBuffer", r))?;
             let req = d.get_buffer_memory_requirements(buffer);
-            let Some(ty) = memory_type(gpu, req.memory_type_bits) else {
+            let tys = memory_types(gpu, req.memory_type_bits);
+            if tys.is_empty() {
                 d.destroy_buffer(buffer, None);
                 return Err(VkError::Memory(
                     "the Vulkan device has no host-visible memory for storage buffers".into(),
                 ));
-            };
-            let alloc = vk::MemoryAllocateInfo::default()
-                .allocation_size(req.size)
-                .memory_type_index(ty);
-            let memory = match d.allocate_memory(&alloc, None) {
-                Ok(m) => m,
-                Err(r) => {
-                    d.destroy_buffer(buffer, None);
-                    return Err(VkError::vk(&format!("allocating {size} bytes"), r));
+            }
+            let mut last = vk::Result::ERROR_OUT_OF_DEVICE_MEMORY;
+            let mut memory = None;
+            for ty in tys {
+                let alloc = vk::MemoryAllocateInfo::default()
+                    .allocation_size(req.size)
+                    .memory_type_index(ty);
+                match d.allocate_memory(&alloc, None) {
+                    Ok(m) => {
+                        memory = Some(m);
+                        break;
+                    }
+                    Err(r) => last = r,
                 }
+            }
+            let Some(memory) = memory else {
+                d.destroy_buffer(buffer, None);
+                return Err(VkError::vk(&format!("allocating {size} bytes"), last));
             };
             let mapped = d
                 .bind_buffer_memory(buffer, memory, 0)

@@ -510,6 +510,9 @@ fn retired_resources_wait_for_their_batch_and_batches_do_not_pile_up() {
     sub.wait_idle().unwrap();
     assert_eq!(sub.pending_retired(), 0);
     assert!(sub.completed_serial() >= serial);
+    // Memory the device cannot give is an error, not a crash.
+    let e = DeviceBuffer::new(&gpu, 1 << 50).err().expect("no petabyte");
+    assert!(e.is_out_of_memory(), "{e}");
     // A buffer retired to a finished batch goes at once.
     sub.retire(serial, Box::new(DeviceBuffer::new(&gpu, 16).unwrap()));
     assert_eq!(sub.pending_retired(), 0);
