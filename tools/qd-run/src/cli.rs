@@ -74,6 +74,11 @@ struct Cli {
     /// arrays are checked either way
     #[arg(long)]
     check_bounds: bool,
+    /// After the first run, run the kernel (and with --grad its gradient) N more times, each
+    /// from the first run's inputs; --json then reports the median launch and grad times of
+    /// those runs (launch_median, grad_median), apart from the first run's and the compile times
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    repeat: u32,
     /// Print one JSON object: {"fields": {...}, "timings_ms": {...}} (with --report-adstack, also
     /// "adstack": [...]; the schema is in docs/json.md)
     #[arg(long)]
@@ -102,6 +107,8 @@ pub struct Options {
     pub shuffle: Option<u64>,
     /// `--check-bounds`: check field and ndarray indices on devices that can skip them.
     pub check_bounds: bool,
+    /// `--repeat N`: runs after the first, timed for the medians.
+    pub repeat: u32,
     pub json: bool,
     /// `--report-adstack`: print the adstack plan of each launch.
     pub report_adstack: bool,
@@ -197,6 +204,7 @@ where
         device: cli.device,
         shuffle: cli.shuffle,
         check_bounds: cli.check_bounds,
+        repeat: cli.repeat,
         json: cli.json,
         report_adstack: cli.report_adstack,
     })))
@@ -252,6 +260,8 @@ mod tests {
             "32",
             "--report-adstack",
             "--check-bounds",
+            "--repeat",
+            "5",
         ]);
         assert_eq!(o.file, "f.mlir");
         assert_eq!(o.kernel, "compute");
@@ -277,10 +287,12 @@ mod tests {
         assert_eq!(o.ad_stack_size, Some(32));
         assert!(o.report_adstack);
         assert!(o.check_bounds);
+        assert_eq!(o.repeat, 5);
         assert_eq!(o.device, "interp");
         let plain = run(&["f.mlir", "--kernel", "k"]);
         assert_eq!(plain.ad_stack_size, None);
         assert!(!plain.report_adstack && !plain.json && !plain.check_bounds);
+        assert_eq!(plain.repeat, 0);
         assert_eq!(plain.device, DEFAULT_DEVICE);
         assert_eq!(run(&["--kernel=k", "--", "-odd.mlir"]).file, "-odd.mlir");
         // The last --shuffle wins, as before clap.
@@ -352,6 +364,21 @@ mod tests {
                 &["f.mlir", "--kernel", "k", "--check-bounds=no"][..],
                 ErrorKind::TooManyValues,
                 "--check-bounds",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--repeat", "x"][..],
+                ErrorKind::ValueValidation,
+                "'--repeat <N>'",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--repeat=-1"][..],
+                ErrorKind::ValueValidation,
+                "'--repeat <N>'",
+            ),
+            (
+                &["f.mlir", "--kernel", "k", "--repeat", "1", "--repeat", "2"][..],
+                ErrorKind::ArgumentConflict,
+                "cannot be used multiple times",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--print", " "][..],
@@ -460,6 +487,7 @@ mod tests {
             "--ad-stack-size",
             "--report-adstack",
             "--check-bounds",
+            "--repeat",
             "--completions",
             "y=1",
             "--",

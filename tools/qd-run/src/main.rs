@@ -3,7 +3,8 @@
 //! ```text
 //! qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]... [--print FIELD]...
 //!        [--save FIELD=PATH.npy]... [--grad OUTPUT=SEED]... [--ad-stack-size N]
-//!        [--report-adstack] [--device NAME] [--shuffle SEED] [--check-bounds] [--json]
+//!        [--report-adstack] [--device NAME] [--shuffle SEED] [--check-bounds] [--repeat N]
+//!        [--json]
 //! qd-run --completions SHELL
 //! ```
 //!

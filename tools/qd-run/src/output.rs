@@ -172,7 +172,10 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
     )
 }
 
-/// The milliseconds each step took; `autodiff` and `grad` only with `--grad`.
+/// The milliseconds each step took; `compile_grad`, `autodiff` and `grad` only with `--grad`,
+/// the medians only with `--repeat N` (N > 0). `compile` is `compile_kernel` + `compile_grad`:
+/// the first calls, which compile; `launch` and `grad` are the first run's, the medians those
+/// of the repetitions, which compile nothing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Timings {
     #[serde(serialize_with = "micros")]
@@ -182,11 +185,19 @@ pub struct Timings {
     #[serde(serialize_with = "micros")]
     pub compile: f64,
     #[serde(serialize_with = "micros")]
+    pub compile_kernel: f64,
+    #[serde(serialize_with = "micros_opt", skip_serializing_if = "Option::is_none")]
+    pub compile_grad: Option<f64>,
+    #[serde(serialize_with = "micros")]
     pub launch: f64,
     #[serde(serialize_with = "micros_opt", skip_serializing_if = "Option::is_none")]
     pub autodiff: Option<f64>,
     #[serde(serialize_with = "micros_opt", skip_serializing_if = "Option::is_none")]
     pub grad: Option<f64>,
+    #[serde(serialize_with = "micros_opt", skip_serializing_if = "Option::is_none")]
+    pub launch_median: Option<f64>,
+    #[serde(serialize_with = "micros_opt", skip_serializing_if = "Option::is_none")]
+    pub grad_median: Option<f64>,
     #[serde(serialize_with = "micros")]
     pub total: f64,
 }
@@ -400,17 +411,35 @@ mod tests {
              \"data\": [\"NaN\", \"Infinity\", \"-Infinity\", -0.0]}, \"n\": {\"shape\": [1], \
              \"data\": [18446744073709551615]}, \"m\": {\"shape\": [3], \"data\": [true, -3, \
              \"-Infinity\"]}}, \"timings_ms\": {\"parse\": 1.235, \"verify\": 0.0, \"compile\": 0.0, \
-             \"launch\": 0.5, \"total\": 0.0}}\n"
+             \"compile_kernel\": 0.0, \"launch\": 0.5, \"total\": 0.0}}\n"
         );
         let grad = Timings {
+            compile: 3.5,
+            compile_kernel: 1.25,
+            compile_grad: Some(2.25),
             autodiff: Some(2.0),
             grad: Some(0.0004),
             ..Timings::default()
         };
         assert_eq!(
             json(&[], None, &grad).unwrap(),
+            "{\"fields\": {}, \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \"compile\": 3.5, \
+             \"compile_kernel\": 1.25, \"compile_grad\": 2.25, \"launch\": 0.0, \"autodiff\": 2.0, \
+             \"grad\": 0.0, \"total\": 0.0}}\n"
+        );
+        // --repeat: the medians after the first run's times.
+        let repeated = Timings {
+            launch: 9.0,
+            launch_median: Some(0.5),
+            grad: Some(8.0),
+            grad_median: Some(0.25),
+            ..Timings::default()
+        };
+        assert_eq!(
+            json(&[], None, &repeated).unwrap(),
             "{\"fields\": {}, \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \"compile\": 0.0, \
-             \"launch\": 0.0, \"autodiff\": 2.0, \"grad\": 0.0, \"total\": 0.0}}\n"
+             \"compile_kernel\": 0.0, \"launch\": 9.0, \"grad\": 8.0, \"launch_median\": 0.5, \
+             \"grad_median\": 0.25, \"total\": 0.0}}\n"
         );
         let control = json(&[field("a\nb", &[], f32s(&[1.0]))], None, &grad).unwrap();
         assert!(
@@ -516,7 +545,7 @@ mod tests {
              \"bytes_per_thread\": 80}, {\"kernel\": \"k_grad\", \"stack\": 1, \"loc\": \
              \"f.mlir:11:7\", \"type\": \"f32\", \"size_expr\": null, \"depth\": 2, \
              \"bytes_per_thread\": 24}], \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \
-             \"compile\": 0.0, \"launch\": 0.0, \"total\": 0.0}}\n"
+             \"compile\": 0.0, \"compile_kernel\": 0.0, \"launch\": 0.0, \"total\": 0.0}}\n"
         );
         assert!(json(&[], Some(&[]), &Timings::default())
             .unwrap()

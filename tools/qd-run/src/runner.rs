@@ -6,6 +6,12 @@
 //! printed fields and (with `--report-adstack`) the adstack plan of each launch. Every failure is a message for stderr
 //! with exit status 1: located diagnostics (`file:line:col: error: ...` with the source line)
 //! for the IR and for runtime errors, `qd-run: error: ...` for everything else.
+//!
+//! `--repeat N`: what is printed and saved is the first run's; then the run (launch, and with
+//! `--grad` seeding and the gradient launch) is repeated N times, each from the first run's
+//! inputs (every field, adjoint and ndarray argument as they were before its launch, restored
+//! untimed), and the medians of those launches' times are reported apart from the first run's
+//! and from the compile times (which only the first call pays).
 
 use crate::cli::Options;
 use crate::output::{self, FieldOut, StackOut, Timings};
@@ -14,8 +20,8 @@ use qd_frontend::KernelOp;
 use qd_ir::text::{parse_source, SourceMgr};
 use qd_ir::{Context, Diagnostic};
 use qd_runtime::{
-    Arg, DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId, NdarrayId,
-    ParamType, Program, ProgramConfig, RuntimeError, Storage,
+    Arg, DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId, Ndarray,
+    NdarrayId, ParamType, Program, ProgramConfig, RuntimeError, Storage,
 };
 use std::time::Instant;
 
@@ -114,6 +120,7 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?;
     }
     let autodiff_ms = ms(t);
+    // The gradient kernel's compile (its first call), apart from the forward kernel's below.
     let t = Instant::now();
     let gradient: Option<GradientKernel> = if o.grads.is_empty() {
         None
@@ -123,7 +130,7 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
                 .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?,
         )
     };
-    let mut compile_ms = ms(t);
+    let compile_grad_ms = ms(t);
 
     // Check every name before running anything.
     let mut prints: Vec<String> = Vec::new();
@@ -169,32 +176,12 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
     let k = p
         .kernel(&o.kernel)
         .map_err(|e| api_error(&sm, p.context(), "", e))?;
-    compile_ms += ms(t);
+    let compile_kernel_ms = ms(t);
     let args = build_args(&mut p, k, &param_names, o)?;
+    let inputs = (o.repeat > 0).then(|| Inputs::take(&p, &args));
 
-    let t = Instant::now();
-    p.launch(k, &args)
-        .map_err(|e| api_error(&sm, p.context(), "", e))?;
-    p.sync().map_err(|e| runtime_errors(&sm, &p, e))?;
-    let launch_ms = ms(t);
-
-    // The gradient: seed the outputs' adjoints, then run the gradient kernel on the primal
-    // arguments and zeroed adjoint ndarrays.
-    let mut adjoint_arrays: Vec<(usize, NdarrayId)> = Vec::new();
-    let mut grad_ms = 0.0;
-    if let Some(g) = &gradient {
-        for (target, seed) in &seeds {
-            let n = p.field(target).map(|s| s.len()).unwrap_or(0);
-            p.write_f64(target, &vec![*seed; n])
-                .map_err(|e| fail(format!("--grad {target}: {e}")))?;
-        }
-        let t = Instant::now();
-        adjoint_arrays = p
-            .launch_grad(g, &args)
-            .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?;
-        p.sync().map_err(|e| runtime_errors(&sm, &p, e))?;
-        grad_ms = ms(t);
-    }
+    let first = run_once(&mut p, &sm, k, gradient.as_ref(), &seeds, &args)?;
+    let adjoint_arrays = first.adjoints;
 
     // The kernels launched, in order, for the adstack report.
     let mut launched = vec![k];
@@ -218,33 +205,149 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             }
         })
         .collect();
+    let stacks = o.report_adstack.then(|| adstack_report(&p, &launched));
+
+    // The repetitions, each from the first run's inputs; only their launches are timed.
+    let (mut launches, mut grads) = (Vec::new(), Vec::new());
+    if let Some(inputs) = &inputs {
+        let mut adjoints = Vec::new();
+        for _ in 0..o.repeat {
+            // The previous repetition's adjoint ndarrays are not printed: free them.
+            for (_, id) in adjoints.drain(..) {
+                let _ = p.remove_ndarray(id);
+            }
+            inputs.restore(&mut p)?;
+            let r = run_once(&mut p, &sm, k, gradient.as_ref(), &seeds, &args)?;
+            launches.push(r.launch_ms);
+            grads.extend(r.grad_ms);
+            adjoints = r.adjoints;
+        }
+    }
+
     Ok(if o.json {
         let with_grad = |ms| gradient.is_some().then_some(ms);
         let timings = Timings {
             parse: parse_ms,
             verify: verify_ms,
-            compile: compile_ms,
-            launch: launch_ms,
+            compile: compile_kernel_ms + compile_grad_ms,
+            compile_kernel: compile_kernel_ms,
+            compile_grad: with_grad(compile_grad_ms),
+            launch: first.launch_ms,
             autodiff: with_grad(autodiff_ms),
-            grad: with_grad(grad_ms),
+            grad: first.grad_ms,
+            launch_median: median(launches),
+            grad_median: median(grads),
             total: ms(start),
         };
-        let stacks = o.report_adstack.then(|| adstack_report(&p, &launched));
         output::json(&fields, stacks.as_deref(), &timings)
             .map_err(|e| fail(format!("--json: {e}")))?
     } else {
         let mut out = output::text(&fields);
-        if o.report_adstack {
+        if let Some(stacks) = &stacks {
             let names: Vec<String> = launched
                 .iter()
                 .filter_map(|&k| p.kernel_name(k).map(str::to_string))
                 .collect();
-            out.push_str(&output::adstack_text(
-                &adstack_report(&p, &launched),
-                &names,
-            ));
+            out.push_str(&output::adstack_text(stacks, &names));
         }
         out
+    })
+}
+
+/// One run's launch and gradient times, and the adjoint ndarrays its gradient launch made.
+struct RunOnce {
+    launch_ms: f64,
+    grad_ms: Option<f64>,
+    adjoints: Vec<(usize, NdarrayId)>,
+}
+
+/// Launches `k` on `args` and syncs; with a gradient, seeds the outputs' adjoints (untimed),
+/// then runs the gradient kernel on the primal arguments and zeroed adjoint ndarrays and syncs.
+fn run_once(
+    p: &mut Program,
+    sm: &SourceMgr,
+    k: KernelId,
+    gradient: Option<&GradientKernel>,
+    seeds: &[(String, f64)],
+    args: &[Arg],
+) -> Result<RunOnce, Failure> {
+    let t = Instant::now();
+    p.launch(k, args)
+        .map_err(|e| api_error(sm, p.context(), "", e))?;
+    p.sync().map_err(|e| runtime_errors(sm, p, e))?;
+    let launch_ms = ms(t);
+    let mut run = RunOnce {
+        launch_ms,
+        grad_ms: None,
+        adjoints: Vec::new(),
+    };
+    if let Some(g) = gradient {
+        for (target, seed) in seeds {
+            let n = p.field(target).map(|s| s.len()).unwrap_or(0);
+            p.write_f64(target, &vec![*seed; n])
+                .map_err(|e| fail(format!("--grad {target}: {e}")))?;
+        }
+        let t = Instant::now();
+        run.adjoints = p
+            .launch_grad(g, args)
+            .map_err(|e| api_error(sm, p.context(), "--grad: ", e))?;
+        p.sync().map_err(|e| runtime_errors(sm, p, e))?;
+        run.grad_ms = Some(ms(t));
+    }
+    Ok(run)
+}
+
+/// What a run starts from: every field and adjoint, and the ndarray arguments' contents.
+struct Inputs {
+    fields: Vec<(String, Storage)>,
+    arrays: Vec<(NdarrayId, Ndarray)>,
+}
+
+impl Inputs {
+    fn take(p: &Program, args: &[Arg]) -> Inputs {
+        let mut fields = Vec::new();
+        for name in p.field_names() {
+            for name in [name.to_string(), format!("{name}.grad")] {
+                // A field without an adjoint has no `.grad`.
+                if let Ok(s) = p.field(&name) {
+                    fields.push((name, s.clone()));
+                }
+            }
+        }
+        let arrays = args
+            .iter()
+            .filter_map(|a| match *a {
+                Arg::Ndarray(id) => p.ndarray(id).ok().map(|nd| (id, nd.clone())),
+                Arg::Scalar(_) => None,
+            })
+            .collect();
+        Inputs { fields, arrays }
+    }
+
+    fn restore(&self, p: &mut Program) -> Result<(), Failure> {
+        for (name, s) in &self.fields {
+            p.write(name, s.clone())
+                .map_err(|e| fail(format!("--repeat: {e}")))?;
+        }
+        for (id, nd) in &self.arrays {
+            *p.ndarray_mut(*id)
+                .map_err(|e| fail(format!("--repeat: {e}")))? = nd.clone();
+        }
+        Ok(())
+    }
+}
+
+/// The median of `times` (the mean of the middle two for an even count); None when empty.
+fn median(mut times: Vec<f64>) -> Option<f64> {
+    if times.is_empty() {
+        return None;
+    }
+    times.sort_by(f64::total_cmp);
+    let n = times.len();
+    Some(if n % 2 == 1 {
+        times[n / 2]
+    } else {
+        (times[n / 2 - 1] + times[n / 2]) / 2.0
     })
 }
 
@@ -373,4 +476,19 @@ fn build_args(
         args.push(arg);
     }
     Ok(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median;
+
+    #[test]
+    fn the_median_of_odd_and_even_counts() {
+        assert_eq!(median(vec![]), None);
+        assert_eq!(median(vec![4.0]), Some(4.0));
+        assert_eq!(median(vec![9.0, 1.0, 5.0]), Some(5.0));
+        assert_eq!(median(vec![9.0, 1.0, 2.0, 5.0]), Some(3.5));
+        // One slow outlier does not move it.
+        assert_eq!(median(vec![1.0, 1000.0, 1.0, 2.0, 1.0]), Some(1.0));
+    }
 }

@@ -20,6 +20,7 @@ fn help_is_generated_and_exits_0() {
             "--device <NAME>",
             "--shuffle <SEED>",
             "--check-bounds",
+            "--repeat <N>",
             "--json",
             "--completions <SHELL>",
             "VALUES: a comma list (1,2,3), fill(v), linspace(a,b), arange(), or a .npy file;",

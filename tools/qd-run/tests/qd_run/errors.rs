@@ -118,6 +118,12 @@ fn usage_errors_exit_2() {
             "the argument '--kernel <NAME>' cannot be used multiple times",
         ),
         (&["--json=yes"][..], "unexpected value 'yes' for '--json'"),
+        (&["--repeat", "x"][..], "invalid value 'x' for '--repeat <N>'"),
+        (&["--repeat", "-1"][..], "unexpected argument '-1' found"),
+        (
+            &["--repeat", "99999999999"][..],
+            "invalid value '99999999999' for '--repeat <N>'",
+        ),
         (&["other.mlir"][..], "unexpected argument 'other.mlir' found"),
         (
             &["--completions", "bash"][..],

@@ -66,7 +66,17 @@ fn json_output_on(device: &str) {
         .split(", ")
         .map(|kv| kv.split(':').next().unwrap().trim_matches('"'))
         .collect();
-    assert_eq!(keys, vec!["parse", "verify", "compile", "launch", "total"]);
+    assert_eq!(
+        keys,
+        vec![
+            "parse",
+            "verify",
+            "compile",
+            "compile_kernel",
+            "launch",
+            "total"
+        ]
+    );
 }
 
 #[test]
@@ -347,4 +357,144 @@ fn help_and_nothing_to_print() {
             .next(),
         Some("{\"fields\": {}")
     );
+}
+
+/// The keys of the `timings_ms` object of a `--json` output, in order, and their values.
+fn timings(out: &str) -> Vec<(String, f64)> {
+    let json: serde_json::Value =
+        serde_json::from_str(out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    let values = &json["timings_ms"];
+    let part = out.split("\"timings_ms\": {").nth(1).unwrap();
+    part.split(", ")
+        .map(|kv| kv.split(':').next().unwrap().trim_matches('"').to_string())
+        .map(|k| {
+            let v = values[&k].as_f64().unwrap_or_else(|| panic!("{k}: {out}"));
+            (k, v)
+        })
+        .collect()
+}
+
+fn keys(t: &[(String, f64)]) -> Vec<&str> {
+    t.iter().map(|(k, _)| k.as_str()).collect()
+}
+
+#[test]
+fn repeat_reports_medians_apart_from_compile_times() {
+    for device in EACH_DEVICE {
+        let mut args = on(MAIN_JOB, device);
+        args.extend(["--grad", "y=1", "--print", "x.grad", "--json"]);
+        let once = ok(&args);
+        let mut repeated = args.clone();
+        repeated.extend(["--repeat", "3"]);
+        let out = ok(&repeated);
+        // The printed fields are the first run's (y, summed by atomic adds, would double in a
+        // run from the first run's outputs).
+        let fields = |o: &str| o.split(", \"timings_ms\"").next().unwrap().to_string();
+        assert_eq!(fields(&out), fields(&once), "{device}");
+        let t = timings(&out);
+        assert_eq!(
+            keys(&t),
+            [
+                "parse",
+                "verify",
+                "compile",
+                "compile_kernel",
+                "compile_grad",
+                "launch",
+                "autodiff",
+                "grad",
+                "launch_median",
+                "grad_median",
+                "total"
+            ],
+            "{device}: {out}"
+        );
+        let get = |k: &str| t.iter().find(|(n, _)| n == k).unwrap().1;
+        assert!(t.iter().all(|(_, v)| *v >= 0.0), "{out}");
+        // compile is the forward kernel's compile plus the gradient's (each rounded to 1 µs).
+        assert!(
+            (get("compile") - get("compile_kernel") - get("compile_grad")).abs() <= 0.0015,
+            "{out}"
+        );
+        assert!(
+            get("total") >= get("compile") + get("launch_median"),
+            "{out}"
+        );
+        // Without --repeat, or with 0: no medians, the keys of today.
+        let plain = timings(&once);
+        assert!(
+            !keys(&plain).iter().any(|k| k.ends_with("_median")),
+            "{once}"
+        );
+        let mut zero = args.clone();
+        zero.extend(["--repeat", "0"]);
+        let z = ok(&zero);
+        assert_eq!(keys(&timings(&z)), keys(&plain), "{z}");
+        assert_eq!(fields(&z), fields(&once));
+        // Without --grad, only the launch's median.
+        let mut fwd = on(MAIN_JOB, device);
+        fwd.extend(["--json", "--repeat", "2"]);
+        let f = timings(&ok(&fwd));
+        assert_eq!(
+            keys(&f),
+            [
+                "parse",
+                "verify",
+                "compile",
+                "compile_kernel",
+                "launch",
+                "launch_median",
+                "total"
+            ]
+        );
+    }
+    // The text output does not change.
+    let mut text = MAIN_JOB.to_vec();
+    text.extend(["--grad", "y=1", "--print", "x.grad", "--report-adstack"]);
+    let mut repeated = text.clone();
+    repeated.extend(["--repeat", "2"]);
+    assert_eq!(ok(&repeated), ok(&text));
+}
+
+/// A kernel that counts its launches in @c and reads @a[c]: in range on the first launch only.
+const COUNTER: &str = "module {
+  qd.field @c : !qd.field<i32>
+  qd.field @a : !qd.field<2xf32>
+  qd.field @y : !qd.field<f32>
+  qd.kernel @count() {
+    %v = qd.load @c[] : i32
+    %one = arith.constant 1 : i32
+    %n = arith.addi %v, %one : i32
+    qd.store %n, @c[] : i32
+    %x = qd.load @a[%n] : f32
+    qd.store %x, @y[] : f32
+  }
+}
+";
+
+#[test]
+fn each_repetition_starts_from_the_first_runs_inputs() {
+    let dir = scratch("repeat");
+    let f = write(&dir, "count.mlir", COUNTER.as_bytes());
+    for device in EACH_DEVICE {
+        let args = [
+            f.as_str(),
+            "--kernel",
+            "count",
+            "--set",
+            "a=5,7",
+            "--print",
+            "c",
+            "--print",
+            "y",
+            "--check-bounds",
+            "--device",
+            device,
+        ];
+        assert_eq!(ok(&args), "c = 1\ny = 7.0\n", "{device}");
+        // Every repetition reads @a[1]; one from the first run's outputs would read @a[2].
+        let mut repeated = args.to_vec();
+        repeated.extend(["--repeat", "3"]);
+        assert_eq!(ok(&repeated), "c = 1\ny = 7.0\n", "{device}");
+    }
 }
