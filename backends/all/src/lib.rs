@@ -69,15 +69,24 @@ mod tests {
     use super::*;
     use qd_runtime::Error;
 
+    /// lavapipe's driver manifest, which tools/setup.sh installs.
+    const LAVAPIPE: &str = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+
     #[test]
     fn every_device_is_registered_under_its_own_name() {
         let reg = all_devices();
         assert!(reg.contains(DEFAULT_DEVICE));
         for entry in reg.iter() {
             assert!(!entry.description.is_empty(), "{}", entry.name);
-            let dev = reg
-                .create(&entry.name, &DeviceOptions::default())
-                .unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+            let dev = match reg.create(&entry.name, &DeviceOptions::default()) {
+                Ok(d) => d,
+                // A machine without any Vulkan driver (CI installs lavapipe) cannot start it.
+                Err(e) if entry.name == "vulkan" && !std::path::Path::new(LAVAPIPE).exists() => {
+                    eprintln!("note: {e}; vulkan not checked");
+                    continue;
+                }
+                Err(e) => panic!("{}: {e}", entry.name),
+            };
             assert_eq!(dev.name(), entry.name);
         }
     }
