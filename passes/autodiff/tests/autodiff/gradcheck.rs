@@ -15,6 +15,13 @@
 //!
 //! The inputs of the f32 module are rounded to f32 first, and the f64 runs use those rounded
 //! values, so both precisions differentiate the same function at the same point.
+//!
+//! Only the interpreter runs here: this crate does not link LLVM (the `cpu` device would make
+//! every autodiff test binary large and slow to build). The gradients of the corpus on `cpu` are
+//! checked through qd-run instead: tools/qd-run/tests/qd_run/devices.rs runs every corpus kernel
+//! and its gradient (as sized, shuffled, and with stacks too small) on `cpu` against the
+//! interpreter, which the corpus test here checks against finite differences; the corpus covers
+//! the constructs reverse mode handles (its `GRAD-COVERS` tags, `corpus::REQUIRED`).
 
 use super::common::{context, rendered};
 use qd_autodiff::{reverse_mode_ad, Aggregates, Options};
