@@ -7,4 +7,5 @@ mod common;
 mod device;
 mod emit;
 mod guard;
+mod math;
 mod semantics;
