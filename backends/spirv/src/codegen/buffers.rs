@@ -388,11 +388,18 @@ pub(super) fn atomic(g: &mut Gen<'_>, op: OpId, name: &str) -> R<()> {
     };
     let ty = g.ir.value_type(g.ir.operand(op, 0));
     let s = g.data_scalar(ty)?;
-    if p.scale != 1 || s.width() < 32 {
+    if p.scale != 1 {
         return Err(g.err(format!(
             "the SPIR-V backend has no {}-bit atomics",
             g.lowered_width(ty).unwrap_or(s.width())
         )));
+    }
+    if s.width() < 32 && !s.is_float() {
+        let unsigned = g.is_unsigned(ty);
+        let add = name == lw::ATOMIC_ADD_OP;
+        let old = narrow_cas(g, &p, s, v, add, name == lw::ATOMIC_MIN_OP, unsigned)?;
+        g.set_id(op, old);
+        return Ok(());
     }
     if s.width() == 64 {
         g.need(spirv::Capability::Int64Atomics);
@@ -476,6 +483,81 @@ fn float_cas(g: &mut Gen<'_>, p: &GPtr, s: Scalar, v: Word, add: bool, min: bool
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
     Ok(cur)
+}
+
+/// A relaxed 8- or 16-bit integer read-modify-write (Vulkan has no narrower atomics): a
+/// compare-exchange loop on the 32-bit word holding the element (little-endian, so element
+/// `i` is bits `(i % n) * width` of word `i / n`, n = 32 / width; the device's buffers are
+/// whole words), replacing only its bits. Returns the old value.
+fn narrow_cas(
+    g: &mut Gen<'_>,
+    p: &GPtr,
+    s: Scalar,
+    v: Word,
+    add: bool,
+    min: bool,
+    unsigned: bool,
+) -> R<Word> {
+    let w = s.width();
+    let per = i64::from(32 / w);
+    let u32_t = g.scalar_ty(Scalar::I(32));
+    let nty = g.scalar_ty(s);
+    let ity = g.scalar_ty(g.index());
+    let bool_t = g.scalar_ty(Scalar::Bool);
+    let per_c = g.idx_const(per);
+    let word = ck!(g, g.b.u_div(ity, None, p.index, per_c))?;
+    let lane = ck!(g, g.b.u_mod(ity, None, p.index, per_c))?;
+    let lane = if g.index() == Scalar::I(32) {
+        lane
+    } else {
+        ck!(g, g.b.u_convert(u32_t, None, lane))?
+    };
+    let width_c = g.u32c(w);
+    let shift = ck!(g, g.b.i_mul(u32_t, None, lane, width_c))?;
+    let mask = g.u32c((1u32 << w) - 1);
+    let mask_at = ck!(g, g.b.shift_left_logical(u32_t, None, mask, shift))?;
+    let keep = ck!(g, g.b.not(u32_t, None, mask_at))?;
+    let ptr = g.elem_ptr_of(p.binding, Scalar::I(32), word, true)?;
+    let (scope, sem) = relaxed(g);
+    let header = g.b.id();
+    let body = g.b.id();
+    let cont = g.b.id();
+    let merge = g.b.id();
+    ck!(g, g.b.branch(header))?;
+    ck!(g, g.b.begin_block(Some(header)))?;
+    ck!(g, g.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []))?;
+    ck!(g, g.b.branch(body))?;
+    ck!(g, g.b.begin_block(Some(body)))?;
+    let cur = ck!(g, g.b.atomic_load(u32_t, None, ptr, scope, sem))?;
+    let bits = ck!(g, g.b.shift_right_logical(u32_t, None, cur, shift))?;
+    let old = ck!(g, g.b.u_convert(nty, None, bits))?;
+    let new = if add {
+        ck!(g, g.b.i_add(nty, None, old, v))?
+    } else {
+        let b = &mut g.b;
+        let better = match (min, unsigned) {
+            (true, false) => b.s_less_than(bool_t, None, v, old),
+            (true, true) => b.u_less_than(bool_t, None, v, old),
+            (false, false) => b.s_greater_than(bool_t, None, v, old),
+            (false, true) => b.u_greater_than(bool_t, None, v, old),
+        };
+        let better = g.ck(better)?;
+        ck!(g, g.b.select(nty, None, better, v, old))?
+    };
+    let wide = ck!(g, g.b.u_convert(u32_t, None, new))?;
+    let placed = ck!(g, g.b.shift_left_logical(u32_t, None, wide, shift))?;
+    let kept = ck!(g, g.b.bitwise_and(u32_t, None, cur, keep))?;
+    let next = ck!(g, g.b.bitwise_or(u32_t, None, kept, placed))?;
+    let seen = ck!(
+        g,
+        g.b.atomic_compare_exchange(u32_t, None, ptr, scope, sem, sem, next, cur)
+    )?;
+    let ok = ck!(g, g.b.i_equal(bool_t, None, seen, cur))?;
+    ck!(g, g.b.branch_conditional(ok, merge, cont, []))?;
+    ck!(g, g.b.begin_block(Some(cont)))?;
+    ck!(g, g.b.branch(header))?;
+    ck!(g, g.b.begin_block(Some(merge)))?;
+    Ok(old)
 }
 
 /// The binding kind of `binding` (for the task's binding list).
