@@ -68,10 +68,11 @@ struct Cli {
     /// Run parallel iterations in a random order drawn from SEED (interp)
     #[arg(long, value_name = "SEED", overrides_with = "shuffle")]
     shuffle: Option<u64>,
-    /// Check every field and ndarray index on cpu: an out-of-bounds access is then a located
-    /// error, as the interpreters (which always check) report it. Without it, an out-of-bounds
-    /// field or ndarray access on cpu is undefined behaviour (a wrong value, a crash); local
-    /// arrays are checked either way
+    /// Check every field and ndarray index on the compiled devices (cpu, vulkan): an
+    /// out-of-bounds access is then a located error, as the interpreters (which always check)
+    /// report it. Without it, an out-of-bounds field or ndarray access is undefined behaviour on
+    /// cpu (a wrong value, a crash) and a wrong value on vulkan (robust buffer access keeps it
+    /// inside the buffer); local arrays are checked either way
     #[arg(long)]
     check_bounds: bool,
     /// After the first run, run the kernel (and with --grad its gradient) N more times, each
