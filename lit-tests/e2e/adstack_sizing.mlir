@@ -2,13 +2,18 @@
 // RUN: qd-run %s --device interp --kernel k --arg a=1,5,2,0 --report-adstack --json | FileCheck %s --check-prefix=JSON
 // RUN: not qd-run %s --device interp --kernel short --arg a=1,5,2,0 --print r 2>&1 | FileCheck %s --check-prefix=OVERFLOW
 // RUN: not qd-run %s --device interp --kernel past --arg a=1,5,2,0 --print r 2>&1 | FileCheck %s --check-prefix=EVAL
+// RUN: qd-run %s --device cpu --kernel k --arg a=1,5,2,0 --print r | FileCheck %s --check-prefix=CPU
+// RUN: not qd-run %s --device cpu --kernel short --arg a=1,5,2,0 --print r 2>&1 | FileCheck %s --check-prefix=OVERFLOW
+// RUN: not qd-run %s --device cpu --kernel past --arg a=1,5,2,0 --print r 2>&1 | FileCheck %s --check-prefix=EVAL
 // Hand-written SizeExprs, evaluated before every launch from the launch's ndarray argument: thread
 // i pushes a[i] values on an i32 stack (4 bytes per entry, no adjoint) sized by the largest a[i],
 // and an i1 stack (1 byte per entry on the interpreter) keeps a's length. A SizeExpr that is too
 // small overflows at exactly its depth; one that cannot be evaluated stops the launch at the
-// stack, before anything runs. On the interpreter only: these are forward kernels with stacks
-// written by hand, which the qd level runs as they are, while a lowering device lowers every
-// kernel of the file and needs each stack's id first.
+// stack, before anything runs. The report is the interpreter's: a lowering device widens the i1
+// entries to 4 bytes (cpu reports 24 bytes for stack #1); the values and the errors are the same
+// on cpu.
+
+// CPU: r = [0, 4, 1, 0]
 
 // CHECK: r = [0, 4, 1, 0]
 // CHECK-NEXT: adstack report (per thread, as sized for this launch):

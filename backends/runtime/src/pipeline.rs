@@ -15,8 +15,10 @@
 //! 4. stack ids: every adstack gets a unique `id` (see [`crate::adstack::ensure_stack_ids`]),
 //!    and the stack table ([`KernelStacks`], by id) is made from the qd-level kernel;
 //! 5. the device's own [`Device::lowering_pipeline`](crate::Device::lowering_pipeline), on a
-//!    copy of the module (so that the program's module stays at the qd level for later kernels
-//!    and gradients), then `Device::compile` on the lowered kernel with the stack table.
+//!    copy of the module that holds this kernel and no other (so that the program's module stays
+//!    at the qd level for later kernels and gradients, and another kernel cannot fail this one:
+//!    [`clone_module_for_kernel`]), then `Device::compile` on the lowered kernel with the stack
+//!    table.
 
 use crate::adstack::{ensure_stack_ids, kernel_allocas, KernelStacks};
 use crate::device::KernelIr;
@@ -84,10 +86,43 @@ pub fn run_pipeline(
     Err(Error::Diagnostics(diags))
 }
 
-/// A detached deep copy of `module` in the same context (locations kept), for a device's
-/// lowering to rewrite while the program's module stays at the qd level.
-pub fn clone_module(ctx: &mut Context, module: OpId) -> OpId {
-    ctx.clone_op(module, &mut IRMapping::new())
+/// A detached copy of `module` in the same context (locations kept) that holds the kernel
+/// `name` and everything of the module but the other kernels and the `ad.reverse`
+/// declarations, for a device's lowering to rewrite while the program's module stays at the qd
+/// level. Only the kernel being compiled is lowered, so another kernel that the device could
+/// not lower (or whose stacks have no ids yet) cannot fail it, and the cost is that of one kernel.
+pub fn clone_module_for_kernel(ctx: &mut Context, module: OpId, name: &str) -> OpId {
+    let mut mapping = IRMapping::new();
+    let copy = ctx.clone_without_regions(module, &mut mapping);
+    for (i, region) in ctx.regions(module).to_vec().into_iter().enumerate() {
+        let to = ctx.region(copy, i);
+        for block in ctx.region_blocks(region).to_vec() {
+            let args: Vec<_> = ctx
+                .block_args(block)
+                .iter()
+                .map(|&a| (ctx.value_type(a), ctx.value_loc(a)))
+                .collect();
+            let new_block = ctx.create_block(&args);
+            for (&a, &b) in ctx
+                .block_args(block)
+                .to_vec()
+                .iter()
+                .zip(ctx.block_args(new_block))
+            {
+                mapping.map(a, b);
+            }
+            ctx.append_block(to, new_block);
+            for op in ctx.block_op_vec(block) {
+                let other_kernel = KernelOp::from_op(ctx, op).is_some_and(|k| k.name(ctx) != name);
+                if other_kernel || ctx.name(op) == qd_ad::REVERSE_OP {
+                    continue;
+                }
+                let c = ctx.clone_op(op, &mut mapping);
+                ctx.append_op(new_block, c);
+            }
+        }
+    }
+    copy
 }
 
 /// The `qd.kernel` named `name` in `module`.
@@ -206,7 +241,7 @@ impl Program {
         if pipeline.is_empty() {
             return Ok((self.module, kernel));
         }
-        let copy = clone_module(&mut self.ctx, self.module);
+        let copy = clone_module_for_kernel(&mut self.ctx, self.module, name);
         let what = format!(
             "the lowering pipeline of device '{}' on kernel @{name}",
             self.device.name()

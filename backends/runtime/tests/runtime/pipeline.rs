@@ -201,6 +201,46 @@ fn the_lowering_pipeline_runs_on_a_copy_of_the_module() {
 }
 
 #[test]
+fn only_the_kernel_being_compiled_is_lowered() {
+    // @other's stack has a hand-written bound and no id: convert-qd-to-lowered refuses it, but it
+    // is not the kernel being compiled, so it must not be lowered at all.
+    let src = "module {
+  qd.field @x : !qd.field<4xf32>
+  qd.kernel @compute() {
+    qd.struct_for (%i) in @x {
+      %v = qd.load @x[%i] : f32
+      qd.store %v, @x[%i] : f32
+    }
+  }
+  qd.kernel @other(%v: f32) {
+    %s = adstack.alloca : f32 {max_size = 4}
+    adstack.push %s, %v : f32
+  }
+  ad.reverse @compute
+}
+";
+    let log = Rc::new(RefCell::new(Log::default()));
+    let mut mock = Mock::new(log.clone());
+    mock.pipeline = "builtin.module(convert-qd-to-lowered)".into();
+    let mut p = program_with(src, mock, ProgramConfig::default());
+    p.kernel("compute").unwrap_or_else(|e| panic!("{e}"));
+    let lowered = log.borrow().modules[0];
+    let ctx = p.context();
+    let names: Vec<String> = ctx
+        .walk_pre_order(lowered)
+        .into_iter()
+        .filter_map(|op| ctx.prop(op, "sym_name"))
+        .map(|a| qd_ir::text::attr_to_string(ctx, a))
+        .collect();
+    assert!(names.iter().any(|n| n == "\"compute\""), "{names:?}");
+    assert!(!names.iter().any(|n| n == "\"other\""), "{names:?}");
+    assert!(
+        names.iter().any(|n| n == "\"x\""),
+        "the fields stay: {names:?}"
+    );
+}
+
+#[test]
 fn a_bad_lowering_pipeline_is_a_device_error() {
     let log = Rc::new(RefCell::new(Log::default()));
     let mut mock = Mock::new(log);
