@@ -176,6 +176,10 @@ impl VulkanDevice {
     pub fn set_heap_limit(&mut self, bytes: Option<u64>) {
         self.heap_limit_override = bytes;
     }
+    /// The buffers of fields, adjoints and ndarrays the device holds a copy of (for tests).
+    pub fn device_buffers(&self) -> usize {
+        self.buffers.len()
+    }
     /// Submitted batches not known to have finished (for tests).
     pub fn batches_in_flight(&self) -> usize {
         self.sub.in_flight()
@@ -520,6 +524,19 @@ impl VulkanDevice {
                 _ => continue,
             };
             data.insert(d.binding, b);
+        }
+        // Copies of ndarrays the program removed since go (after the work that used them).
+        let gone: Vec<Buffer> = self
+            .buffers
+            .keys()
+            .filter(|b| matches!(b, Buffer::Ndarray(id) if memory.ndarray(*id).is_none()))
+            .copied()
+            .collect();
+        for b in gone {
+            if let Some(old) = self.buffers.remove(&b) {
+                let serial = self.sub.current_serial();
+                self.sub.retire(serial, Box::new(old));
+            }
         }
         for b in data.values().copied().collect::<Vec<_>>() {
             self.ensure_buffer(memory, b)?;

@@ -215,6 +215,15 @@ fn a_kernel_runs_over_its_real_bounds_with_upload_and_download() {
     d.sync(&mut s.memory).unwrap();
     d.download(&mut s.memory, X).unwrap();
     assert_eq!(x(&s), vec![7, 11, 15, 19, 23, 6, 7, 8]);
+    // An ndarray's device copy goes at the first launch after the program removed it.
+    let id = s
+        .memory
+        .add_ndarray(Ndarray::zeros(DType::F32, &[4]).unwrap());
+    d.upload(&s.memory, Buffer::Ndarray(id)).unwrap();
+    assert_eq!(d.device_buffers(), 2);
+    s.memory.remove_ndarray(id);
+    launch(&mut d, &mut s, k, &AdstackPlan::empty("k"));
+    assert_eq!(d.device_buffers(), 1);
     // A host write reaches the device by upload.
     set_x(&mut s, vec![0; 8]);
     d.upload(&s.memory, X).unwrap();
