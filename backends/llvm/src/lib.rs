@@ -26,7 +26,7 @@ pub mod device;
 pub mod frame;
 pub mod guard;
 pub mod jit;
-pub mod sites;
+pub use qd_runtime::sites;
 
 pub use codegen::{build_module, task_infos, KernelModule, TaskInfo};
 pub use compile::{emit_kernel, jit_kernel, KernelInput};

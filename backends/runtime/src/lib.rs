@@ -12,6 +12,8 @@
 //! - `pipeline`: the one compile pipeline (autodiff, adstack sizing and ids, the device's
 //!   lowering) behind [`Program::kernel`] and [`Program::gradient`].
 //! - `source_map`: [`SourceMap`], runtime error codes of a compiled kernel to locations.
+//! - `sites`: the error sites of a lowered kernel, numbered and worded alike by every compiled
+//!   device.
 //! - `error`: immediate errors ([`Error`]) and deferred ones ([`RuntimeError`]).
 //! - `program`: [`Program`], [`ProgramConfig`], [`KernelId`], [`ParamType`].
 //! - `grad`: gradient kernels ([`Program::gradient`], [`Program::launch_grad`]).
@@ -36,6 +38,7 @@ pub mod ndarray;
 pub mod pipeline;
 pub mod program;
 pub mod registry;
+pub mod sites;
 pub mod source_map;
 pub mod value;
 

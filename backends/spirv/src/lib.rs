@@ -9,7 +9,7 @@
 //!   `spirv-val --target-env vulkan1.2` (the test `spirv_val` runs it over the corpus).
 
 pub mod abi;
-pub mod sites;
+pub use qd_runtime::sites;
 pub mod vulkan;
 
 pub use abi::{Binding, BindingKind, Dispatch, Options, SpirvKernel, SpirvTask};

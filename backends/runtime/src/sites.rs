@@ -4,12 +4,14 @@
 //! site's values in the worker's error record; [`Sites::error`] turns that record into the
 //! interpreter's error (kind and message), and the site's code in the kernel's [`SourceMap`]
 //! locates it. The numbering depends on the IR only, so a kernel taken from the compile cache
-//! gets its sites again from its own IR.
+//! gets its sites again from its own IR. Shared by every compiled device (qd-llvm, qd-spirv), so
+//! that they number sites and word errors alike.
 
 use qd_arith::names;
 use qd_ir::{AttrData, Context, OpId};
 use qd_lowered as lw;
-use qd_runtime::{RuntimeError, RuntimeErrorKind, SourceMap};
+use crate::error::{RuntimeError, RuntimeErrorKind};
+use crate::source_map::SourceMap;
 use std::collections::HashMap;
 
 /// What fails at a site.
