@@ -695,6 +695,54 @@ fn the_main_job_matches_the_interpreter() {
 }
 
 #[test]
+fn the_main_job_runs_with_32_bit_indices_and_no_float_atomics() {
+    let Some(mut d) = device() else { return };
+    // What a device without Int64, Float64, Int8/16 and float atomics is given.
+    d.set_options(Options::minimal());
+    let src = example("dynamic_loop.mlir");
+    let mut v = program_on(&src, Box::new(d), ProgramConfig::default());
+    let mut i = program_on(
+        &src,
+        Box::new(qd_interp::Interpreter::new()),
+        ProgramConfig::default(),
+    );
+    main_job(&mut v).unwrap();
+    main_job(&mut i).unwrap();
+    for name in ["x.grad", "y"] {
+        let (a, b) = (v.read_f64(name).unwrap(), i.read_f64(name).unwrap());
+        let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for (x, y) in a.iter().zip(&b) {
+            assert!((x - y).abs() <= 1e-5 * scale, "{name}: {a:?} vs {b:?}");
+        }
+    }
+}
+
+#[test]
+fn a_kernel_needing_what_the_device_lacks_is_a_located_compile_error() {
+    let Some(mut d) = device() else { return };
+    d.set_options(Options::minimal());
+    let src = "module {
+  qd.field @d : !qd.field<4xf64>
+  qd.kernel @k() {
+    qd.struct_for (%i) in @d {
+      %v = qd.load @d[%i] : f64
+      %w = arith.addf %v, %v : f64
+      qd.store %w, @d[%i] : f64
+    }
+  }
+}
+";
+    let mut p = program_on(src, Box::new(d), ProgramConfig::default());
+    let Err(qd_runtime::Error::Diagnostics(d)) = p.kernel("k") else {
+        panic!("compiled without Float64");
+    };
+    assert!(d[0].message.contains("Float64"), "{}", d[0].message);
+    // At the op in the source (line 5: the f64 load), before any pipeline exists.
+    let at = p.context().file_line_col(d[0].loc).map(|(_, l, _)| l);
+    assert!(matches!(at, Some(5..=7)), "{at:?}");
+}
+
+#[test]
 fn a_forced_small_stack_overflows_at_sync_as_on_the_interpreter() {
     let Some(d) = device() else { return };
     let src = example("dynamic_loop.mlir");
