@@ -96,7 +96,7 @@ fn def_named(g: &Gen<'_, '_>, v: Value, name: &str) -> Option<OpId> {
 
 /// The stack whose count header `heap_ptr` addresses: an i64 pointer at byte
 /// `row * stride + adstack_offset k` of its heap (operands in either order), stack k.
-fn count_header(g: &Gen<'_, '_>, op: OpId) -> R<Option<u32>> {
+pub(super) fn count_header(g: &Gen<'_, '_>, op: OpId) -> R<Option<u32>> {
     let ty = g.pointee(g.ir.value_type(g.ir.result(op, 0)))?;
     if !matches!(g.ty(ty)?, inkwell::types::BasicTypeEnum::IntType(t) if t.get_bit_width() == 64) {
         return Ok(None);

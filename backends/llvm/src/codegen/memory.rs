@@ -152,15 +152,20 @@ pub(super) fn load(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let pv = g.ir.operand(op, 0);
     let t = g.ty(g.pointee(g.ir.value_type(pv))?)?;
     let p = g.ptr(pv)?;
-    let v = g.ck(g.b.build_load(t, p, "v"))?;
+    let v = match super::topcache::load(g, pv, p)? {
+        Some(v) => v,
+        None => g.ck(g.b.build_load(t, p, "v"))?,
+    };
     g.set(op, 0, v);
     Ok(())
 }
 
 pub(super) fn store(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let v = g.operand(op, 0)?;
-    let p = g.ptr(g.ir.operand(op, 1))?;
+    let pv = g.ir.operand(op, 1);
+    let p = g.ptr(pv)?;
     g.ck(g.b.build_store(p, v))?;
+    super::topcache::store(g, pv, v)?;
     Ok(())
 }
 

@@ -10,6 +10,7 @@ mod control;
 mod math;
 mod memory;
 mod task;
+mod topcache;
 mod types;
 
 use crate::frame::FrameLayout;
@@ -136,6 +137,8 @@ pub(crate) struct Gen<'a, 'ctx> {
     words: HashMap<(u32, bool), BasicValueEnum<'ctx>>,
     /// The function-local count of each adstack (by id): see `adstack`.
     pub counts: HashMap<u32, PointerValue<'ctx>>,
+    /// The registers caching heap slots (see `topcache`).
+    pub(crate) cache: topcache::HeapCache<'ctx>,
     /// The op being emitted (the location of builder errors).
     pub op: OpId,
 }

@@ -102,8 +102,10 @@ pub(super) fn emit<'ctx>(
         values: HashMap::new(),
         words: HashMap::new(),
         counts: HashMap::new(),
+        cache: Default::default(),
         op,
     };
+    super::topcache::plan(&mut g, op)?;
     if let Some(body) = task.body_block(ir) {
         g.emit_block(body)?;
     }

@@ -9,3 +9,4 @@ mod emit;
 mod guard;
 mod math;
 mod semantics;
+mod topcache;
