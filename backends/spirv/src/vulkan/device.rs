@@ -582,8 +582,10 @@ impl VulkanDevice {
             records,
             stacks,
         });
+        // What was recorded before a failing task ran before it, as on the interpreter.
+        let submitted = self.sub.submit();
         result?;
-        self.sub.submit()?;
+        submitted?;
         Ok(())
     }
 
