@@ -5,7 +5,8 @@
 //! interpreter calls, so that scalar results are the interpreter's bit for bit.
 //!
 //! LLVM has no vector form of `sin`/`cos` without a vector math library, so a loop calling them
-//! would not vectorize: f32 `sin` and `cos` are our own straight-line code instead ([`sin_cos_f32`]),
+//! would not vectorize: f32 `sin` and `cos` are our own straight-line code instead ([`sin_cos_f32`];
+//! f32 `tanh` too, in `tanh`, within an ulp but not libm's bits),
 //! computed in f64 (fdlibm's reduction by pi/2 in three parts, then the polynomials of glibc's
 //! `sinf`/`cosf`) and rounded once to f32: within about 0.56 ulp, as libm's `sinf`, and libm's
 //! result but in rare near-halfway cases. The reduction is exact while |x| < 2^20 * pi/2; past
@@ -29,6 +30,11 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
     let t = x.get_type();
     if t == g.llcx.f32_type() && (name == names::SIN || name == names::COS) {
         let v = sin_cos_f32(g, x, name == names::COS)?;
+        g.set(op, 0, v.into());
+        return Ok(());
+    }
+    if t == g.llcx.f32_type() && name == names::TANH {
+        let v = super::tanh::tanh_f32(g, x)?;
         g.set(op, 0, v.into());
         return Ok(());
     }

@@ -9,6 +9,7 @@ mod checks;
 mod control;
 mod math;
 mod memory;
+mod tanh;
 mod task;
 mod topcache;
 mod types;
