@@ -12,13 +12,16 @@
 //!   `(gx, gy, 1)` workgroups with `gx <= 65535`; the linear thread id is
 //!   `gid.x + gid.y * (NumWorkgroups.x * workgroup_size)`; threads with id `>= n_threads`
 //!   (metadata word [`META_THREADS`]) return at once, so any grid covering `n_threads` works.
+//!   A device may run a task as several dispatches over consecutive threads (when its heaps
+//!   would not fit one binding): the linear id is the dispatch's row, and the task's thread id
+//!   (`lowered.thread_id`, the error and overflow records) is [`META_FIRST`] plus it.
 //! - Slot buffers (args, temps, metadata) are arrays of little-endian 8-byte slots; a value
 //!   narrower than 8 bytes lives in a slot's first bytes (as the interpreter and the LLVM frame).
 //!   Without `Int64` the code reads only the low 32 bits of 64-bit slots (and writes a 64-bit
 //!   temporary as low word + sign-extension high word).
 //! - Heaps are byte-addressed (the `lowered` contract: a stack of id k is at
-//!   `row * stride + offset[k]`, an 8-byte count then the entries); `row` is the thread id, so
-//!   each heap must hold `n_threads * stride` bytes.
+//!   `row * stride + offset[k]`, an 8-byte count then the entries); `row` is the linear id
+//!   within the dispatch, so each heap must hold `n_threads * stride` bytes.
 //! - Records are arrays of u32 words the device zeroes before a launch and reads back after each
 //!   task (or at sync); see [`ERR_CLAIM`] and [`OVF_CLAIM`].
 
@@ -46,18 +49,24 @@ pub const BINDING_OVERFLOW: u32 = 6;
 /// Fields and ndarrays take bindings from here on, one each, in [`SpirvKernel::data`] order.
 pub const FIRST_DATA_BINDING: u32 = 7;
 
-/// Metadata slot: the task's resolved `begin` (i64; 0 for a serial task).
+/// Metadata slot: the task's resolved `begin` (i64; 0 for a serial task), the same for every
+/// dispatch of the task (`lowered.task_begin`).
 pub const META_BEGIN: u32 = 0;
-/// Metadata slot: the number of threads, `max(end - begin, 0)` (1 for a serial task).
+/// Metadata slot: the threads of this dispatch, `max(end - begin, 0)` (1 for a serial task)
+/// when the task runs as one dispatch.
 pub const META_THREADS: u32 = 1;
 /// Metadata slot: bytes per row of the float heap (the runtime's `HeapLayout`).
 pub const META_STRIDE_FLOAT: u32 = 2;
 /// Metadata slot: bytes per row of the int heap.
 pub const META_STRIDE_INT: u32 = 3;
+/// Metadata slot: the task's thread id of this dispatch's first thread (0 unless the task runs
+/// as several dispatches; a lowering folds a constant `begin` into the iteration, so the offset
+/// must reach the thread id, not only `META_BEGIN`).
+pub const META_FIRST: u32 = 4;
 /// Metadata slots from here: per stack of the task, in [`SpirvTask::stacks`] order, its byte
 /// offset within its heap's row, then its capacity in entries (`META_STACKS + 2 * j` and
 /// `META_STACKS + 2 * j + 1`).
-pub const META_STACKS: u32 = 4;
+pub const META_STACKS: u32 = 5;
 
 /// Error record word: 0 while no thread failed; the first failing thread sets it to 1
 /// (compare-exchange) and alone writes the words below, so the record is never torn. (Which of

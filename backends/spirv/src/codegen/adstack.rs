@@ -1,7 +1,8 @@
 //! Adstack heaps and metadata: `lowered.adstack_stride`, `adstack_offset` and
 //! `adstack_max_size` read the task's metadata buffer (written by the device before the task
 //! from the runtime's `HeapLayout`; a stack's slots are found by its position in the task's
-//! `adstacks`), `adstack_row` is the thread id (each thread owns one row of each heap),
+//! `adstacks`), `adstack_row` is the invocation's id within the dispatch (each thread owns one
+//! row of each heap; a task run as several dispatches reuses the rows),
 //! `heap_ptr` is an element of the heap's view of the pointee type at a byte offset, and
 //! `adstack_overflow` claims the overflow record (the first overflowing thread writes the stack
 //! id and itself; the push is skipped and the thread goes on).
@@ -49,7 +50,7 @@ pub(super) fn meta(g: &mut Gen<'_>, op: OpId, name: &str) -> R<()> {
         lw::ADSTACK_OFFSET_OP => abi::META_STACKS + 2 * stack_pos(g, op)?.1,
         lw::ADSTACK_MAX_SIZE_OP => abi::META_STACKS + 2 * stack_pos(g, op)?.1 + 1,
         _ => {
-            let t = g.thread;
+            let t = g.row;
             g.set_id(op, t);
             return Ok(());
         }

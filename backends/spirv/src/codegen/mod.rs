@@ -240,7 +240,11 @@ pub(crate) struct Gen<'a> {
     pub used: BTreeMap<u32, bool>,
     /// `OpVariable`s of the task's function, placed in its first block at the end.
     pub locals: Vec<Instruction>,
-    /// The task's linear thread id (index type).
+    /// The linear invocation id within the dispatch (index type): the thread's heap row and
+    /// the test against the dispatch's thread count.
+    pub row: Word,
+    /// The task's thread id (index type): `row` plus the dispatch's first thread, as a task may
+    /// run as several dispatches.
     pub thread: Word,
     /// The task's stack ids, in its `adstacks` order.
     pub task_stacks: Vec<u32>,
@@ -282,6 +286,7 @@ impl<'a> Gen<'a> {
             interface: BTreeSet::new(),
             used: BTreeMap::new(),
             locals: Vec::new(),
+            row: 0,
             thread: 0,
             task_stacks: Vec::new(),
             op: kernel,

@@ -1,7 +1,8 @@
 //! One task: a `void()` entry point of `LocalSize(workgroup, 1, 1)`. It computes the linear
-//! thread id (`gid.x + gid.y * NumWorkgroups.x * workgroup`, see [`crate::abi`]), returns at
-//! once when it is not below the task's thread count (metadata), then runs the body. Private
-//! variables are declared in the first block once the body is emitted.
+//! invocation id (`gid.x + gid.y * NumWorkgroups.x * workgroup`, see [`crate::abi`]), returns at
+//! once when it is not below the dispatch's thread count (metadata), adds the dispatch's first
+//! thread to get the task's thread id, then runs the body. Private variables are declared in
+//! the first block once the body is emitted.
 
 use super::buffers::binding_kind;
 use super::{Gen, Scalar, R};
@@ -57,17 +58,22 @@ pub(super) fn emit(
         g.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
     )?;
     ck!(g, g.b.begin_block(None))?;
-    thread_id(g, wg)?;
-    // Threads past the task's count (the grid is rounded up to whole workgroups) stop here.
+    invocation_id(g, wg)?;
+    // Threads past the dispatch's count (the grid is rounded up to whole workgroups) stop here.
     let n = g.meta_slot(abi::META_THREADS)?;
     let bool_t = g.scalar_ty(Scalar::Bool);
-    let out = ck!(g, g.b.u_greater_than_equal(bool_t, None, g.thread, n))?;
+    let out = ck!(g, g.b.u_greater_than_equal(bool_t, None, g.row, n))?;
     let (stop, go) = (g.b.id(), g.b.id());
     ck!(g, g.b.selection_merge(go, SelectionControl::NONE))?;
     ck!(g, g.b.branch_conditional(out, stop, go, []))?;
     ck!(g, g.b.begin_block(Some(stop)))?;
     ck!(g, g.b.ret())?;
     ck!(g, g.b.begin_block(Some(go)))?;
+    // A constant begin is folded into the body's iteration (`thread_id + begin`), so a later
+    // dispatch of the task must see its threads' ids within the task, not within the dispatch.
+    let first = g.meta_slot(abi::META_FIRST)?;
+    let ity = g.scalar_ty(g.index());
+    g.thread = ck!(g, g.b.i_add(ity, None, g.row, first))?;
     if let Some(body) = task.body_block(ir) {
         g.emit_block(body)?;
     }
@@ -104,8 +110,8 @@ pub(super) fn emit(
     })
 }
 
-/// Sets `g.thread`: the linear invocation id, as the index type.
-fn thread_id(g: &mut Gen<'_>, wg: u32) -> R<()> {
+/// Sets `g.row`: the linear invocation id within the dispatch, as the index type.
+fn invocation_id(g: &mut Gen<'_>, wg: u32) -> R<()> {
     let u32t = g.scalar_ty(Scalar::I(32));
     let v3 = g.b.type_vector(u32t, 3);
     let gid_var = g.builtin(BuiltIn::GlobalInvocationId);
@@ -119,7 +125,7 @@ fn thread_id(g: &mut Gen<'_>, wg: u32) -> R<()> {
     let row = ck!(g, g.b.i_mul(u32t, None, nx, wgc))?;
     let yy = ck!(g, g.b.i_mul(u32t, None, y, row))?;
     let lin = ck!(g, g.b.i_add(u32t, None, x, yy))?;
-    g.thread = if g.index().width() == 64 {
+    g.row = if g.index().width() == 64 {
         let t = g.scalar_ty(Scalar::I(64));
         ck!(g, g.b.u_convert(t, None, lin))?
     } else {

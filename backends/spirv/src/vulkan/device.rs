@@ -7,11 +7,13 @@
 //!   A task's thread count comes from its real bounds: a constant, or a temporaries slot that
 //!   the previous tasks wrote, read back after the batch so far has been submitted and waited
 //!   for (when a task failed by then, the rest of the launch does not run);
-//! - each dispatch gets a fresh metadata buffer (begin, threads, heap strides, each stack's
-//!   offset and capacity from the runtime's `HeapLayout`), and heaps of `threads x stride`
-//!   bytes (zeroed before it, as fresh heaps are), grown as `heap` describes. A task whose heaps
-//!   would pass what one binding holds (`maxStorageBufferRange`, 128 MiB on lavapipe; 2^31
-//!   without Int64) runs as several dispatches over consecutive threads reusing the rows;
+//! - each dispatch gets a fresh metadata buffer (the task's begin, the dispatch's threads and
+//!   first thread, heap strides, each stack's offset and capacity from the runtime's
+//!   `HeapLayout`), and heaps of `threads x stride` bytes (zeroed before it, as fresh heaps
+//!   are), grown as `heap` describes. A task whose heaps would pass what one binding holds
+//!   (`maxStorageBufferRange`, 128 MiB on lavapipe; 2^31 without Int64) runs as several
+//!   dispatches over consecutive threads reusing the rows, each told its first thread so that
+//!   its threads' ids (and so their iterations) are the task's;
 //! - bounds: field and ndarray indices are checked only with `with_check_bounds(true)`
 //!   (`--check-bounds`), as on `cpu`; robust buffer access keeps an unchecked access inside
 //!   its buffer (local arrays are always checked);
@@ -666,7 +668,8 @@ impl VulkanDevice {
         while first < threads {
             let n = rows.min(threads - first);
             let d = Chunk {
-                begin: begin.wrapping_add(first as i64),
+                begin,
+                first,
                 threads: n,
                 heaps,
                 heap_bytes: [n * row_bytes[0], n * row_bytes[1]],
@@ -734,6 +737,7 @@ impl VulkanDevice {
         let mut meta = vec![0u64; abi::META_STACKS as usize + 2 * task.stacks.len()];
         meta[abi::META_BEGIN as usize] = chunk.begin as u64;
         meta[abi::META_THREADS as usize] = chunk.threads;
+        meta[abi::META_FIRST as usize] = chunk.first;
         meta[abi::META_STRIDE_FLOAT as usize] = layout.stride(Heap::Float);
         meta[abi::META_STRIDE_INT as usize] = layout.stride(Heap::Int);
         for (j, &(id, _)) in task.stacks.iter().enumerate() {
@@ -838,10 +842,11 @@ impl VulkanDevice {
     }
 }
 
-/// One dispatch of a task: its threads, their first iteration, the heaps and the bytes of
-/// them its rows take.
+/// One dispatch of a task: the task's begin, the task's thread id of the dispatch's first
+/// thread, its threads, the heaps and the bytes of them its rows take.
 struct Chunk {
     begin: i64,
+    first: u64,
     threads: u64,
     heaps: [(vk::Buffer, u64); 2],
     heap_bytes: [u64; 2],

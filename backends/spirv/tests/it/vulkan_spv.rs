@@ -6,8 +6,9 @@
 //! - `ovf`: thread 3 (if it is one of the task's threads) writes the overflow record (stack 0);
 //! - `err`: thread 2 writes the error record: site 0, values `[t + 3, threads]`;
 //! - `heap`: each thread reads the word at `row * stride_float + offset[0] + 8` of the float
-//!   heap (zero in a fresh heap), writes `10 t + 7` there, and stores the sum of both in
-//!   `data[begin + t]` (metadata word 0: the dispatch's first iteration).
+//!   heap (zero in a fresh heap; `row` is `t`, the id within the dispatch), writes `10 t + 7`
+//!   there, and stores the sum of both in `data[begin + first + t]` (metadata words 0 and 8:
+//!   the task's begin and the dispatch's first thread).
 
 pub const SOURCE: &str = r#"
 OpCapability Shader
@@ -146,7 +147,7 @@ OpBranchConditional %hok %hbody %hend
 %hbody = OpLabel
 %hps = OpAccessChain %pu %meta %c0 %c4
 %hs = OpLoad %uint %hps
-%hpo = OpAccessChain %pu %meta %c0 %c8
+%hpo = OpAccessChain %pu %meta %c0 %c10
 %ho = OpLoad %uint %hpo
 %hrow = OpIMul %uint %ht %hs
 %hb = OpIAdd %uint %hrow %ho
@@ -161,7 +162,10 @@ OpStore %hpe %hnew
 %hsum = OpIAdd %uint %hold %hback
 %hpb = OpAccessChain %pu %meta %c0 %c0
 %hbeg = OpLoad %uint %hpb
-%hi = OpIAdd %uint %hbeg %ht
+%hpf = OpAccessChain %pu %meta %c0 %c8
+%hfirst = OpLoad %uint %hpf
+%hbf = OpIAdd %uint %hbeg %hfirst
+%hi = OpIAdd %uint %hbf %ht
 %hpd = OpAccessChain %pu %data %c0 %hi
 OpStore %hpd %hsum
 OpBranch %hend
