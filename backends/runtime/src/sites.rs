@@ -7,11 +7,11 @@
 //! gets its sites again from its own IR. Shared by every compiled device (qd-llvm, qd-spirv), so
 //! that they number sites and word errors alike.
 
+use crate::error::{RuntimeError, RuntimeErrorKind};
+use crate::source_map::SourceMap;
 use qd_arith::names;
 use qd_ir::{AttrData, Context, OpId};
 use qd_lowered as lw;
-use crate::error::{RuntimeError, RuntimeErrorKind};
-use crate::source_map::SourceMap;
 use std::collections::HashMap;
 
 /// What fails at a site.
