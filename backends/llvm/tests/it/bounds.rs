@@ -33,7 +33,10 @@ const SRC: &str = r#"module {
 fn probe_args(p: &mut Program, off: i32) -> Vec<Arg> {
     let values: Vec<f64> = (0..16).map(f64::from).collect();
     let a = Ndarray::from_f64(DType::F32, &[16], &values).unwrap();
-    vec![Arg::Ndarray(p.add_ndarray(a)), Arg::Scalar(Scalar::I32(off))]
+    vec![
+        Arg::Ndarray(p.add_ndarray(a)),
+        Arg::Scalar(Scalar::I32(off)),
+    ]
 }
 
 /// Cached kernels @bounds_probe, with or without a field bounds check.
