@@ -10,11 +10,11 @@ use qd_interp::lowered::LoweredInterpreter;
 use qd_interp::InterpOptions;
 use qd_ir::text::parse_source;
 use qd_ir::{Context, Diagnostic, OpId};
+use qd_runtime::adstack::default_entry_bytes;
 use qd_runtime::adstack::layout::{Heap, HeapLayout};
 use qd_runtime::device::KernelIr;
 use qd_runtime::{
-    AdstackPlan, Arg, DType, DepthSource, Device, KernelStacks, Memory, RuntimeError,
-    RuntimeErrorKind, Scalar, StackInfo, StackPlan,
+    AdstackPlan, Arg, DType, Device, KernelStacks, Memory, RuntimeError, RuntimeErrorKind, Scalar,
 };
 
 /// A parsed module with its lowered kernel `k`, its memory, and the stacks `(id, elem, depth)`.
@@ -36,38 +36,10 @@ fn case(src: &str, sizes: &[(u32, DType, u64)]) -> Case {
     let kernel = qd_ir::symbol_table::lookup_symbol_in(&ctx, module, "k").expect("@k");
     let memory = Memory::for_module(&ctx, module).unwrap();
     let loc = ctx.file_loc("alloca.mlir", 7, 3);
-    let stacks = KernelStacks {
-        kernel: "k".into(),
-        stacks: sizes
-            .iter()
-            .map(|&(id, elem, _)| StackInfo {
-                id,
-                alloca: kernel,
-                loc,
-                elem,
-                max_size: None,
-                size_expr: None,
-                inferred: false,
-            })
-            .collect(),
-    };
-    let plan = AdstackPlan {
-        kernel: "k".into(),
-        stacks: sizes
-            .iter()
-            .map(|&(id, elem, depth)| StackPlan {
-                id,
-                alloca: kernel,
-                loc,
-                elem,
-                size_expr: None,
-                inferred: false,
-                source: DepthSource::Forced,
-                depth,
-                bytes_per_thread: 0,
-            })
-            .collect(),
-    };
+    let listed: Vec<(u32, DType)> = sizes.iter().map(|&(id, elem, _)| (id, elem)).collect();
+    let stacks = KernelStacks::listed("k", kernel, loc, &listed);
+    let depth = |id| sizes.iter().find(|s| s.0 == id).map_or(0, |s| s.2);
+    let plan = stacks.plan_with_depths(depth, &default_entry_bytes);
     Case {
         ctx,
         module,

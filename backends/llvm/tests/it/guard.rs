@@ -9,10 +9,10 @@
 use qd_ir::text::parse_source;
 use qd_ir::{Context, OpId};
 use qd_llvm::{AdstackGuard, CpuDevice};
+use qd_runtime::adstack::default_entry_bytes;
 use qd_runtime::device::KernelIr;
 use qd_runtime::{
-    AdstackPlan, Arg, DType, DepthSource, Device, KernelStacks, Memory, RuntimeError,
-    RuntimeErrorKind, Scalar, StackInfo, StackPlan,
+    AdstackPlan, Arg, DType, Device, KernelStacks, Memory, RuntimeError, RuntimeErrorKind, Scalar,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -86,38 +86,10 @@ fn case(src: &str, sizes: &[(u32, DType, u64)]) -> Case {
     let kernel = qd_ir::symbol_table::lookup_symbol_in(&ctx, module, "k").expect("@k");
     let memory = Memory::for_module(&ctx, module).unwrap();
     let loc = ctx.file_loc("alloca.mlir", 7, 3);
-    let stacks = KernelStacks {
-        kernel: "k".into(),
-        stacks: sizes
-            .iter()
-            .map(|&(id, elem, _)| StackInfo {
-                id,
-                alloca: kernel,
-                loc,
-                elem,
-                max_size: None,
-                size_expr: None,
-                inferred: false,
-            })
-            .collect(),
-    };
-    let plan = AdstackPlan {
-        kernel: "k".into(),
-        stacks: sizes
-            .iter()
-            .map(|&(id, elem, depth)| StackPlan {
-                id,
-                alloca: kernel,
-                loc,
-                elem,
-                size_expr: None,
-                inferred: false,
-                source: DepthSource::Forced,
-                depth,
-                bytes_per_thread: 0,
-            })
-            .collect(),
-    };
+    let listed: Vec<(u32, DType)> = sizes.iter().map(|&(id, elem, _)| (id, elem)).collect();
+    let stacks = KernelStacks::listed("k", kernel, loc, &listed);
+    let depth = |id| sizes.iter().find(|s| s.0 == id).map_or(0, |s| s.2);
+    let plan = stacks.plan_with_depths(depth, &default_entry_bytes);
     Case {
         ctx,
         module,

@@ -259,25 +259,75 @@ impl KernelStacks {
                     ))
                 }
             };
-            let bytes = depth
-                .saturating_mul(entry_bytes(s.elem))
-                .saturating_add(COUNT_HEADER_BYTES);
-            stacks.push(StackPlan {
-                id,
-                alloca: s.alloca,
-                loc: s.loc,
-                elem: s.elem,
-                size_expr: s.size_expr.clone(),
-                inferred: s.inferred,
-                source,
-                depth,
-                bytes_per_thread: bytes,
-            });
+            stacks.push(s.planned(source, depth, entry_bytes));
         }
         Ok(AdstackPlan {
             kernel: self.kernel.clone(),
             stacks,
         })
+    }
+
+    /// The table of a kernel whose stacks are listed as `(id, element type)` rather than
+    /// collected from allocas (lowered IR written by hand keeps none), each located at `loc`
+    /// with `alloca` standing for its op, without bounds.
+    pub fn listed(kernel: &str, alloca: OpId, loc: Location, stacks: &[(u32, DType)]) -> Self {
+        KernelStacks {
+            kernel: kernel.to_string(),
+            stacks: stacks
+                .iter()
+                .map(|&(id, elem)| StackInfo {
+                    id,
+                    alloca,
+                    loc,
+                    elem,
+                    max_size: None,
+                    size_expr: None,
+                    inferred: false,
+                })
+                .collect(),
+        }
+    }
+
+    /// A plan that forces each stack to its own depth, `depth(id)` entries (what `plan` does with
+    /// one forced size, per stack).
+    pub fn plan_with_depths(
+        &self,
+        depth: impl Fn(u32) -> u64,
+        entry_bytes: &dyn Fn(DType) -> u64,
+    ) -> AdstackPlan {
+        AdstackPlan {
+            kernel: self.kernel.clone(),
+            stacks: self
+                .stacks
+                .iter()
+                .map(|s| s.planned(DepthSource::Forced, depth(s.id), entry_bytes))
+                .collect(),
+        }
+    }
+}
+
+impl StackInfo {
+    /// This stack's plan at `depth` entries, with its memory per thread on a device whose entries
+    /// take `entry_bytes`.
+    fn planned(
+        &self,
+        source: DepthSource,
+        depth: u64,
+        entry_bytes: &dyn Fn(DType) -> u64,
+    ) -> StackPlan {
+        StackPlan {
+            id: self.id,
+            alloca: self.alloca,
+            loc: self.loc,
+            elem: self.elem,
+            size_expr: self.size_expr.clone(),
+            inferred: self.inferred,
+            source,
+            depth,
+            bytes_per_thread: depth
+                .saturating_mul(entry_bytes(self.elem))
+                .saturating_add(COUNT_HEADER_BYTES),
+        }
     }
 }
 
