@@ -671,9 +671,25 @@ fn main_job(p: &mut Program) -> Result<(), Vec<RuntimeError>> {
     p.sync()
 }
 
-#[test]
-fn the_main_job_matches_the_interpreter() {
-    let Some(d) = device() else { return };
+/// Every element of each field `names` of `v` (on vulkan) within 1e-5 of the field's largest
+/// magnitude of `i` (on the interpreter): a GPU compiler may contract or reorder, and float
+/// atomics add in the order the lanes reach them.
+fn assert_close_to_interp(v: &Program, i: &Program, names: &[&str]) {
+    for name in names {
+        let (a, b) = (v.read_f64(name).unwrap(), i.read_f64(name).unwrap());
+        let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        for (k, (x, y)) in a.iter().zip(&b).enumerate() {
+            assert!(
+                (x - y).abs() <= 1e-5 * scale,
+                "{name}[{k}]: {x} on vulkan, {y} on the interpreter"
+            );
+        }
+    }
+}
+
+/// The main job on `d` and on the interpreter: each x.grad[i] is one thread's own result, y sums
+/// 16 threads' values by atomic adds.
+fn main_job_matches_the_interpreter(d: VulkanDevice) {
     let src = example("dynamic_loop.mlir");
     let mut v = program_on(&src, Box::new(d), ProgramConfig::default());
     let mut i = program_on(
@@ -683,15 +699,13 @@ fn the_main_job_matches_the_interpreter() {
     );
     main_job(&mut v).unwrap();
     main_job(&mut i).unwrap();
-    // Each x.grad[i] is one thread's own result: within float rounding of the interpreter's
-    // (a GPU compiler may contract or reorder), y sums 16 threads' values by atomic adds.
-    for name in ["x.grad", "y"] {
-        let (a, b) = (v.read_f64(name).unwrap(), i.read_f64(name).unwrap());
-        let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        for (x, y) in a.iter().zip(&b) {
-            assert!((x - y).abs() <= 1e-5 * scale, "{name}: {a:?} vs {b:?}");
-        }
-    }
+    assert_close_to_interp(&v, &i, &["x.grad", "y"]);
+}
+
+#[test]
+fn the_main_job_matches_the_interpreter() {
+    let Some(d) = device() else { return };
+    main_job_matches_the_interpreter(d);
 }
 
 #[test]
@@ -699,22 +713,7 @@ fn the_main_job_runs_with_32_bit_indices_and_no_float_atomics() {
     let Some(mut d) = device() else { return };
     // What a device without Int64, Float64, Int8/16 and float atomics is given.
     d.set_options(Options::minimal());
-    let src = example("dynamic_loop.mlir");
-    let mut v = program_on(&src, Box::new(d), ProgramConfig::default());
-    let mut i = program_on(
-        &src,
-        Box::new(qd_interp::Interpreter::new()),
-        ProgramConfig::default(),
-    );
-    main_job(&mut v).unwrap();
-    main_job(&mut i).unwrap();
-    for name in ["x.grad", "y"] {
-        let (a, b) = (v.read_f64(name).unwrap(), i.read_f64(name).unwrap());
-        let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
-        for (x, y) in a.iter().zip(&b) {
-            assert!((x - y).abs() <= 1e-5 * scale, "{name}: {a:?} vs {b:?}");
-        }
-    }
+    main_job_matches_the_interpreter(d);
 }
 
 #[test]
@@ -896,16 +895,15 @@ fn a_task_run_as_several_dispatches_matches_the_interpreter() {
         d.set_heap_limit(Some(2048));
         let mut v = program_on(CHUNKED, Box::new(d), ProgramConfig::default());
         chunked_job(&mut v).unwrap();
-        for name in ["y", "z", "w", "c", "x.grad"] {
-            let (a, b) = (v.read_f64(name).unwrap(), i.read_f64(name).unwrap());
-            let scale = b.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let names = ["y", "z", "w", "c", "x.grad"];
+        for name in names {
+            let scale = i
+                .read_f64(name)
+                .unwrap()
+                .iter()
+                .fold(0.0f64, |m, x| m.max(x.abs()));
             assert!(scale > 0.0, "{name} is all zeros");
-            for (k, (x, y)) in a.iter().zip(&b).enumerate() {
-                assert!(
-                    (x - y).abs() <= 1e-5 * scale,
-                    "{name}[{k}]: {x} on vulkan, {y} on the interpreter"
-                );
-            }
         }
+        assert_close_to_interp(&v, &i, &names);
     }
 }
