@@ -201,3 +201,39 @@ mod tests {
         assert_eq!(f64::NAN.max_num(-3.0), -3.0);
     }
 }
+
+/// How an atomic combines an element's old bits `x` with the value's bits `y`, for `qd.atomic_*`
+/// and `lowered.atomic_*` alike: integers wrap (add) and compare by their signedness (min/max,
+/// signed unless `ui*`; the canonical bits themselves are kept); floats add in their precision
+/// and take IEEE minNum/maxNum (a NaN operand loses to a number).
+pub fn atomic_combine(kind: Kind, which: qd_frontend::AtomicKind) -> Box<dyn Fn(u64, u64) -> u64> {
+    use qd_frontend::AtomicKind;
+    match kind {
+        Kind::Int { width: w, unsigned } => {
+            let key = move |x: u64| {
+                if unsigned {
+                    zext(x, w) as i128
+                } else {
+                    sext(x, w) as i128
+                }
+            };
+            match which {
+                AtomicKind::Add => Box::new(move |x, y| canon(x.wrapping_add(y), w)),
+                AtomicKind::Min => Box::new(move |x, y| if key(y) < key(x) { y } else { x }),
+                AtomicKind::Max => Box::new(move |x, y| if key(y) > key(x) { y } else { x }),
+            }
+        }
+        Kind::F32 => float_combine::<f32>(which),
+        Kind::F64 => float_combine::<f64>(which),
+    }
+}
+
+fn float_combine<T: Float>(which: qd_frontend::AtomicKind) -> Box<dyn Fn(u64, u64) -> u64> {
+    use qd_frontend::AtomicKind;
+    let f = T::from_bits64;
+    match which {
+        AtomicKind::Add => Box::new(move |x, y| (f(x) + f(y)).to_bits64()),
+        AtomicKind::Min => Box::new(move |x, y| f(x).min_num(f(y)).to_bits64()),
+        AtomicKind::Max => Box::new(move |x, y| f(x).max_num(f(y)).to_bits64()),
+    }
+}

@@ -9,8 +9,8 @@ use super::pointer::{self, Scalar, Space, MAX_BUFFER_INDEX};
 use super::state::LoweredState;
 use super::{index_prop, kernel_params, pointee, state, str_prop, symbol_prop};
 use crate::exec::{Compiler, Exec, Flow};
-use crate::num::{canon, sext, zext, Float, Kind};
-use qd_frontend::NdarrayType;
+use crate::num::atomic_combine;
+use qd_frontend::{AtomicKind, NdarrayType};
 use qd_ir::{Diagnostic, OpId, Type};
 use qd_lowered as lw;
 use qd_runtime::{DType, RuntimeErrorKind};
@@ -266,27 +266,12 @@ pub(super) fn atomic(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic>
     let ctx = c.ctx();
     let name = ctx.name(op);
     let kind = c.kind(op, ctx.value_type(ctx.operand(op, 0)))?;
-    let (add, min) = (name == lw::ATOMIC_ADD_OP, name == lw::ATOMIC_MIN_OP);
-    let combine: Box<dyn Fn(u64, u64) -> u64> = match kind {
-        Kind::Int { width: w, unsigned } => {
-            let key = move |x: u64| {
-                if unsigned {
-                    zext(x, w) as i128
-                } else {
-                    sext(x, w) as i128
-                }
-            };
-            if add {
-                Box::new(move |x, y| canon(x.wrapping_add(y), w))
-            } else if min {
-                Box::new(move |x, y| if key(y) < key(x) { y } else { x })
-            } else {
-                Box::new(move |x, y| if key(y) > key(x) { y } else { x })
-            }
-        }
-        Kind::F32 => float_combine::<f32>(add, min),
-        Kind::F64 => float_combine::<f64>(add, min),
+    let which = match name {
+        lw::ATOMIC_ADD_OP => AtomicKind::Add,
+        lw::ATOMIC_MIN_OP => AtomicKind::Min,
+        _ => AtomicKind::Max,
     };
+    let combine = atomic_combine(kind, which);
     let s = access(c, op, ctx.value_type(ctx.operand(op, 1)))?;
     let (v, p) = (c.slot(ctx.operand(op, 0)), c.slot(ctx.operand(op, 1)));
     let old = ctx.results(op).first().map(|&r| c.slot(r));
@@ -300,17 +285,6 @@ pub(super) fn atomic(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic>
         }
         Ok(Flow::Next)
     }))
-}
-
-fn float_combine<T: Float>(add: bool, min: bool) -> Box<dyn Fn(u64, u64) -> u64> {
-    let f = T::from_bits64;
-    if add {
-        Box::new(move |x, y| (f(x) + f(y)).to_bits64())
-    } else if min {
-        Box::new(move |x, y| f(x).min_num(f(y)).to_bits64())
-    } else {
-        Box::new(move |x, y| f(x).max_num(f(y)).to_bits64())
-    }
 }
 
 /// `lowered.bounds_check`: indices then as many extents. When an index is out of its extent the

@@ -3,10 +3,8 @@
 
 use crate::exec::{Compiler, Exec, Flow, Slot};
 use crate::helpers::{flat_index, missing_ndarray, ndarray_element, out_of_bounds};
-use crate::num::{canon, sext, zext, Float, Kind};
-use qd_frontend::{
-    AtomicKind, AtomicOp, LoadOp, NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp, StoreOp,
-};
+use crate::num::atomic_combine;
+use qd_frontend::{AtomicOp, LoadOp, NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp, StoreOp};
 use qd_ir::{Context, Diagnostic, OpId, Value, ValueDef};
 use qd_runtime::{NdarrayId, RuntimeErrorKind};
 
@@ -77,43 +75,7 @@ pub(super) fn atomic(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic>
     let ctx = c.ctx();
     let a = AtomicOp(op);
     let kind = c.kind(op, ctx.value_type(a.value(ctx)))?;
-    let which = a.kind(ctx);
-    match kind {
-        Kind::Int { width: w, unsigned } => {
-            // Compare by the key of the signedness; the canonical bits themselves are kept.
-            let key = move |x: u64| {
-                if unsigned {
-                    zext(x, w) as i128
-                } else {
-                    sext(x, w) as i128
-                }
-            };
-            match which {
-                AtomicKind::Add => atomic_exec(c, op, move |x, y| canon(x.wrapping_add(y), w)),
-                AtomicKind::Min => {
-                    atomic_exec(c, op, move |x, y| if key(y) < key(x) { y } else { x })
-                }
-                AtomicKind::Max => {
-                    atomic_exec(c, op, move |x, y| if key(y) > key(x) { y } else { x })
-                }
-            }
-        }
-        Kind::F32 => float_atomic::<f32>(c, op, which),
-        Kind::F64 => float_atomic::<f64>(c, op, which),
-    }
-}
-
-fn float_atomic<T: Float>(
-    c: &mut Compiler<'_>,
-    op: OpId,
-    which: AtomicKind,
-) -> Result<Exec, Diagnostic> {
-    let f = T::from_bits64;
-    match which {
-        AtomicKind::Add => atomic_exec(c, op, move |x, y| (f(x) + f(y)).to_bits64()),
-        AtomicKind::Min => atomic_exec(c, op, move |x, y| f(x).min_num(f(y)).to_bits64()),
-        AtomicKind::Max => atomic_exec(c, op, move |x, y| f(x).max_num(f(y)).to_bits64()),
-    }
+    atomic_exec(c, op, atomic_combine(kind, a.kind(ctx)))
 }
 
 /// Applies `combine(old, value)` to one field element; returns the old value.
