@@ -170,38 +170,6 @@ impl Float for f64 {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn encodings() {
-        assert_eq!(sext(0xff, 8), -1);
-        assert_eq!(sext(0x7f, 8), 127);
-        assert_eq!(zext(u64::MAX, 8), 255);
-        assert_eq!(zext(u64::MAX, 64), u64::MAX);
-        assert_eq!(canon(0x8000_0000, 32), 0xffff_ffff_8000_0000);
-        assert_eq!(canon(1, 1), u64::MAX);
-        assert_eq!(sext(u64::MAX, 64), -1);
-    }
-
-    #[test]
-    fn minimum_maximum() {
-        assert_eq!(1.0f32.ieee_minimum(2.0), 1.0);
-        assert!(1.0f32.ieee_minimum(f32::NAN).is_nan());
-        assert!(f64::NAN.ieee_maximum(1.0).is_nan());
-        assert!(0.0f32.ieee_minimum(-0.0).is_sign_negative());
-        assert!((-0.0f64).ieee_minimum(0.0).is_sign_negative());
-        assert!(!0.0f32.ieee_maximum(-0.0).is_sign_negative());
-        assert!(!(-0.0f64).ieee_maximum(0.0).is_sign_negative());
-        assert_eq!(3.0f64.ieee_maximum(-1.0), 3.0);
-        assert_eq!(f32::NAN.min_num(2.0), 2.0);
-        assert_eq!(2.0f32.min_num(f32::NAN), 2.0);
-        assert_eq!(2.0f64.max_num(3.0), 3.0);
-        assert_eq!(f64::NAN.max_num(-3.0), -3.0);
-    }
-}
-
 /// How an atomic combines an element's old bits `x` with the value's bits `y`, for `qd.atomic_*`
 /// and `lowered.atomic_*` alike: integers wrap (add) and compare by their signedness (min/max,
 /// signed unless `ui*`; the canonical bits themselves are kept); floats add in their precision
@@ -235,5 +203,37 @@ fn float_combine<T: Float>(which: qd_frontend::AtomicKind) -> Box<dyn Fn(u64, u6
         AtomicKind::Add => Box::new(move |x, y| (f(x) + f(y)).to_bits64()),
         AtomicKind::Min => Box::new(move |x, y| f(x).min_num(f(y)).to_bits64()),
         AtomicKind::Max => Box::new(move |x, y| f(x).max_num(f(y)).to_bits64()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encodings() {
+        assert_eq!(sext(0xff, 8), -1);
+        assert_eq!(sext(0x7f, 8), 127);
+        assert_eq!(zext(u64::MAX, 8), 255);
+        assert_eq!(zext(u64::MAX, 64), u64::MAX);
+        assert_eq!(canon(0x8000_0000, 32), 0xffff_ffff_8000_0000);
+        assert_eq!(canon(1, 1), u64::MAX);
+        assert_eq!(sext(u64::MAX, 64), -1);
+    }
+
+    #[test]
+    fn minimum_maximum() {
+        assert_eq!(1.0f32.ieee_minimum(2.0), 1.0);
+        assert!(1.0f32.ieee_minimum(f32::NAN).is_nan());
+        assert!(f64::NAN.ieee_maximum(1.0).is_nan());
+        assert!(0.0f32.ieee_minimum(-0.0).is_sign_negative());
+        assert!((-0.0f64).ieee_minimum(0.0).is_sign_negative());
+        assert!(!0.0f32.ieee_maximum(-0.0).is_sign_negative());
+        assert!(!(-0.0f64).ieee_maximum(0.0).is_sign_negative());
+        assert_eq!(3.0f64.ieee_maximum(-1.0), 3.0);
+        assert_eq!(f32::NAN.min_num(2.0), 2.0);
+        assert_eq!(2.0f32.min_num(f32::NAN), 2.0);
+        assert_eq!(2.0f64.max_num(3.0), 3.0);
+        assert_eq!(f64::NAN.max_num(-3.0), -3.0);
     }
 }
