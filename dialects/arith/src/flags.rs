@@ -1,10 +1,7 @@
 //! `#arith.fastmath<...>` and `#arith.overflow<...>`: bit sets, typed dialect attributes
 //! ([`ArithFlags`]) parsed once when the IR is read and printed in upstream's canonical order.
 
-use qd_ir::attributes::{dyn_eq_of, dyn_hash_of};
 use qd_ir::{Attribute, Context, DialectAttr};
-use std::any::Any;
-use std::hash::Hasher;
 
 /// The two flag-set attributes of arith, with their upstream case names in bit order.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -122,15 +119,6 @@ impl DialectAttr for ArithFlags {
         out.push('<');
         out.push_str(&self.kind.cases_text(self.bits));
         out.push('>');
-    }
-    fn dyn_eq(&self, other: &dyn DialectAttr) -> bool {
-        dyn_eq_of(self, other)
-    }
-    fn dyn_hash(&self, state: &mut dyn Hasher) {
-        dyn_hash_of(self, state)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

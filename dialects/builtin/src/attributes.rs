@@ -68,27 +68,35 @@ impl AttrData {
 
 /// The value of a typed dialect attribute `#dialect.body` (MLIR's AttributeStorage). A dialect's
 /// `parse_attr` hook builds it from the body text; [`DialectAttr::print`] writes the body back.
-/// Values are interned by `dyn_eq`/`dyn_hash`, so equal values share one [`Attribute`].
-/// Implement `dyn_eq`, `dyn_hash` and `as_any` with [`dyn_eq_of`], [`dyn_hash_of`] and `self`.
-pub trait DialectAttr: Any + Debug + Send + Sync {
+/// Values are interned by value ([`AttrValue`], implemented for every `Eq + Hash` type), so equal
+/// values share one [`Attribute`].
+pub trait DialectAttr: AttrValue {
     /// The dialect's namespace (the text between `#` and `.`).
     fn dialect(&self) -> &'static str;
     /// Writes the body: the text after `#dialect.` (or after `#dialect` when it starts with `<`),
     /// exactly what the dialect's `parse_attr` hook reads back.
     fn print(&self, out: &mut String);
-    fn dyn_eq(&self, other: &dyn DialectAttr) -> bool;
+}
+
+/// Equality, hashing and downcasting of a value behind `dyn DialectAttr`, given to every
+/// `Eq + Hash` type, so that a dialect attribute implements only [`DialectAttr`]'s own methods.
+pub trait AttrValue: Any + Debug + Send + Sync {
+    /// Equal when `other` is a value of this type equal to `self`.
+    fn dyn_eq(&self, other: &dyn Any) -> bool;
     fn dyn_hash(&self, state: &mut dyn Hasher);
     fn as_any(&self) -> &dyn Any;
 }
 
-/// `dyn_eq` for a value type with `Eq`: equal when `other` is a `T` equal to `this`.
-pub fn dyn_eq_of<T: DialectAttr + Eq>(this: &T, other: &dyn DialectAttr) -> bool {
-    other.as_any().downcast_ref::<T>() == Some(this)
-}
-
-/// `dyn_hash` for a value type with `Hash`.
-pub fn dyn_hash_of<T: DialectAttr + Hash>(this: &T, mut state: &mut dyn Hasher) {
-    this.hash(&mut state);
+impl<T: Any + Debug + Send + Sync + Eq + Hash> AttrValue for T {
+    fn dyn_eq(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>() == Some(self)
+    }
+    fn dyn_hash(&self, mut state: &mut dyn Hasher) {
+        self.hash(&mut state);
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 /// A shared typed dialect attribute value: `Eq` and `Hash` go through the value, so the Context
@@ -127,7 +135,7 @@ impl TypedAttr {
 
 impl PartialEq for TypedAttr {
     fn eq(&self, other: &Self) -> bool {
-        self.value.dialect() == other.value.dialect() && self.value.dyn_eq(other.value())
+        self.value.dialect() == other.value.dialect() && self.value.dyn_eq(other.value.as_any())
     }
 }
 

@@ -34,7 +34,7 @@ pub mod verifier;
 pub mod verify_helpers;
 mod walk;
 
-pub use attributes::{AttrData, DialectAttr, TypedAttr};
+pub use attributes::{AttrData, AttrValue, DialectAttr, TypedAttr};
 pub use builder::{Builder, InsertPoint, OperationState};
 pub use context::{Context, Use, ValueDef};
 pub use diagnostics::{DiagResult, Diagnostic, Severity};

@@ -19,11 +19,8 @@
 
 use super::expr::{SizeExpr, MAX_DEPTH};
 use super::node::{BinOp, IntTy, Node, NodeId};
-use qd_ir::attributes::{dyn_eq_of, dyn_hash_of};
 use qd_ir::{Attribute, Context, DialectAttr};
-use std::any::Any;
 use std::fmt;
-use std::hash::Hasher;
 
 /// The adstack dialect's name, as attributes spell it.
 pub const DIALECT: &str = "adstack";
@@ -56,15 +53,6 @@ impl DialectAttr for SizeExpr {
         out.push('<');
         write_node(self, self.root(), 0, out);
         out.push('>');
-    }
-    fn dyn_eq(&self, other: &dyn DialectAttr) -> bool {
-        dyn_eq_of(self, other)
-    }
-    fn dyn_hash(&self, state: &mut dyn Hasher) {
-        dyn_hash_of(self, state)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 

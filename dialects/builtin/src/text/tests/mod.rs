@@ -307,15 +307,6 @@ impl crate::DialectAttr for Mode {
     fn print(&self, out: &mut String) {
         out.push_str(if self.0 { "mode<fast>" } else { "mode<none>" });
     }
-    fn dyn_eq(&self, other: &dyn crate::DialectAttr) -> bool {
-        crate::attributes::dyn_eq_of(self, other)
-    }
-    fn dyn_hash(&self, state: &mut dyn std::hash::Hasher) {
-        crate::attributes::dyn_hash_of(self, state)
-    }
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
 }
 
 fn parse_attr(_ctx: &Context, body: &str) -> Result<Box<dyn crate::DialectAttr>, String> {

@@ -2,13 +2,11 @@
 //! parse once into a `Pair` value that the Context interns.
 
 use super::{parse, parse_error_in, FILE};
-use crate::attributes::{dyn_eq_of, dyn_hash_of, AttrData, DialectAttr};
+use crate::attributes::{AttrData, DialectAttr};
 use crate::context::Context;
 use crate::entity::*;
 use crate::registry::DialectDef;
 use crate::text::{attr_to_string, parse_source};
-use std::any::Any;
-use std::hash::Hasher;
 
 #[derive(Debug, PartialEq, Eq, Hash)]
 struct Pair {
@@ -25,15 +23,6 @@ impl DialectAttr for Pair {
         let m = if self.swap { "swap" } else { "" };
         out.push_str(&format!("{m}<{}, {}>", self.a, self.b));
     }
-    fn dyn_eq(&self, other: &dyn DialectAttr) -> bool {
-        dyn_eq_of(self, other)
-    }
-    fn dyn_hash(&self, state: &mut dyn Hasher) {
-        dyn_hash_of(self, state)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
 }
 
 /// Another value type with equal fields: never equal to a `Pair`.
@@ -46,15 +35,6 @@ impl DialectAttr for Liar {
     }
     fn print(&self, out: &mut String) {
         self.0.print(out)
-    }
-    fn dyn_eq(&self, other: &dyn DialectAttr) -> bool {
-        dyn_eq_of(self, other)
-    }
-    fn dyn_hash(&self, state: &mut dyn Hasher) {
-        dyn_hash_of(self, state)
-    }
-    fn as_any(&self) -> &dyn Any {
-        self
     }
 }
 
