@@ -23,8 +23,13 @@ fn interp_lowered(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
 }
 
 fn cpu(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
+    let d = match options.threads {
+        Some(n) => qd_llvm::CpuDevice::new()?.with_thread_count(n)?,
+        None => qd_llvm::CpuDevice::new()?,
+    };
     Ok(Box::new(
-        qd_llvm::CpuDevice::new()?.with_check_bounds(options.check_bounds),
+        d.with_check_bounds(options.check_bounds)
+            .with_scalar_tasks(options.scalar_tasks),
     ))
 }
 

@@ -150,6 +150,23 @@ impl CpuDevice {
         self
     }
 
+    /// The device with `threads` workers (at least 1) instead of one per core.
+    pub fn with_thread_count(mut self, threads: usize) -> Result<Self, String> {
+        self.pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .thread_name(|i| format!("qd-cpu-{i}"))
+            .build()
+            .map_err(|e| format!("cannot start the thread pool: {e}"))?;
+        Ok(self)
+    }
+
+    /// The device compiling every task as scalar code (one parallel iteration per call) when
+    /// `scalar` is set, instead of vectorising across SIMD lanes where it can.
+    pub fn with_scalar_tasks(mut self, scalar: bool) -> Self {
+        self.opts.vectorize = !scalar;
+        self
+    }
+
     /// Whether field and ndarray indices are checked.
     pub fn check_bounds(&self) -> bool {
         self.check_bounds

@@ -19,6 +19,9 @@ pub struct Options {
     pub features: String,
     /// Run `default<O3>` (else no optimisation, for inspection).
     pub optimize: bool,
+    /// Compile task bodies for the native SIMD width, one parallel iteration per lane, where
+    /// the task allows it (else every task runs one iteration per call).
+    pub vectorize: bool,
 }
 
 impl Default for Options {
@@ -28,6 +31,7 @@ impl Default for Options {
             cpu: TargetMachine::get_host_cpu_name().to_string(),
             features: TargetMachine::get_host_cpu_features().to_string(),
             optimize: true,
+            vectorize: true,
         }
     }
 }

@@ -127,4 +127,23 @@ pub trait Device {
         let _ = kernel;
         None
     }
+
+    /// How the device compiled each task of `kernel`, in task order: how many parallel
+    /// iterations one instance of its code runs at once (SIMD lanes), and when it runs them one
+    /// at a time although it could vectorise, why. Empty for devices without such a choice.
+    fn task_notes(&self, kernel: CompiledKernel) -> Vec<TaskNote> {
+        let _ = kernel;
+        Vec::new()
+    }
+}
+
+/// How a device compiled one task ([`Device::task_notes`]).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct TaskNote {
+    /// The task's location (its parallel loop in the source).
+    pub loc: Location,
+    /// Parallel iterations one instance runs at once: 1 for scalar code.
+    pub lanes: u32,
+    /// Why the task runs scalar code when the device vectorises others; None otherwise.
+    pub scalar_reason: Option<String>,
 }

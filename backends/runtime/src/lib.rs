@@ -43,7 +43,7 @@ pub mod source_map;
 pub mod value;
 
 pub use adstack::{AdstackPlan, DepthSource, KernelStacks, StackInfo, StackPlan};
-pub use device::{Arg, Buffer, CompiledKernel, Device, KernelIr};
+pub use device::{Arg, Buffer, CompiledKernel, Device, KernelIr, TaskNote};
 pub use error::{Error, RuntimeError, RuntimeErrorKind};
 pub use grad::{Adjoints, GradientKernel};
 pub use memory::{AdstackOverflow, FieldInfo, FieldRef, FieldSlot, Memory, Storage};

@@ -400,6 +400,15 @@ impl Program {
         self.device.adstack_peaks(compiled)
     }
 
+    /// How the device compiled each task of `k` (SIMD lanes, or why scalar; see
+    /// [`Device::task_notes`]).
+    pub fn task_notes(&self, k: KernelId) -> Vec<crate::TaskNote> {
+        match self.kernels.get(k.0 as usize) {
+            Some(e) => self.device.task_notes(e.compiled),
+            None => Vec::new(),
+        }
+    }
+
     /// Waits for the device and returns every runtime error since the last sync (then clears
     /// them: a later sync is clean unless new errors happen). An adstack overflow is reported
     /// here, and the overflow flag reset.

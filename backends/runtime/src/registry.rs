@@ -17,6 +17,12 @@ pub struct DeviceOptions {
     /// compiled `cpu` device, where an out-of-range index is then undefined behaviour): an
     /// out-of-bounds access is then a located error, as the interpreters always report it.
     pub check_bounds: bool,
+    /// Worker threads of a device that runs on host threads (the `cpu` device); None: one per
+    /// available core.
+    pub threads: Option<usize>,
+    /// Compile task bodies one parallel iteration at a time instead of one per SIMD lane (the
+    /// `cpu` device vectorises where it can unless this is set; for comparison and debugging).
+    pub scalar_tasks: bool,
 }
 
 /// Makes a device; a device that cannot start (no GPU) says why.

@@ -75,6 +75,14 @@ struct Cli {
     /// inside the buffer); local arrays are checked either way
     #[arg(long)]
     check_bounds: bool,
+    /// Worker threads of the cpu device (default: one per core)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    threads: Option<u32>,
+    /// Compile cpu task bodies for the SIMD width, one parallel iteration per lane (on), or one
+    /// iteration per call (off); tasks that cannot be vectorised run scalar code either way, and
+    /// --report-adstack says which and why
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
+    vectorize: String,
     /// After the first run, run the kernel (and with --grad its gradient) N more times, each
     /// from the first run's inputs; --json then reports the median launch and grad times of
     /// those runs (launch_median, grad_median), apart from the first run's and the compile times
@@ -108,6 +116,10 @@ pub struct Options {
     pub shuffle: Option<u64>,
     /// `--check-bounds`: check field and ndarray indices on devices that can skip them.
     pub check_bounds: bool,
+    /// `--threads N`: the cpu device's workers.
+    pub threads: Option<u32>,
+    /// `--vectorize off`: scalar task bodies only.
+    pub scalar_tasks: bool,
     /// `--repeat N`: runs after the first, timed for the medians.
     pub repeat: u32,
     pub json: bool,
@@ -205,6 +217,8 @@ where
         device: cli.device,
         shuffle: cli.shuffle,
         check_bounds: cli.check_bounds,
+        threads: cli.threads,
+        scalar_tasks: cli.vectorize == "off",
         repeat: cli.repeat,
         json: cli.json,
         report_adstack: cli.report_adstack,

@@ -99,6 +99,8 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             &DeviceOptions {
                 shuffle_seed: o.shuffle,
                 check_bounds: o.check_bounds,
+                threads: o.threads.map(|n| n as usize),
+                scalar_tasks: o.scalar_tasks,
             },
         )
         .map_err(fail)?;
