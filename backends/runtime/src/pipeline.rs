@@ -6,7 +6,9 @@
 //!    interpreter runs what the user wrote);
 //! 2. for a gradient the module lacks ([`Program::build_gradient`]): `ad.reverse @k` declared when
 //!    missing, `element-access-ad` on `@k`, `reverse-mode-ad{kernels=k}` on the module (the
-//!    rewrite of `@k` changes nothing it computes, so a `@k` compiled before stays valid);
+//!    rewrite of `@k` changes nothing it computes, so a `@k` compiled before stays valid), then
+//!    `minimize-tape` on the new gradient kernel (a stack whose primal the reverse pass never
+//!    reads becomes plain locals; its alloca stays, marked `primal_elided`, sized 0);
 //! 3. for a gradient kernel with a stack that has no bound yet (always, after reverse-mode-ad):
 //!    `determine-ad-stack-size` (forced to N by [`crate::ProgramConfig::ad_stack_size`], N > 0),
 //!    then `simplify-size-expr`; bounds written by hand are kept. A stack of another kernel left
@@ -32,6 +34,8 @@ use qd_pass::{PassManager, PassRegistry};
 
 pub const ELEMENT_ACCESS_PASS: &str = "element-access-ad";
 pub const REVERSE_PASS: &str = "reverse-mode-ad";
+/// The pass that replaces stacks whose primal the reverse pass never reads by locals.
+pub const MINIMIZE_PASS: &str = "minimize-tape";
 /// The pass that sizes adstacks, and its option that forces every stack's capacity.
 pub const SIZING_PASS: &str = "determine-ad-stack-size";
 pub const FORCE_OPTION: &str = "ad-stack-size";
@@ -199,7 +203,14 @@ impl Program {
             &reverse_pipeline(name),
             module,
             &what,
-        )
+        )?;
+        let Some(grad) = find_reverse(&self.ctx, module, name).and_then(|r| r.gradient(&self.ctx))
+        else {
+            return Ok(());
+        };
+        let what = format!("{MINIMIZE_PASS} on kernel @{}", grad.name(&self.ctx));
+        let pipeline = format!("qd.kernel({MINIMIZE_PASS})");
+        run_pipeline(&mut self.ctx, &self.passes, &pipeline, grad.0, &what)
     }
 
     /// Steps 4 and 5 of the module doc for the kernel `k`.
@@ -287,5 +298,6 @@ mod tests {
             assert!(PassManager::parse(&reg, &sizing_pipeline(f)).is_ok());
         }
         assert!(PassManager::parse(&reg, &reverse_pipeline("k")).is_ok());
+        assert!(PassManager::parse(&reg, &format!("qd.kernel({MINIMIZE_PASS})")).is_ok());
     }
 }

@@ -19,8 +19,10 @@
 //! - The type ([`types`]) is `!adstack.stack<T>`, `T` an integer (`i1` included) or a float.
 //!   Integer and i1 stacks carry no adjoints: `load_top_adj` / `acc_adjoint` on them do not verify.
 //! - `alloca` properties: `id` (non-negative i64, optional: the stack's id in its kernel),
-//!   `max_size` (non-negative i64, optional: the static capacity) and
-//!   `size_expr` (optional, any attribute for now: the symbolic bound the sizing passes capture).
+//!   `max_size` (non-negative i64, optional: the static capacity),
+//!   `size_expr` (optional, any attribute for now: the symbolic bound the sizing passes capture)
+//!   and `primal_elided` (unit, optional: `minimize-tape` replaced the stack by plain locals; such
+//!   an alloca must have no uses, it only records the stack).
 //! - Reading an empty stack reads entry 0, which is zero-initialised.
 //! - Effects: `alloca`, `push`, `pop` and `acc_adjoint` have side effects (they are kept in
 //!   order); `load_top` and `load_top_adj` are READ_ONLY.
@@ -55,6 +57,10 @@ pub const ACC_ADJOINT_OP: &str = AccAdjointOp::NAME;
 pub const MAX_SIZE: &str = "max_size";
 /// The alloca's symbolic bound property.
 pub const SIZE_EXPR: &str = "size_expr";
+/// The alloca's unit property saying that `minimize-tape` replaced the stack by plain locals (the
+/// reverse pass never read its primal): the alloca stays, with no uses and no entries (sized 0),
+/// as the record of the elided stack for the adstack report; lowering drops it.
+pub const PRIMAL_ELIDED: &str = "primal_elided";
 /// The alloca's stable id, unique within its kernel (set by `determine-ad-stack-size`): the
 /// runtime's per-launch plan and every device find the stack's size and heap slice by it.
 pub const ID: &str = "id";

@@ -6,7 +6,7 @@
 use crate::syntax::{parse_elem, print_elem};
 use crate::types::{stack_type, StackType};
 use crate::verify;
-use crate::{ID, MAX_SIZE};
+use crate::{ID, MAX_SIZE, PRIMAL_ELIDED};
 use qd_ir::op_def::{constraint, prop, TypeConstraint};
 use qd_ir::{AttrData, Builder, Context, Location, OpId, OpTraits, Type, Value};
 
@@ -38,6 +38,7 @@ qd_ir::declare_op! {
             id: optional(prop::NonNeg<u32>),
             max_size: optional(prop::NonNeg<i64>) => set_max_size,
             size_expr: optional(prop::AnyAttr) => set_size_expr,
+            primal_elided as _: optional(prop::Flag),
         ],
         builder: create,
         format: "`:` type($result) attr-dict",
@@ -102,10 +103,19 @@ impl AllocaOp {
     /// Creates an alloca of a stack of `elem`, with `max_size` when given.
     pub fn build(b: &mut Builder, elem: Type, max_size: Option<i64>, loc: Location) -> Self {
         let ty = stack_type(b.ctx, elem);
-        AllocaOp::create(b, ty, None, max_size, None, loc)
+        AllocaOp::create(b, ty, None, max_size, None, None, loc)
     }
     pub fn elem(self, ctx: &Context) -> Type {
         stack_elem(ctx, self.result(ctx))
+    }
+    /// Whether minimize-tape elided the stack (see [`crate::PRIMAL_ELIDED`]).
+    pub fn is_primal_elided(self, ctx: &Context) -> bool {
+        ctx.prop(self.0, PRIMAL_ELIDED).is_some()
+    }
+    /// Marks the stack as elided (its ops must all be gone).
+    pub fn set_primal_elided(self, ctx: &mut Context) {
+        let u = ctx.unit_attr();
+        ctx.set_prop(self.0, PRIMAL_ELIDED, u);
     }
     pub fn set_id(self, ctx: &mut Context, id: u32) {
         let i64t = ctx.i64_type();

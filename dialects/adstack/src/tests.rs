@@ -341,3 +341,37 @@ fn malformed_text_is_a_diagnostic() {
         assert!(ctx.has_errors(), "{src}");
     }
 }
+
+#[test]
+fn an_elided_stack_round_trips_and_must_have_no_uses() {
+    let text = round_trip("%s = adstack.alloca : f32 {id = 0, max_size = 0, primal_elided}\n");
+    assert!(
+        text.contains("adstack.alloca : f32 {id = 0, max_size = 0, primal_elided}"),
+        "{text}"
+    );
+    let mut ctx = Context::new();
+    ctx.register_dialect(dialect());
+    let m = parse_source(
+        &mut ctx,
+        "%s = adstack.alloca : f32 {primal_elided}\nadstack.pop %s : f32\n",
+        "t.mlir",
+    )
+    .expect("parses");
+    let a = AllocaOp(ctx.walk_pre_order(m)[1]);
+    assert!(a.is_primal_elided(&ctx));
+    let e = qd_ir::verifier::verify(&ctx, m).unwrap_err();
+    assert!(
+        e[0].message
+            .contains("is marked primal_elided but its stack is used by 'adstack.pop'"),
+        "{}",
+        e[0].message
+    );
+    let mut fx = Fx::new();
+    let f32t = fx.ctx.f32_type();
+    let loc = fx.loc;
+    let b = AllocaOp::build(&mut fx.b(), f32t, None, loc);
+    assert!(!b.is_primal_elided(&fx.ctx));
+    b.set_primal_elided(&mut fx.ctx);
+    assert!(b.is_primal_elided(&fx.ctx));
+    assert_eq!(fx.verify(), None);
+}

@@ -3,7 +3,7 @@
 //! `'adstack.push' op expects the value type to match the stack element type f32, got f64`.
 
 use crate::types::StackType;
-use crate::SIZE_EXPR;
+use crate::{PRIMAL_ELIDED, SIZE_EXPR};
 use qd_ir::verify_helpers::{check_elem_type, op_error as err};
 use qd_ir::{Context, DiagResult, OpId, Type};
 
@@ -30,8 +30,20 @@ fn check_has_adjoint(ctx: &Context, op: OpId, st: StackType) -> DiagResult<()> {
     Ok(())
 }
 
-/// `size_expr`, when set, must be a `#adstack.size<...>`.
+/// `size_expr`, when set, must be a `#adstack.size<...>`; an elided stack has no uses.
 pub(crate) fn verify_alloca(ctx: &Context, op: OpId) -> DiagResult<()> {
+    if ctx.prop(op, PRIMAL_ELIDED).is_some() && ctx.num_results(op) == 1 {
+        if let Some(u) = ctx.users(ctx.result(op, 0)).next() {
+            return Err(err(
+                ctx,
+                op,
+                format!(
+                    "is marked primal_elided but its stack is used by '{}'",
+                    ctx.name(u)
+                ),
+            ));
+        }
+    }
     if let Some(a) = ctx.prop(op, SIZE_EXPR) {
         crate::size_expr::SizeExpr::from_attr(ctx, a).map_err(|m| {
             err(

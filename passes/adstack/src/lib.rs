@@ -13,16 +13,21 @@
 //!
 //! The SizeExpr grammar, its semantics and the soundness argument are in
 //! `qd_adstack::size_expr`. The pass is [`pass::DetermineAdStackSize`].
+//!
+//! The crate also holds [`minimize_tape`], the pass that runs before sizing and replaces every
+//! stack whose primal the reverse pass never reads by plain locals.
 
 pub mod bellman_ford;
 mod diff;
 mod locals;
 mod loops;
+pub mod minimize_tape;
 pub mod pass;
 mod size_expr_capture;
 mod value_bound;
 mod while_bound;
 
+pub use minimize_tape::{minimize_tape_pass_info, MinimizeTapePass};
 pub use pass::{
     assign_stack_ids, determine_ad_stack_size_pass_info, duplicate_stack_id, id_scope,
     kernel_allocas, stack_bound, DetermineAdStackSize, PASS_NAME,

@@ -8,7 +8,8 @@
 //! gets `size_expr = #adstack.size<...>`, and `max_size` when the bound is a literal (a symbolic
 //! one is evaluated at launch). A stack whose bound is outside the grammar is an error at the
 //! alloca naming the value at fault, unless the option `ad-stack-size=N` forces every stack to
-//! `N` entries.
+//! `N` entries. A stack `minimize-tape` elided (`primal_elided`) gets `max_size = 0` and no
+//! `size_expr`, forced or not, and its id like any other.
 
 use crate::bellman_ford::{max_depth, Phase1};
 use crate::size_expr_capture::capture;
@@ -164,7 +165,17 @@ impl Pass for DetermineAdStackSize {
             .collect();
         let mut sized = Vec::with_capacity(allocas.len());
         let mut errors = Vec::new();
+        let mut changed = false;
         for &a in &allocas {
+            // A stack minimize-tape elided keeps no entries: no bound, capacity 0, even forced.
+            if AllocaOp(a).is_primal_elided(ctx) {
+                changed |= ctx.remove_prop(a, SIZE_EXPR).is_some();
+                let i64t = ctx.i64_type();
+                let zero = ctx.integer_attr(0, i64t);
+                changed |= ctx.prop(a, MAX_SIZE) != Some(zero);
+                ctx.set_prop(a, MAX_SIZE, zero);
+                continue;
+            }
             let r = match self.forced {
                 Some(n) => {
                     self.forced_count += 1;
@@ -190,7 +201,6 @@ impl Pass for DetermineAdStackSize {
             }
             return Err(PassFailure);
         }
-        let mut changed = false;
         // Ids first: each kernel's stacks, numbered over the whole kernel.
         let mut scopes: Vec<OpId> = Vec::new();
         for &a in &allocas {

@@ -104,6 +104,19 @@ const INPUTS: &[&str] = &[
       %c = arith.constant 1.0 : f32
       adstack.push %s, %c : f32
     }"#,
+    // Two stacks for minimize-tape: %e's primal is never read in reverse (elided), %k's is (kept).
+    r#"qd.kernel @tapes(%v: f32) {
+      %e = adstack.alloca : f32 {id = 0}
+      %k = adstack.alloca : f32 {id = 1}
+      adstack.push %e, %v : f32
+      adstack.push %k, %v : f32
+      %a = adstack.load_top_adj %e : f32
+      %p = adstack.load_top %k : f32
+      %m = arith.mulf %a, %p : f32
+      adstack.acc_adjoint %k, %m : f32
+      adstack.pop %e : f32
+      adstack.pop %k : f32
+    }"#,
     // A symbolic adstack bound for simplify-size-expr to simplify.
     r#"qd.field @n : !qd.field<i32>
     qd.kernel @bounds(%v: f32) {

@@ -12,6 +12,7 @@ pub fn register_all_passes(reg: &mut PassRegistry) {
     reg.register(symbol_dce_pass_info());
     reg.register(qd_autodiff::element_access_ad_pass_info());
     reg.register(qd_autodiff::reverse_mode_ad_pass_info());
+    reg.register(qd_adstack_passes::minimize_tape_pass_info());
     reg.register(qd_adstack_passes::determine_ad_stack_size_pass_info());
     reg.register(qd_egraph::simplify_size_expr_pass_info());
     reg.register(qd_lowering::convert_qd_to_lowered_pass_info());
@@ -41,6 +42,7 @@ mod tests {
                 "dce",
                 "determine-ad-stack-size",
                 "element-access-ad",
+                "minimize-tape",
                 "reverse-mode-ad",
                 "simplify-size-expr",
                 "symbol-dce"

@@ -155,12 +155,25 @@ pub fn lower_kernel(
     r
 }
 
+/// Erases the stacks `minimize-tape` elided (marked `primal_elided`, with no uses): they only
+/// record the stack for the adstack report, and a task that listed them would reserve heap.
+fn drop_elided_stacks(ctx: &mut Context, kernel: OpId) {
+    for op in ctx.walk_pre_order(kernel) {
+        let elided = qd_adstack::AllocaOp::from_op(ctx, op)
+            .is_some_and(|a| a.is_primal_elided(ctx) && ctx.uses(a.result(ctx)).is_empty());
+        if elided {
+            ctx.erase_op(op);
+        }
+    }
+}
+
 fn lower_clone(
     ctx: &mut Context,
     kernel: OpId,
     options: LoweringOptions,
 ) -> Result<OpId, Diagnostic> {
     let body = KernelOp(kernel).body(ctx);
+    drop_elided_stacks(ctx, kernel);
     let facts = collect(ctx, kernel, body)?;
     remove_jumps(ctx, kernel)?;
     let plan = partition(ctx, KernelOp(kernel))?;

@@ -10,9 +10,12 @@
 //! `--print` order, `"adstack"` only with `--report-adstack`), data flat in row-major order.
 //!
 //! Adstack report, text: a title, then an aligned table with one row per stack (kernel, stack
-//! number, location, element type, size expression or `-`, depth, bytes per thread) and a
-//! `total` row per kernel; `(forced)` marks a depth forced by `--ad-stack-size`, `(inferred)` a
-//! size expression the runtime inferred for a stack the IR left unbounded.
+//! number, location, element type, whether its primal is kept, size expression or `-`, depth,
+//! bytes per thread) and a `total` row per kernel; `(forced)` marks a depth forced by
+//! `--ad-stack-size`, `(inferred)` a size expression the runtime inferred for a stack the IR left
+//! unbounded. The primal column says `kept`, or for a stack `minimize-tape` replaced by locals
+//! (depth 0, no memory) `elided, adjoint in a register` (`elided, value in a register` for an
+//! integer stack, which has no adjoint).
 
 use qd_runtime::Scalar;
 use serde::ser::{SerializeMap, Serializer};
@@ -72,6 +75,8 @@ pub struct StackOut {
     /// The element type.
     #[serde(rename = "type")]
     pub ty: String,
+    /// False for a stack `minimize-tape` elided (its primal is never read in reverse).
+    pub primal_kept: bool,
     pub size_expr: Option<String>,
     #[serde(skip)]
     pub inferred: bool,
@@ -127,6 +132,7 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
         "stack",
         "location",
         "type",
+        "primal",
         "size_expr",
         "depth",
         "bytes/thread",
@@ -153,6 +159,7 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
                 format!("#{}", s.stack),
                 s.loc.clone(),
                 s.ty.clone(),
+                primal_text(s).to_string(),
                 expr,
                 depth,
                 s.bytes_per_thread.to_string(),
@@ -162,14 +169,25 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
             .iter()
             .fold(0u64, |a, s| a.saturating_add(s.bytes_per_thread));
         let mut row = vec![k.clone(), "total".to_string()];
-        row.extend(std::iter::repeat_n(String::new(), 4));
+        row.extend(std::iter::repeat_n(String::new(), 5));
         row.push(total.to_string());
         rows.push(row);
     }
     format!(
         "adstack report (per thread, as sized for this launch):\n{}",
-        table(&rows, &[5, 6])
+        table(&rows, &[6, 7])
     )
+}
+
+/// The primal column of a stack's row.
+fn primal_text(s: &StackOut) -> &'static str {
+    // Float element types are the ones spelled f16, bf16, f32, f64.
+    let float = s.ty.starts_with('f') || s.ty.starts_with("bf");
+    match (s.primal_kept, float) {
+        (true, _) => "kept",
+        (false, true) => "elided, adjoint in a register",
+        (false, false) => "elided, value in a register",
+    }
 }
 
 /// The milliseconds each step took; `compile_grad`, `autodiff` and `grad` only with `--grad`,
@@ -491,6 +509,7 @@ mod tests {
             stack: n,
             loc: format!("f.mlir:{}:7", 10 + n),
             ty: "f32".into(),
+            primal_kept: true,
             size_expr: expr.map(str::to_string),
             inferred: false,
             depth,
@@ -507,22 +526,31 @@ mod tests {
         forced.forced = true;
         let mut inferred = stack("h", 1, Some("7"), 7, 64);
         inferred.inferred = true;
+        let mut elided = stack("h", 2, Some("0"), 0, 0);
+        elided.primal_kept = false;
+        let mut elided_int = stack("h", 3, Some("0"), 0, 0);
+        elided_int.primal_kept = false;
+        elided_int.ty = "i1".into();
         let stacks = [
             stack("k_grad", 0, Some("2 + (@n[]:i32 - 0)"), 514, 4120),
             i32_stack,
             forced,
             inferred,
+            elided,
+            elided_int,
         ];
         let kernels = ["k".to_string(), "k_grad".to_string(), "h".to_string()];
         let want = [
             "adstack report (per thread, as sized for this launch):",
-            "kernel  stack  location     type  size_expr                 depth  bytes/thread",
-            "k_grad  #0     f.mlir:10:7  f32   2 + (@n[]:i32 - 0)          514          4120",
-            "k_grad  #1     f.mlir:11:7  i32   -                             6            32",
-            "k_grad  total                                                              4152",
-            "h       #0     f.mlir:10:7  f32   @n[]:i32            32 (forced)           264",
-            "h       #1     f.mlir:11:7  f32   7 (inferred)                  7            64",
-            "h       total                                                               328",
+            "kernel  stack  location     type  primal                         size_expr                 depth  bytes/thread",
+            "k_grad  #0     f.mlir:10:7  f32   kept                           2 + (@n[]:i32 - 0)          514          4120",
+            "k_grad  #1     f.mlir:11:7  i32   kept                           -                             6            32",
+            "k_grad  total                                                                                             4152",
+            "h       #0     f.mlir:10:7  f32   kept                           @n[]:i32            32 (forced)           264",
+            "h       #1     f.mlir:11:7  f32   kept                           7 (inferred)                  7            64",
+            "h       #2     f.mlir:12:7  f32   elided, adjoint in a register  0                             0             0",
+            "h       #3     f.mlir:13:7  i1    elided, value in a register    0                             0             0",
+            "h       total                                                                                              328",
         ];
         // Kernel k launched no stack: it has no rows.
         assert_eq!(adstack_text(&stacks, &kernels), want.join("\n") + "\n");
@@ -538,12 +566,14 @@ mod tests {
             stack("k_grad", 0, Some("arg0.shape[0]"), 9, 80),
             stack("k_grad", 1, None, 2, 24),
         ];
+        let mut stacks = stacks;
+        stacks[1].primal_kept = false;
         assert_eq!(
             json(&[], Some(&stacks), &Timings::default()).unwrap(),
             "{\"fields\": {}, \"adstack\": [{\"kernel\": \"k_grad\", \"stack\": 0, \"loc\": \
-             \"f.mlir:10:7\", \"type\": \"f32\", \"size_expr\": \"arg0.shape[0]\", \"depth\": 9, \
+             \"f.mlir:10:7\", \"type\": \"f32\", \"primal_kept\": true, \"size_expr\": \"arg0.shape[0]\", \"depth\": 9, \
              \"bytes_per_thread\": 80}, {\"kernel\": \"k_grad\", \"stack\": 1, \"loc\": \
-             \"f.mlir:11:7\", \"type\": \"f32\", \"size_expr\": null, \"depth\": 2, \
+             \"f.mlir:11:7\", \"type\": \"f32\", \"primal_kept\": false, \"size_expr\": null, \"depth\": 2, \
              \"bytes_per_thread\": 24}], \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \
              \"compile\": 0.0, \"compile_kernel\": 0.0, \"launch\": 0.0, \"total\": 0.0}}\n"
         );

@@ -397,6 +397,7 @@ fn adstack_report(p: &Program, launched: &[KernelId]) -> Vec<StackOut> {
                 stack: s.id as usize,
                 loc,
                 ty: s.elem.to_string(),
+                primal_kept: s.primal_kept,
                 size_expr: s.size_expr.as_ref().map(|e| e.to_string()),
                 inferred: s.inferred,
                 depth: s.depth,

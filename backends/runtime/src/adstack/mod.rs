@@ -19,6 +19,9 @@
 //!   the launch's field values and ndarray arguments ([`LaunchEnv`], saturating i64, negative
 //!   values give 0), else its `max_size`. An evaluation that fails (an index out of bounds, a
 //!   `MaxOverRange` past its cap) is an error at the alloca naming the kernel, and nothing runs.
+//! - Elided stacks (`primal_kept == false`: `minimize-tape` replaced the stack by locals, its
+//!   alloca marked `primal_elided` stays as the record): listed like any stack, always depth 0
+//!   (source `MaxSize`, whatever is forced) and 0 bytes, since lowering drops their allocas.
 //! - Memory ([`StackPlan::bytes_per_thread`]): what a device reserves per thread for a stack:
 //!   an 8-byte count header plus `depth` entries; an entry of a float stack holds the primal and
 //!   the adjoint (`2 * sizeof(T)`), of an integer or i1 stack the primal only (`sizeof(T)`, i1
@@ -102,6 +105,10 @@ pub struct StackInfo {
     pub size_expr: Option<SizeExpr>,
     /// The alloca had neither bound: `size_expr` comes from the sizing analysis.
     pub inferred: bool,
+    /// False when `minimize-tape` elided the stack (its alloca is marked `primal_elided`): the
+    /// reverse pass never reads its primal, the kernel keeps it in locals, and every launch
+    /// gives it depth 0 and no memory.
+    pub primal_kept: bool,
 }
 
 /// The stacks of a compiled kernel, by ascending id: the stack table a device compiles with.
@@ -122,6 +129,8 @@ pub struct StackPlan {
     pub size_expr: Option<SizeExpr>,
     /// The `size_expr` was inferred by the runtime (the alloca had no bound).
     pub inferred: bool,
+    /// See [`StackInfo::primal_kept`]; an elided stack has depth 0 and takes no memory.
+    pub primal_kept: bool,
     pub source: DepthSource,
     /// The capacity, in entries.
     pub depth: u64,
@@ -232,6 +241,10 @@ impl KernelStacks {
         let mut stacks = Vec::with_capacity(self.stacks.len());
         for s in &self.stacks {
             let id = s.id;
+            if !s.primal_kept {
+                stacks.push(s.planned(DepthSource::MaxSize, 0, entry_bytes));
+                continue;
+            }
             let (source, depth) = match (forced, &s.size_expr, s.max_size) {
                 (Some(n), _, _) => (DepthSource::Forced, n as u64),
                 (None, Some(e), _) => {
@@ -283,6 +296,7 @@ impl KernelStacks {
                     max_size: None,
                     size_expr: None,
                     inferred: false,
+                    primal_kept: true,
                 })
                 .collect(),
         }
@@ -300,7 +314,10 @@ impl KernelStacks {
             stacks: self
                 .stacks
                 .iter()
-                .map(|s| s.planned(DepthSource::Forced, depth(s.id), entry_bytes))
+                .map(|s| {
+                    let d = if s.primal_kept { depth(s.id) } else { 0 };
+                    s.planned(DepthSource::Forced, d, entry_bytes)
+                })
                 .collect(),
         }
     }
@@ -322,11 +339,17 @@ impl StackInfo {
             elem: self.elem,
             size_expr: self.size_expr.clone(),
             inferred: self.inferred,
+            primal_kept: self.primal_kept,
             source,
             depth,
-            bytes_per_thread: depth
-                .saturating_mul(entry_bytes(self.elem))
-                .saturating_add(COUNT_HEADER_BYTES),
+            // An elided stack has no slice on any device (lowering drops its alloca).
+            bytes_per_thread: if self.primal_kept {
+                depth
+                    .saturating_mul(entry_bytes(self.elem))
+                    .saturating_add(COUNT_HEADER_BYTES)
+            } else {
+                0
+            },
         }
     }
 }
@@ -361,8 +384,9 @@ fn stack_info(
         ),
         None => None,
     };
+    let primal_kept = !AllocaOp(op).is_primal_elided(ctx);
     let mut inferred = false;
-    if size_expr.is_none() && max_size.is_none() && forced.is_none() {
+    if primal_kept && size_expr.is_none() && max_size.is_none() && forced.is_none() {
         let (e, _) = qd_adstack_passes::stack_bound(ctx, op).map_err(|d| {
             let mut d = d;
             d.message = format!(
@@ -388,5 +412,6 @@ fn stack_info(
         max_size,
         size_expr,
         inferred,
+        primal_kept,
     })
 }

@@ -14,7 +14,8 @@ use qd_runtime::{
 use std::cell::RefCell;
 use std::rc::Rc;
 
-/// dynamic_loop: one loop-carried float local, so its gradient has one adstack (n + 2 deep).
+/// dynamic_loop with v = v*v: one loop-carried float local whose value the reverse pass reads
+/// (d(v*v) = 2v), so its gradient keeps one adstack (n + 2 deep).
 const LOOP: &str = "module {
   qd.field @n : !qd.field<i32>
   qd.field @x : !qd.field<4xf32> {needs_grad}
@@ -29,7 +30,7 @@ const LOOP: &str = "module {
       qd.range_for %j = %c0 to %n : i32 {
         %a = qd.local_load %v : !qd.ptr<f32>
         %k = arith.constant 0.95 : f32
-        %m = arith.mulf %a, %k : f32
+        %m = arith.mulf %a, %a : f32
         qd.local_store %m, %v : !qd.ptr<f32>
       }
       %r = qd.local_load %v : !qd.ptr<f32>
@@ -38,6 +39,12 @@ const LOOP: &str = "module {
   }
 }
 ";
+
+/// [`LOOP`] with the linear body v = v*0.95: the reverse pass never reads v, so minimize-tape
+/// elides its stack.
+fn linear_loop() -> String {
+    LOOP.replace("arith.mulf %a, %a", "arith.mulf %a, %k")
+}
 
 fn program_with(src: &str, mock: Mock, config: ProgramConfig) -> Program {
     let mut ctx = qd_dialects::context();
@@ -88,6 +95,47 @@ fn a_gradient_is_built_when_the_module_declares_none() {
     let again = p.gradient("compute").unwrap();
     assert_eq!(again, g);
     assert_eq!(p.kernel_names(), ["compute", "compute_grad"]);
+}
+
+#[test]
+fn a_stack_whose_primal_is_never_read_is_elided_and_takes_nothing() {
+    for forced in [None, Some(4)] {
+        let log = Rc::new(RefCell::new(Log::default()));
+        let config = ProgramConfig {
+            ad_stack_size: forced,
+            ..ProgramConfig::default()
+        };
+        let mut p = program_with(&linear_loop(), Mock::new(log.clone()), config);
+        let g = p.gradient("compute").unwrap();
+        let stacks = allocas(&p, "compute_grad");
+        assert_eq!(
+            stacks.len(),
+            1,
+            "the elided stack's alloca stays as its record"
+        );
+        let ctx = p.context();
+        assert!(qd_adstack::AllocaOp(stacks[0]).is_primal_elided(ctx));
+        assert_eq!(ctx.uses(ctx.result(stacks[0], 0)).len(), 0);
+        assert_eq!(stack_id_of(ctx, stacks[0]), Some(0));
+        // The stack table lists it, as elided; every launch gives it depth 0 and no memory,
+        // whatever size is forced.
+        assert_eq!(log.borrow().tables, [vec![(0, DType::F32)]]);
+        p.write_f64("n", &[5.0]).unwrap();
+        let plan = p.adstack_plan(g.kernel, &[]).unwrap();
+        let s = plan.stack(0).unwrap();
+        assert_eq!((s.primal_kept, s.depth, s.bytes_per_thread), (false, 0, 0));
+        assert_eq!(plan.bytes_per_thread(), 0);
+    }
+    // The v*v body keeps its stack.
+    let (mut p, _) = program(LOOP);
+    let g = p.gradient("compute").unwrap();
+    p.write_f64("n", &[5.0]).unwrap();
+    let plan = p.adstack_plan(g.kernel, &[]).unwrap();
+    let s = plan.stack(0).unwrap();
+    assert_eq!(
+        (s.primal_kept, s.depth, s.bytes_per_thread),
+        (true, 7, 8 + 7 * 8)
+    );
 }
 
 #[test]

@@ -135,6 +135,7 @@ fn plan(s: &Setup, stacks: &[(u32, u64)]) -> AdstackPlan {
                 elem: DType::F32,
                 size_expr: None,
                 inferred: false,
+                primal_kept: true,
                 source: DepthSource::Forced,
                 depth,
                 bytes_per_thread: 0,

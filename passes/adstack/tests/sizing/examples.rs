@@ -7,11 +7,11 @@ use qd_runtime::{Arg, DType, Program};
 
 /// One example: its file, its field values, the integer data its bounds read, and its
 /// arguments (forward, then gradient).
-struct Case {
-    file: &'static str,
-    fields: Vec<(&'static str, Vec<f64>)>,
-    data: Data,
-    args: fn(&mut Program) -> (Vec<Arg>, Vec<Arg>),
+pub struct Case {
+    pub file: &'static str,
+    pub fields: Vec<(&'static str, Vec<f64>)>,
+    pub data: Data,
+    pub args: fn(&mut Program) -> (Vec<Arg>, Vec<Arg>),
 }
 
 fn no_args(_: &mut Program) -> (Vec<Arg>, Vec<Arg>) {
@@ -83,7 +83,7 @@ fn bound_and_peak(case: &Case) -> (u64, u64) {
     (bound, lo)
 }
 
-fn cases() -> Vec<Case> {
+pub fn cases() -> Vec<Case> {
     vec![
         Case {
             file: "dynamic_loop.mlir",

@@ -1,8 +1,11 @@
 //! determine-ad-stack-size against real runs on the reference interpreter: the examples
 //! (differentiated, sized, run with their evaluated bounds) and random loop nests (the property
-//! test: the evaluated bound is never below the real peak).
+//! test: the evaluated bound is never below the real peak), and minimize-tape against the same
+//! runs (elided stacks change no gradient and hold nothing; kept ones still overflow one entry
+//! short of their exact bound).
 
 mod common;
 mod examples;
 mod limits;
+mod minimize_tape;
 mod property;

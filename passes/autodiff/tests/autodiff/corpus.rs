@@ -1,6 +1,7 @@
 //! The gradient corpus: every kernel of `examples/grad/` (`.mlir` files with `// GRAD-...`
 //! directives, and `.grad` sidecars giving the inputs of the shared `examples/*.mlir`), each
-//! differentiated by reverse-mode-ad, its stacks sized by determine-ad-stack-size, and checked by
+//! differentiated by reverse-mode-ad, its stacks minimized by minimize-tape and sized by
+//! determine-ad-stack-size (as qd-run --grad does), and checked by
 //! [`try_check`] against central finite differences in f64. Prints a table: file, constructs, the
 //! number of adstacks in the gradient kernel, and the worst error over its tolerance.
 //!

@@ -71,8 +71,8 @@ pub struct GradCase {
     pub f32_atol: f64,
     /// A forced adstack capacity (`ad_stack_size`), if any.
     pub ad_stack_size: Option<usize>,
-    /// Run `determine-ad-stack-size` on the gradient kernel after reverse-mode-ad (as qd-run
-    /// does), forced to `ad_stack_size` when that is set; otherwise the runtime sizes the stacks
+    /// Run `minimize-tape` and `determine-ad-stack-size` on the gradient kernel after
+    /// reverse-mode-ad (as qd-run does), sizing forced to `ad_stack_size` when that is set; otherwise the runtime sizes the stacks
     /// with the same analysis when it compiles the kernel.
     pub size_stacks: bool,
     /// How reverse-mode-ad differentiates local arrays and structs (`aggregates=`).
@@ -131,7 +131,7 @@ impl GradCase {
         self.h = h;
         self
     }
-    /// Sizes the gradient kernel's stacks with `determine-ad-stack-size` (see `size_stacks`).
+    /// Minimizes and sizes the gradient kernel's stacks (see `size_stacks`).
     pub fn sized(mut self) -> Self {
         self.size_stacks = true;
         self
@@ -220,9 +220,16 @@ fn program_with_gradient(src: &str, case: &GradCase) -> (Program, usize, Vec<boo
     (program(ctx, m, case.ad_stack_size), stacks, active)
 }
 
-/// Runs `determine-ad-stack-size` on `kernel` (forced to `forced` entries when given).
+/// Runs `minimize-tape`, then `determine-ad-stack-size` on `kernel` (forced to `forced` entries
+/// when given), as the runtime's compile pipeline does.
 fn size_stacks(ctx: &mut Context, kernel: qd_ir::OpId, forced: Option<usize>, src: &str) {
     use qd_pass::Pass;
+    if qd_adstack_passes::MinimizeTapePass::default()
+        .run(ctx, kernel)
+        .is_err()
+    {
+        panic!("minimize-tape failed:\n{}", rendered(ctx, src, "case.mlir"));
+    }
     let forced = forced.map(|n| i64::try_from(n).expect("a forced size fits in i64"));
     let mut pass = qd_adstack_passes::DetermineAdStackSize::new(forced);
     if pass.run(ctx, kernel).is_err() {

@@ -86,3 +86,25 @@ qd.kernel @k(%a: !qd.ndarray<?xf32>) {
     assert_eq!(print_op(&ctx, m, &PrintOptions::default()), before);
     qd_ir::verifier::verify(&ctx, m).unwrap();
 }
+
+#[test]
+fn an_elided_stack_is_dropped_and_reserves_no_heap() {
+    // Stack 0 was elided by minimize-tape (no uses); stack 1 is kept: only stack 1 is listed in
+    // the task's adstacks and lowered.
+    let (mut ctx, m) = parse(
+        r#"
+qd.kernel @k(%v: f32) {
+  %e = adstack.alloca : f32 {id = 0, max_size = 0, primal_elided}
+  %s = adstack.alloca : f32 {id = 1, max_size = 1}
+  adstack.push %s, %v : f32
+}
+"#,
+    );
+    let mut pass = ConvertQdToLowered::default();
+    assert_eq!(pass.run(&mut ctx, m).map(|o| o.changed), Ok(true));
+    qd_ir::verifier::verify(&ctx, m).unwrap();
+    let text = print_op(&ctx, m, &PrintOptions::default());
+    assert!(text.contains("adstacks [1] {"), "{text}");
+    assert!(!text.contains("adstack_offset 0"), "{text}");
+    assert!(text.contains("adstack_offset 1"), "{text}");
+}

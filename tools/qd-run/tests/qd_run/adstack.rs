@@ -1,8 +1,9 @@
 //! `--report-adstack` and the sizing of gradient kernels' adstacks: the report's text and JSON,
 //! forced sizes, every example's gradient sized without `--ad-stack-size`, and, through the
 //! library crates qd-run is made of, the evaluated depth against the most entries each stack
-//! really held (never under; exact for examples/dynamic_loop.mlir). The report runs on each
-//! device of `EACH_DEVICE`; peaks only on the interpreter, the one device that keeps them.
+//! really held (never under; exact for examples/local_array.mlir, and 0 for the stack of
+//! examples/dynamic_loop.mlir, which minimize-tape elides). The report runs on each device of
+//! `EACH_DEVICE`; peaks only on the interpreter, the one device that keeps them.
 
 use super::common::*;
 use qd_interp::Interpreter;
@@ -22,6 +23,21 @@ fn main_job(extra: &[&str]) -> Out {
         "y=1",
         "--print",
         "y",
+    ];
+    args.extend_from_slice(extra);
+    qd_run(&args)
+}
+
+/// examples/local_array.mlir with n = 40: one kept stack of n entries.
+fn local_array(n: &str, extra: &[&str]) -> Out {
+    let mut args = vec![
+        "examples/local_array.mlir",
+        "--kernel",
+        "compute",
+        "--set",
+        n,
+        "--grad",
+        "y=1",
     ];
     args.extend_from_slice(extra);
     qd_run(&args)
@@ -48,15 +64,14 @@ fn row(stdout: &str, kernel: &str, stack: &str) -> Vec<String> {
 fn the_report_gives_each_stack_its_exact_depth_and_memory() {
     // The report is the launch's plan: the same on every device.
     for device in EACH_DEVICE {
-        let o = main_job(&["--report-adstack", "--device", device]);
+        let o = local_array("n=40", &["--report-adstack", "--device", device]);
         assert_eq!(o.code, 0, "{}", o.stderr);
         let lines: Vec<&str> = o.stdout.lines().collect();
-        assert!(lines[0].starts_with("y = 3.2"), "{}", o.stdout);
         assert_eq!(
-            lines[1],
+            lines[0],
             "adstack report (per thread, as sized for this launch):"
         );
-        let header: Vec<&str> = lines[2].split_whitespace().collect();
+        let header: Vec<&str> = lines[1].split_whitespace().collect();
         assert_eq!(
             header,
             [
@@ -64,6 +79,7 @@ fn the_report_gives_each_stack_its_exact_depth_and_memory() {
                 "stack",
                 "location",
                 "type",
+                "primal",
                 "size_expr",
                 "depth",
                 "bytes/thread"
@@ -72,37 +88,57 @@ fn the_report_gives_each_stack_its_exact_depth_and_memory() {
         // Every column starts where its header does.
         let at = |line: &str, cell: &str| line.find(cell).unwrap();
         let r = row(&o.stdout, "compute_grad", "#0");
-        assert_eq!(r[2], "examples/dynamic_loop.mlir:15:7");
+        assert_eq!(r[2], "examples/local_array.mlir:18:7");
         assert_eq!(r[3], "f32");
-        // n + 2: v's zero and x_i, then one entry per iteration.
-        assert_eq!(r[5], "514");
+        assert_eq!(r[4], "kept");
+        // One entry per overwritten element: n.
+        assert_eq!(r[6], "40");
         // f32: primal and adjoint (8 bytes) per entry, and the 8-byte count.
-        assert_eq!(r[6], "4120");
-        assert_eq!(at(lines[3], &r[2]), at(lines[2], "location"));
-        assert_eq!(at(lines[3], &r[4]), at(lines[2], "size_expr"));
+        assert_eq!(r[7], "328");
+        assert_eq!(at(lines[2], &r[2]), at(lines[1], "location"));
+        assert_eq!(at(lines[2], &r[4]), at(lines[1], "primal"));
+        assert_eq!(at(lines[2], &r[5]), at(lines[1], "size_expr"));
         assert_eq!(
-            at(lines[3], "514") + 3,
-            at(lines[2], "depth") + "depth".len()
+            at(lines[2], " 40 ") + 3,
+            at(lines[1], "depth") + "depth".len()
         );
         assert_eq!(
             row(&o.stdout, "compute_grad", "total"),
-            ["compute_grad", "total", "4120"]
+            ["compute_grad", "total", "328"]
         );
-        assert_eq!(lines.len(), 5, "{}", o.stdout);
+        assert_eq!(lines.len(), 4, "{}", o.stdout);
         // The size expression reads n at launch: another n, another depth.
-        let o = qd_run(&[
-            "examples/dynamic_loop.mlir",
-            "--kernel",
-            "compute",
-            "--set",
-            "n=7",
-            "--grad",
-            "y=1",
-            "--report-adstack",
-            "--device",
-            device,
-        ]);
-        assert_eq!(row(&o.stdout, "compute_grad", "#0")[5], "9");
+        let o = local_array("n=7", &["--report-adstack", "--device", device]);
+        assert_eq!(row(&o.stdout, "compute_grad", "#0")[6], "7");
+    }
+}
+
+#[test]
+fn the_main_job_reports_its_stack_as_elided() {
+    // v = v*0.95 + 0.01 never needs v in reverse: minimize-tape keeps v in a local and its
+    // adjoint in a register, and the stack takes nothing, on every device.
+    for device in EACH_DEVICE {
+        let o = main_job(&["--report-adstack", "--device", device]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        assert!(o.stdout.starts_with("y = 3.2"), "{}", o.stdout);
+        let r = row(&o.stdout, "compute_grad", "#0");
+        assert_eq!(
+            r,
+            [
+                "compute_grad",
+                "#0",
+                "examples/dynamic_loop.mlir:15:7",
+                "f32",
+                "elided, adjoint in a register",
+                "-",
+                "0",
+                "0"
+            ]
+        );
+        assert_eq!(
+            row(&o.stdout, "compute_grad", "total"),
+            ["compute_grad", "total", "0"]
+        );
     }
 }
 
@@ -115,20 +151,23 @@ fn the_json_report_is_the_adstack_key() {
         .stdout
         .find("], \"timings_ms\"")
         .expect("the list ends before the timings");
-    let list = &o.stdout[start..end];
-    assert!(
-        list.starts_with(
-            "\"adstack\": [{\"kernel\": \"compute_grad\", \"stack\": 0, \"loc\": \
-             \"examples/dynamic_loop.mlir:15:7\", \"type\": \"f32\", \"size_expr\": \""
-        ),
-        "{list}"
-    );
-    assert!(
-        list.ends_with("\", \"depth\": 514, \"bytes_per_thread\": 4120}"),
-        "{list}"
+    assert_eq!(
+        &o.stdout[start..end],
+        "\"adstack\": [{\"kernel\": \"compute_grad\", \"stack\": 0, \"loc\": \
+         \"examples/dynamic_loop.mlir:15:7\", \"type\": \"f32\", \"primal_kept\": false, \
+         \"size_expr\": null, \"depth\": 0, \"bytes_per_thread\": 0}"
     );
     assert!(
         o.stdout.starts_with("{\"fields\": {\"y\": "),
+        "{}",
+        o.stdout
+    );
+    let o = local_array("n=40", &["--report-adstack", "--json"]);
+    assert!(
+        o.stdout.contains(
+            "\"type\": \"f32\", \"primal_kept\": true, \"size_expr\": \"@n[]:i32 - 0\", \
+             \"depth\": 40, \"bytes_per_thread\": 328}"
+        ),
         "{}",
         o.stdout
     );
@@ -139,18 +178,26 @@ fn the_json_report_is_the_adstack_key() {
 
 #[test]
 fn a_forced_size_is_marked_in_the_report() {
-    let o = main_job(&["--report-adstack", "--ad-stack-size", "600"]);
+    let o = local_array("n=40", &["--report-adstack", "--ad-stack-size", "600"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let r = row(&o.stdout, "compute_grad", "#0");
-    assert_eq!(r[5], "600 (forced)");
-    assert_eq!(r[6], (8 + 600 * 8).to_string());
-    let o = main_job(&["--report-adstack", "--ad-stack-size", "600", "--json"]);
+    assert_eq!(r[6], "600 (forced)");
+    assert_eq!(r[7], (8 + 600 * 8).to_string());
+    let o = local_array(
+        "n=40",
+        &["--report-adstack", "--ad-stack-size", "600", "--json"],
+    );
     assert!(
         o.stdout
             .contains("\"depth\": 600, \"bytes_per_thread\": 4808}"),
         "{}",
         o.stdout
     );
+    // A forced size does not apply to an elided stack: it has no entries to size.
+    let o = main_job(&["--report-adstack", "--ad-stack-size", "600"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let r = row(&o.stdout, "compute_grad", "#0");
+    assert_eq!((r[6].as_str(), r[7].as_str()), ("0", "0"));
 }
 
 #[test]
@@ -227,8 +274,14 @@ fn every_example_runs_its_gradient_without_a_forced_size() {
             args.extend_from_slice(inputs);
             let out = ok(&args);
             let r = row(&out, "compute_grad", "#0");
-            assert!(!r[4].is_empty() && r[4] != "-", "{file} on {device}: {out}");
-            assert!(r[5].parse::<u64>().is_ok(), "{file} on {device}: {out}");
+            // A kept stack is sized by its expression; an elided one has none and depth 0.
+            if r[4] == "kept" {
+                assert!(!r[5].is_empty() && r[5] != "-", "{file} on {device}: {out}");
+                assert!(r[6].parse::<u64>().is_ok(), "{file} on {device}: {out}");
+            } else {
+                assert_eq!(r[4], "elided, adjoint in a register", "{file}: {out}");
+                assert_eq!((r[5].as_str(), r[6].as_str()), ("-", "0"), "{file}: {out}");
+            }
         }
     }
 }
@@ -242,7 +295,7 @@ fn gradient_program(file: &str) -> Program {
     let mut ctx = qd_dialects::context();
     let m = parse_source(&mut ctx, &src, file).unwrap();
     let reg = qd_passes::all_passes();
-    let mut sizing = "qd.kernel(determine-ad-stack-size".to_string();
+    let mut sizing = "qd.kernel(minimize-tape,determine-ad-stack-size".to_string();
     if reg.lookup("simplify-size-expr").is_some() {
         sizing.push_str(",simplify-size-expr");
     }
@@ -301,16 +354,25 @@ fn never_under(what: &str, pairs: Vec<(u64, u64)>) -> Vec<(u64, u64)> {
 }
 
 #[test]
-fn dynamic_loop_is_sized_exactly() {
+fn kept_stacks_are_sized_exactly_and_elided_ones_hold_nothing() {
+    // local_array: one entry per overwritten element, n of them: the bound is the peak.
+    let mut p = gradient_program("examples/local_array.mlir");
+    p.write_f64("x", &linspace(0.0, 1.0, 40)).unwrap();
+    for n in [0, 1, 7, 40, 200] {
+        p.write_f64("n", &[n as f64]).unwrap();
+        let pairs = never_under(&format!("local_array n={n}"), depths_and_peaks(&mut p, &[]));
+        assert_eq!(pairs, [(n, n)]);
+    }
+    // dynamic_loop: the stack is elided (depth 0) and never holds an entry.
     let mut p = gradient_program("examples/dynamic_loop.mlir");
     p.write_f64("x", &linspace(0.0, 1.5, 16)).unwrap();
-    for n in [0, 1, 7, 512, 2000] {
+    for n in [0, 7, 512] {
         p.write_f64("n", &[n as f64]).unwrap();
         let pairs = never_under(
             &format!("dynamic_loop n={n}"),
             depths_and_peaks(&mut p, &[]),
         );
-        assert_eq!(pairs, [(n + 2, n + 2)]);
+        assert_eq!(pairs, [(0, 0)]);
     }
 }
 

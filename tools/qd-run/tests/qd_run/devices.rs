@@ -210,17 +210,32 @@ fn same_values(want: &str, got: &str, tol: Option<f64>) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `args` on every device; a message per device whose result differs from the first's.
+/// The ways each device runs: `cpu` with vectorised tasks and with scalar tasks.
+fn variants(device: &str) -> &'static [&'static [&'static str]] {
+    match device {
+        "cpu" => &[&["--vectorize", "on"], &["--vectorize", "off"]],
+        _ => &[&[]],
+    }
+}
+
+/// Runs `args` on every device (in each of its [`variants`]); a message per device whose result
+/// differs from the first's.
 fn compare(case: &str, what: &str, args: &[String]) -> Vec<String> {
-    let run = |device: &str| {
+    let run = |device: &str, extra: &[&str]| {
         let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
         a.extend(["--device", device]);
+        a.extend(extra);
         qd_run(&a)
     };
-    let reference = run(DEVICES[0]);
+    let reference = run(DEVICES[0], &[]);
     let mut failures = Vec::new();
-    for &device in DEVICES[1..].iter().filter(|d| runs_here(d)) {
-        let o = run(device);
+    let runs = DEVICES[1..]
+        .iter()
+        .filter(|d| runs_here(d))
+        .flat_map(|&d| variants(d).iter().map(move |&v| (d, v)));
+    for (device, extra) in runs {
+        let o = run(device, extra);
+        let label = format!("{device} {}", extra.join(" "));
         let mut diff = Vec::new();
         if o.code != reference.code {
             diff.push(format!("exit {} (want {})", o.code, reference.code));
@@ -240,7 +255,8 @@ fn compare(case: &str, what: &str, args: &[String]) -> Vec<String> {
             ));
         }
         if !diff.is_empty() {
-            failures.push(format!("{case}, {what}, on {device}: {}", diff.join("; ")));
+            let on = label.trim_end();
+            failures.push(format!("{case}, {what}, on {on}: {}", diff.join("; ")));
         }
     }
     failures
@@ -290,12 +306,41 @@ fn the_main_job_and_its_overflow_match() {
     ];
     let args: Vec<String> = base.iter().map(|s| s.to_string()).collect();
     let mut failures = compare("dynamic_loop", "main job", &args);
+    // The main job's stack is elided (minimize-tape): a forced size does not touch it.
     let mut forced = args.clone();
     forced.extend(["--ad-stack-size".to_string(), "32".to_string()]);
-    failures.extend(compare("dynamic_loop", "stack forced to 32", &forced));
+    failures.extend(compare(
+        "dynamic_loop",
+        "elided stack, size forced to 32",
+        &forced,
+    ));
+    // A kept stack of 40 entries (local_array, n = 40) overflows at 32, alike everywhere.
+    let kept: Vec<String> = [
+        "examples/local_array.mlir",
+        "--kernel",
+        "compute",
+        "--set",
+        "n=40",
+        "--set",
+        "x=linspace(0,1)",
+        "--grad",
+        "y=1",
+        "--print",
+        "x.grad",
+        "--ad-stack-size",
+        "32",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    failures.extend(compare("local_array", "stack forced to 32", &kept));
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     for device in DEVICES.iter().filter(|d| runs_here(d)) {
         let mut a: Vec<&str> = forced.iter().map(String::as_str).collect();
+        a.extend(["--device", device]);
+        let o = qd_run(&a);
+        assert_eq!(o.code, 0, "{device}: {}", o.stderr);
+        let mut a: Vec<&str> = kept.iter().map(String::as_str).collect();
         a.extend(["--device", device]);
         let o = qd_run(&a);
         assert_eq!(o.code, 1, "{device}");
