@@ -9,10 +9,10 @@ mod checks;
 mod control;
 mod math;
 mod memory;
-mod tanh;
 mod task;
 mod topcache;
 mod types;
+pub(crate) mod vmath;
 
 use crate::frame::FrameLayout;
 use crate::jit::Options;

@@ -1,6 +1,6 @@
-//! The f32 `sin`, `cos` and `tanh` the backend compiles (its own straight-line f64 code, see
-//! `codegen/math.rs` and `codegen/tanh.rs`). sin and cos give libm's results, the ones the
-//! interpreter computes, bit for bit: on both sides of the |x| < pi/4 fast path, across the
+//! The f32 `sin`, `cos` and `tanh` the backend compiles (its own straight-line f64 code, the
+//! vectorised math's: see `codegen/vmath`). sin and cos give libm's results, the ones the
+//! interpreter computes, bit for bit: on both sides of the first quadrant's edge, across the
 //! reduced range, at signed zeros and non-finite values. tanh is within an ulp of the exact value.
 
 use super::common::*;

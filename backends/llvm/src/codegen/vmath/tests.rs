@@ -1,0 +1,532 @@
+//! vmath against libm: each function JIT-compiled for vectors (and scalars), applied to sweeps of
+//! its domain plus edge values, and its max error printed (`--nocapture`) and bounded. f32 is
+//! measured against the f64 libm result (so in ulps of the exact value), f64 in ulps from glibc's
+//! result. Special values must match libm exactly (NaN for NaN, signed zeros, infinities).
+
+use super::emit;
+use crate::jit;
+use inkwell::attributes::AttributeLoc;
+use inkwell::context::Context;
+use inkwell::values::{BasicValue, BasicValueEnum};
+use inkwell::AddressSpace;
+use qd_math::names;
+
+/// (name, libm reference, arity, f32 bound, f64 bound) for every function.
+type Ref = fn(f64, f64, f64) -> f64;
+const FUNCS: &[(&str, Ref, usize, f64, f64)] = &[
+    (names::SIN, |x, _, _| x.sin(), 1, 1.0, 2.0),
+    (names::COS, |x, _, _| x.cos(), 1, 1.0, 2.0),
+    (names::TAN, |x, _, _| x.tan(), 1, 1.0, 2.0),
+    (names::EXP, |x, _, _| x.exp(), 1, 1.0, 2.0),
+    (names::EXP2, |x, _, _| x.exp2(), 1, 1.0, 2.0),
+    (names::LOG, |x, _, _| x.ln(), 1, 1.0, 2.0),
+    (names::LOG2, |x, _, _| x.log2(), 1, 1.0, 2.0),
+    (names::TANH, |x, _, _| x.tanh(), 1, 1.0, 2.0),
+    (names::POWF, |x, y, _| x.powf(y), 2, 2.0, 4.0),
+    (names::ATAN2, |y, x, _| y.atan2(x), 2, 1.0, 2.0),
+    (names::SQRT, |x, _, _| x.sqrt(), 1, 0.5, 0.0),
+    (names::RSQRT, |x, _, _| 1.0 / x.sqrt(), 1, 1.5, 1.0),
+    (names::ABSF, |x, _, _| x.abs(), 1, 0.0, 0.0),
+    (names::FLOOR, |x, _, _| x.floor(), 1, 0.0, 0.0),
+    (names::CEIL, |x, _, _| x.ceil(), 1, 0.0, 0.0),
+    (names::FMA, |x, y, z| x.mul_add(y, z), 3, 0.5, 0.0),
+];
+
+/// Runs `name` compiled for `lanes` lanes (None: scalar) of f32 or f64 on `args` (columns of
+/// equal length, a multiple of the lane count), returning the results widened to f64.
+fn run(name: &str, f32: bool, lanes: Option<u32>, args: &[Vec<f64>]) -> Vec<f64> {
+    let llcx = Context::create();
+    let module = llcx.create_module("vmath_test");
+    let opts = jit::Options::default();
+    let ptr = llcx.ptr_type(AddressSpace::default());
+    let fnty = llcx
+        .void_type()
+        .fn_type(&[ptr.into(), ptr.into(), ptr.into(), ptr.into()], false);
+    let f = module.add_function("f", fnty, None);
+    for (k, val) in [
+        ("target-cpu", &opts.cpu),
+        ("target-features", &opts.features),
+    ] {
+        f.add_attribute(AttributeLoc::Function, llcx.create_string_attribute(k, val));
+    }
+    let b = llcx.create_builder();
+    b.position_at_end(llcx.append_basic_block(f, "entry"));
+    let elem: inkwell::types::BasicTypeEnum = if f32 {
+        llcx.f32_type().into()
+    } else {
+        llcx.f64_type().into()
+    };
+    let ty: inkwell::types::BasicTypeEnum = match (lanes, elem) {
+        (Some(n), inkwell::types::BasicTypeEnum::FloatType(t)) => t.vec_type(n).into(),
+        _ => elem,
+    };
+    let ins: Vec<BasicValueEnum> = (0..args.len())
+        .map(|i| {
+            let p = f.get_nth_param(i as u32).unwrap().into_pointer_value();
+            let v = b.build_load(ty, p, "in").unwrap();
+            // Rust's buffers are aligned to the element only.
+            v.as_instruction_value().unwrap().set_alignment(4).unwrap();
+            v
+        })
+        .collect();
+    let r = emit(&llcx, &module, &b, name, &ins).unwrap();
+    let out = f.get_nth_param(3).unwrap().into_pointer_value();
+    b.build_store(out, r).unwrap().set_alignment(4).unwrap();
+    b.build_return(None).unwrap();
+    let tm = jit::target_machine(&opts).unwrap();
+    jit::optimize(&module, &tm, &opts).unwrap();
+    let ee = jit::engine(&module).unwrap();
+    type K = unsafe extern "C" fn(*const u8, *const u8, *const u8, *mut u8);
+    let k = unsafe { ee.get_function::<K>("f").unwrap() };
+    let w = lanes.unwrap_or(1) as usize;
+    let n = args[0].len();
+    assert_eq!(n % w, 0);
+    let mut res = vec![0.0; n];
+    let dummy = vec![0.0f64; w];
+    let cols = |i: usize| args.get(i).unwrap_or(&dummy);
+    if f32 {
+        let cs: Vec<Vec<f32>> = (0..3)
+            .map(|i| cols(i).iter().map(|&v| v as f32).collect())
+            .collect();
+        let mut o = vec![0.0f32; w];
+        for c in 0..n / w {
+            let at = |i: usize| {
+                let col = &cs[i];
+                if col.len() == n {
+                    col[c * w..].as_ptr() as *const u8
+                } else {
+                    col.as_ptr() as *const u8
+                }
+            };
+            unsafe { k.call(at(0), at(1), at(2), o.as_mut_ptr() as *mut u8) };
+            for (j, &v) in o.iter().enumerate() {
+                res[c * w + j] = f64::from(v);
+            }
+        }
+    } else {
+        let mut o = vec![0.0f64; w];
+        for c in 0..n / w {
+            let at = |i: usize| {
+                let col = cols(i);
+                if col.len() == n {
+                    col[c * w..].as_ptr() as *const u8
+                } else {
+                    col.as_ptr() as *const u8
+                }
+            };
+            unsafe { k.call(at(0), at(1), at(2), o.as_mut_ptr() as *mut u8) };
+            res[c * w..c * w + w].copy_from_slice(&o);
+        }
+    }
+    res
+}
+
+/// A deterministic pseudo-random stream in [0, 1).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
+
+/// Values spread evenly over the bit patterns of the type (every exponent, subnormals, both
+/// signs), `n` of them.
+fn bit_sweep(f32: bool, n: usize) -> Vec<f64> {
+    (0..n)
+        .map(|i| {
+            let neg = i % 2 == 1;
+            let t = (i / 2) as f64 / (n / 2) as f64;
+            let v = if f32 {
+                f64::from(f32::from_bits((t * f64::from(0x7f80_0000u32)) as u32))
+            } else {
+                f64::from_bits((t * 0x7ff0_0000_0000_0000u64 as f64) as u64)
+            };
+            if neg {
+                -v
+            } else {
+                v
+            }
+        })
+        .collect()
+}
+
+fn edges(f32: bool) -> Vec<f64> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        1.0,
+        -1.0,
+        0.5,
+        2.0,
+        -2.0,
+        3.0,
+        -3.0,
+        0.25,
+        1e-10,
+        -1e-10,
+    ];
+    if f32 {
+        v.extend(
+            [
+                f32::MIN_POSITIVE,
+                f32::from_bits(1),
+                f32::from_bits(0x007f_ffff),
+                f32::MAX,
+                f32::EPSILON,
+                1.0 + f32::EPSILON,
+                1.0 - f32::EPSILON / 2.0,
+            ]
+            .map(f64::from),
+        );
+    } else {
+        v.extend([
+            f64::MIN_POSITIVE,
+            f64::from_bits(1),
+            f64::from_bits(0x000f_ffff_ffff_ffff),
+            f64::MAX,
+            f64::EPSILON,
+            1.0 + f64::EPSILON,
+            1.0 - f64::EPSILON / 2.0,
+        ]);
+    }
+    let round = |x: f64| if f32 { f64::from(x as f32) } else { x };
+    // Neighbours of multiples of pi/2 (small and large) and of exp's and pow's thresholds.
+    let mut near = vec![
+        88.72283,
+        89.0,
+        -87.33655,
+        -103.27893,
+        -104.0,
+        709.782712893384,
+        710.0,
+        -708.4,
+        -745.133,
+        -745.2,
+        128.0,
+        -149.0,
+        -150.0,
+        1024.0,
+        -1074.0,
+        -1075.0,
+        0.55,
+        7.0 / 16.0,
+        22.0,
+        9.0,
+    ];
+    for k in [
+        1.0, 2.0, 3.0, 4.0, 10.0, 100.0, 1e3, 1e4, 1e5, 1e6, 1e7, 3e8, 1e9, 1e15,
+    ] {
+        near.push(round(k * std::f64::consts::FRAC_PI_2));
+    }
+    for c in near {
+        let c = round(c);
+        for d in -8i64..=8 {
+            let n = if f32 {
+                f64::from(f32::from_bits((c as f32).to_bits().wrapping_add(d as u32)))
+            } else {
+                f64::from_bits(c.to_bits().wrapping_add(d as u64))
+            };
+            v.extend([n, -n]);
+        }
+    }
+    v
+}
+
+/// The error of `got` against `want` (the reference, in f64): f32 in ulps of the f32 format at
+/// `want`, f64 in integer ulps; infinite where a special value (NaN, inf, sign of zero)
+/// differs.
+fn err(f32: bool, got: f64, want: f64) -> f64 {
+    if want.is_nan() || got.is_nan() {
+        return if want.is_nan() && got.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    if f32 {
+        let want32 = want as f32;
+        if got.is_infinite() || want32.is_infinite() {
+            return if got == f64::from(want32) {
+                0.0
+            } else {
+                f64::INFINITY
+            };
+        }
+        if got == 0.0 && want32 == 0.0 {
+            return if got.is_sign_negative() == want32.is_sign_negative() {
+                0.0
+            } else {
+                f64::INFINITY
+            };
+        }
+        let e = ((want.abs().to_bits() >> 52) as i64 - 1023).max(-126);
+        (got - want).abs() / 2f64.powi(e as i32 - 23)
+    } else {
+        if got.is_infinite() || want.is_infinite() || (got == 0.0 && want == 0.0) {
+            return if got.to_bits() == want.to_bits() {
+                0.0
+            } else {
+                f64::INFINITY
+            };
+        }
+        let key = |x: f64| {
+            let b = x.to_bits() as i64;
+            if b < 0 {
+                -(b & i64::MAX)
+            } else {
+                b
+            }
+        };
+        (key(got) - key(want)).unsigned_abs() as f64
+    }
+}
+
+/// The inputs of one function: columns (one, or two for pow and atan2).
+fn inputs(name: &str, f32: bool) -> Vec<Vec<f64>> {
+    let mut rng = Lcg(0x5eed ^ name.len() as u64);
+    let big = if f32 { 1 << 20 } else { 1 << 18 };
+    let dense = if f32 { 200_000 } else { 150_000 };
+    let round = |x: f64| if f32 { f64::from(x as f32) } else { x };
+    let mut xs = bit_sweep(f32, big);
+    xs.extend(edges(f32));
+    let (lo, hi) = match name {
+        names::SIN | names::COS | names::TAN => (-20.0, 20.0),
+        names::EXP => {
+            if f32 {
+                (-104.0, 89.0)
+            } else {
+                (-746.0, 710.0)
+            }
+        }
+        names::EXP2 => {
+            if f32 {
+                (-150.0, 129.0)
+            } else {
+                (-1076.0, 1025.0)
+            }
+        }
+        names::LOG | names::LOG2 => (0.0, 4.0),
+        names::TANH => (-12.0, 12.0),
+        _ => (-10.0, 10.0),
+    };
+    for i in 0..dense {
+        xs.push(round(lo + (hi - lo) * i as f64 / dense as f64));
+    }
+    if name == names::SIN || name == names::COS || name == names::TAN {
+        // Larger arguments: up to 2^28 (the f64 reduction's range), and random f64 past it.
+        for _ in 0..dense / 2 {
+            xs.push(round((rng.next() - 0.5) * 2f64.powi(29)));
+        }
+    }
+    if name == names::FMA {
+        let n = xs.len();
+        let pick = |rng: &mut Lcg| xs[(rng.next() * n as f64) as usize];
+        let b: Vec<f64> = (0..n).map(|_| pick(&mut rng)).collect();
+        let c: Vec<f64> = (0..n).map(|_| pick(&mut rng)).collect();
+        return vec![xs.clone(), b, c];
+    }
+    if name != names::POWF && name != names::ATAN2 {
+        return vec![xs];
+    }
+    // Pairs: every two edge values, then random pairs of the sweep; for pow also y chosen so
+    // that y log x spans exp's range.
+    let e = edges(f32);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for &p in &e {
+        for &q in &e {
+            a.push(p);
+            b.push(q);
+        }
+    }
+    let n = xs.len();
+    for i in 0..n {
+        let j = (rng.next() * n as f64) as usize;
+        a.push(xs[i]);
+        b.push(xs[j]);
+    }
+    if name == names::POWF {
+        let lim = if f32 { 104.0 } else { 746.0 };
+        for _ in 0..n / 2 {
+            let x = round(2f64.powf((rng.next() - 0.5) * if f32 { 250.0 } else { 2000.0 }));
+            let l = x.ln();
+            let y = round((rng.next() * 2.0 - 1.0) * lim / l);
+            a.push(x);
+            b.push(y);
+        }
+        // Negative bases to integer powers; bases near 1 to large powers.
+        for i in 0..20_000 {
+            let x = round(-(rng.next() * 4.0));
+            a.push(x);
+            b.push(f64::from(i % 41 - 20));
+            let x = round(1.0 + (rng.next() - 0.5) * 1e-3);
+            a.push(x);
+            b.push(round((rng.next() - 0.5) * 2e5));
+        }
+    } else {
+        for _ in 0..n / 4 {
+            let t = rng.next() * std::f64::consts::TAU;
+            let r = 2f64.powf((rng.next() - 0.5) * 100.0);
+            a.push(round(r * t.sin()));
+            b.push(round(r * t.cos()));
+        }
+    }
+    vec![a, b]
+}
+
+/// Pads columns with 1.0 to a multiple of `w` lanes.
+fn pad(cols: &mut [Vec<f64>], w: usize) {
+    for c in cols.iter_mut() {
+        while c.len() % w != 0 {
+            c.push(1.0);
+        }
+    }
+}
+
+#[test]
+fn vmath_accuracy() {
+    let mut table = String::from(
+        "\nvmath max error (f32: ulps of the exact value; f64: ulps from glibc)\n\
+         function     type  lanes  points    max ulp   worst input\n",
+    );
+    let mut fails = Vec::new();
+    for &(name, reference, arity, b32, b64) in FUNCS {
+        for f32 in [true, false] {
+            let w = if f32 { 16 } else { 8 };
+            let mut cols = inputs(name, f32);
+            pad(&mut cols, w);
+            if f32 {
+                // The kernel sees f32 inputs: so must the reference.
+                for c in cols.iter_mut() {
+                    c.iter_mut().for_each(|v| *v = f64::from(*v as f32));
+                }
+            }
+            let got = run(name, f32, Some(w as u32), &cols);
+            let (mut worst, mut at) = (0.0f64, 0usize);
+            for i in 0..got.len() {
+                let col = |k: usize| if arity > k { cols[k][i] } else { 0.0 };
+                let want = reference(col(0), col(1), col(2));
+                let e = err(f32, got[i], want);
+                if e > worst || e.is_nan() {
+                    worst = e;
+                    at = i;
+                }
+            }
+            let input = cols
+                .iter()
+                .map(|c| format!("{:e}", c[at]))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let ty = if f32 { "f32" } else { "f64" };
+            table += &format!(
+                "{:<12} {ty}   {w:>5}  {:>8}  {worst:>8.3}   {input} -> {:e}\n",
+                name.trim_start_matches("math."),
+                got.len(),
+                got[at]
+            );
+            let bound = if f32 { b32 } else { b64 };
+            if worst.is_nan() || worst > bound {
+                fails.push(format!(
+                    "{name} {ty}: {worst} ulp at {input} (bound {bound})"
+                ));
+            }
+        }
+    }
+    println!("{table}");
+    assert!(fails.is_empty(), "{}", fails.join("\n"));
+}
+
+#[test]
+fn vmath_scalar_and_vector_forms_agree() {
+    for &(name, _, _, _, _) in FUNCS {
+        for f32 in [true, false] {
+            let mut cols = inputs(name, f32);
+            // Every 7th input keeps the test short; both forms see the same values.
+            for c in cols.iter_mut() {
+                *c = c.iter().step_by(7).copied().collect();
+            }
+            pad(&mut cols, 48);
+            let scalar = run(name, f32, None, &cols);
+            for lanes in [3, if f32 { 16 } else { 8 }] {
+                let vector = run(name, f32, Some(lanes), &cols);
+                for i in 0..scalar.len() {
+                    let same = scalar[i].to_bits() == vector[i].to_bits()
+                        || (scalar[i].is_nan() && vector[i].is_nan());
+                    assert!(
+                        same,
+                        "{name} f32={f32} lanes={lanes}: input {:?} scalar {:e}, vector {:e}",
+                        cols.iter().map(|c| c[i]).collect::<Vec<_>>(),
+                        scalar[i],
+                        vector[i]
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The optimised vector code calls nothing but LLVM intrinsics (no scalar libm), except f64
+/// trig's documented fallback past 2^28.
+#[test]
+fn vmath_vector_code_calls_no_libm() {
+    for &(name, _, arity, _, _) in FUNCS {
+        for f32 in [true, false] {
+            let llcx = Context::create();
+            let module = llcx.create_module("vmath_ir");
+            let elem = if f32 {
+                llcx.f32_type()
+            } else {
+                llcx.f64_type()
+            };
+            let vt = elem.vec_type(8);
+            let params: Vec<_> = (0..arity).map(|_| vt.into()).collect();
+            let f = module.add_function("f", vt.fn_type(&params, false), None);
+            let b = llcx.create_builder();
+            b.position_at_end(llcx.append_basic_block(f, "entry"));
+            let args: Vec<BasicValueEnum> = f.get_param_iter().collect();
+            let r = emit(&llcx, &module, &b, name, &args).unwrap();
+            b.build_return(Some(&r)).unwrap();
+            let opts = jit::Options::default();
+            let tm = jit::target_machine(&opts).unwrap();
+            jit::optimize(&module, &tm, &opts).unwrap();
+            let ir = module.print_to_string().to_string();
+            let calls: Vec<&str> = ir
+                .lines()
+                .filter(|l| l.contains(" call ") && !l.contains("@llvm."))
+                .collect();
+            let trig = [names::SIN, names::COS, names::TAN].contains(&name);
+            if f32 || !trig {
+                assert!(calls.is_empty(), "{name} f32={f32} calls {calls:?}");
+            } else {
+                // Only in the fallback block.
+                assert!(ir.contains("vm.trig.libm"), "{name}: no fallback block");
+            }
+        }
+    }
+}
+
+#[test]
+fn vmath_rejects_bad_operands() {
+    let llcx = Context::create();
+    let module = llcx.create_module("vmath_bad");
+    let f = module.add_function(
+        "f",
+        llcx.void_type()
+            .fn_type(&[llcx.i32_type().into(), llcx.f32_type().into()], false),
+        None,
+    );
+    let b = llcx.create_builder();
+    b.position_at_end(llcx.append_basic_block(f, "entry"));
+    let (i, x) = (f.get_nth_param(0).unwrap(), f.get_nth_param(1).unwrap());
+    assert!(emit(&llcx, &module, &b, names::SIN, &[i]).is_err());
+    assert!(emit(&llcx, &module, &b, names::POWF, &[x]).is_err());
+    assert!(emit(&llcx, &module, &b, "math.nope", &[x]).is_err());
+    assert!(emit(&llcx, &module, &b, names::SIN, &[]).is_err());
+}
