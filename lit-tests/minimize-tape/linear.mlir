@@ -1,11 +1,15 @@
 // RUN: qd-opt %s --pass=element-access-ad,reverse-mode-ad,minimize-tape | FileCheck %s
 // RUN: qd-opt %s --pass=element-access-ad,reverse-mode-ad,minimize-tape,determine-ad-stack-size | FileCheck %s --check-prefix=SIZED
 // RUN: qd-opt %s --pass=element-access-ad,reverse-mode-ad,minimize-tape,determine-ad-stack-size{ad-stack-size=32} | FileCheck %s --check-prefix=SIZED
+// RUN: qd-opt %s --pass=element-access-ad,reverse-mode-ad,minimize-tape,canonicalize,cse,dce,symbol-dce | FileCheck %s --check-prefix=CLEAN
+// RUN: qd-opt %s --pass=element-access-ad,reverse-mode-ad,minimize-tape,determine-ad-stack-size,convert-qd-to-lowered | FileCheck %s --check-prefix=LOWERED
 // RUN: qd-opt %s --pass=element-access-ad,reverse-mode-ad,minimize-tape --pass-statistics 2>&1 >/dev/null | FileCheck %s --check-prefix=STATS
 // The linear body v = v*0.95 + 0.01: the adjoint of v needs no primal (d/dv = 0.95), so the
 // stack reverse-mode-ad gives v keeps no entries. Its primal becomes a local (stored, read by
 // the forward replay only) and its adjoint a second local; the alloca stays as the record,
 // marked primal_elided, with no uses, and is sized 0 (no size_expr), even when a size is forced.
+// The generic clean-ups keep the record (an alloca has effects); lowering drops it: the task
+// lists no adstack and has no heap access, so the stack costs no memory and no overflow check.
 
 qd.field @n : !qd.field<i32>
 qd.field @x : !qd.field<16xf32> {needs_grad}
@@ -63,3 +67,11 @@ qd.kernel @compute() {
 // STATS: MinimizeTape
 // STATS-DAG: (S) 1 num-elided
 // STATS-DAG: (S) 0 num-kept
+
+// CLEAN-LABEL: qd.kernel @compute_grad
+// CLEAN: adstack.alloca : f32 {max_size = 0, primal_elided}
+
+// LOWERED-LABEL: lowered.kernel @compute_grad
+// LOWERED-NEXT: lowered.task @compute_grad_0 range(0, 16) {
+// LOWERED-NOT: adstack
+// LOWERED: lowered.return
