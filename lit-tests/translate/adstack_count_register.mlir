@@ -1,5 +1,5 @@
 // REQUIRES: qd-translate
-// RUN: qd-translate %s --kernel compute --grad --emit=llvm | FileCheck %s
+// RUN: qd-translate %s --kernel compute --grad --emit=llvm --vectorize=off | FileCheck %s
 // An adstack's count header is private to the running thread: the LLVM backend keeps it in a
 // function-local i64 (named count<id>) that O3 promotes to a register, so a push or pop in the
 // loops of the gradient is a phi of the count, not an i64 store into the heap and a load back.

@@ -1,5 +1,5 @@
 // REQUIRES: qd-translate
-// RUN: qd-translate %s --kernel compute --grad --emit=llvm | FileCheck %s
+// RUN: qd-translate %s --kernel compute --grad --emit=llvm --vectorize=off | FileCheck %s
 // The LLVM backend caches the adstack heap slot each access last wrote or read in registers
 // (codegen/topcache.rs): the forward sweep's top read after a push, and the reverse sweep's
 // adjoint read after an accumulation, compare the slot's offset with the cached one and take the

@@ -1,5 +1,5 @@
 // REQUIRES: qd-translate
-// RUN: qd-translate %s --kernel k --emit=llvm | FileCheck %s
+// RUN: qd-translate %s --kernel k --emit=llvm --vectorize=off | FileCheck %s
 // RUN: qd-translate %s --kernel k --grad --emit=llvm | FileCheck %s --check-prefix=GRAD
 // RUN: qd-translate %s --kernel k --emit=asm | FileCheck %s --check-prefix=ASM
 // RUN: not qd-translate %s --kernel nope --emit=llvm 2>&1 | FileCheck %s --check-prefix=NOKERNEL

@@ -28,7 +28,7 @@ use crate::cache::CompiledCode;
 use crate::codegen::{task_infos, TaskInfo};
 use crate::compile::{jit_kernel, KernelInput};
 use crate::frame::*;
-use crate::guard::{AdstackGuard, GuardedHeaps};
+use crate::guard::{AdstackGuard, GuardedHeaps, GUARD_ENV};
 use crate::jit::Options;
 use crate::sites::Sites;
 use qd_ir::{Context, Diagnostic, Location};
@@ -37,7 +37,7 @@ use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
 use qd_runtime::device::{Buffer, KernelIr};
 use qd_runtime::{
     AdstackOverflow, AdstackPlan, Arg, CompiledKernel, DType, Device, KernelStacks, Memory,
-    RuntimeError, RuntimeErrorKind, Storage,
+    RuntimeError, RuntimeErrorKind, Storage, TaskNote,
 };
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -66,6 +66,7 @@ struct Kernel {
     frame: FrameLayout,
     sites: Sites,
     temps: usize,
+    notes: Vec<TaskNote>,
 }
 
 /// The multi-threaded CPU device (LLVM JIT).
@@ -317,11 +318,32 @@ impl Device for CpuDevice {
         };
         let frame = input.frame();
         let sites = Sites::collect(ctx, op);
-        let tasks = task_infos(ctx, op, kernel.name, stacks).map_err(|d| vec![d])?;
+        // The guard lays out heap rows for one lane: a kernel with stacks runs scalar code.
+        let mut opts = self.opts.clone();
+        let guarded = self.guard != AdstackGuard::Off && !stacks.stacks.is_empty();
+        if guarded {
+            opts.vectorize = false;
+        }
+        let mut tasks = task_infos(ctx, op, kernel.name, stacks, &opts).map_err(|d| vec![d])?;
+        if guarded && self.opts.vectorize {
+            for t in &mut tasks {
+                t.scalar_reason = Some(format!(
+                    "the adstack guard ({GUARD_ENV}) lays out heap rows for scalar tasks"
+                ));
+            }
+        }
+        let notes = tasks
+            .iter()
+            .map(|t| TaskNote {
+                loc: t.loc,
+                lanes: t.lanes,
+                scalar_reason: t.scalar_reason.clone(),
+            })
+            .collect();
         let temps = qd_lowered::KernelOp::from_op(ctx, op)
             .and_then(|k| k.temps_checked(ctx))
             .unwrap_or(0) as usize;
-        let (code, _) = jit_kernel(&input, &frame, &sites, &self.opts).map_err(|d| vec![d])?;
+        let (code, _) = jit_kernel(&input, &frame, &sites, &opts).map_err(|d| vec![d])?;
         self.kernels.push(Kernel {
             name: kernel.name.to_string(),
             code,
@@ -329,6 +351,7 @@ impl Device for CpuDevice {
             frame,
             sites,
             temps,
+            notes,
         });
         Ok(CompiledKernel((self.kernels.len() - 1) as u32))
     }
@@ -424,6 +447,13 @@ impl Device for CpuDevice {
             .location(code)
     }
 
+    fn task_notes(&self, kernel: CompiledKernel) -> Vec<TaskNote> {
+        self.kernels
+            .get(kernel.0 as usize)
+            .map(|k| k.notes.clone())
+            .unwrap_or_default()
+    }
+
     /// The lowered layout: i1 stacks hold i32 entries.
     fn adstack_entry_bytes(&self, elem: DType) -> u64 {
         lowered_entry_bytes(elem)
@@ -477,9 +507,11 @@ impl CpuDevice {
             TaskKind::Serial => 1,
             TaskKind::Range { .. } => (self.pool.current_num_threads() as u64).min(threads),
         };
+        // A vectorised task's row holds its lanes' stacks interleaved: `lanes` scalar rows.
+        let rows = workers * u64::from(task.lanes);
         for heap in [Heap::Float, Heap::Int] {
             let bytes = layout
-                .heap_bytes(name, heap, workers)
+                .heap_bytes(name, heap, rows)
                 .map_err(|e| at(e.to_string()))?;
             self.ensure_heap(name, heap, bytes).map_err(Box::new)?;
         }

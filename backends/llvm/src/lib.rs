@@ -8,6 +8,8 @@
 //!   steps), numbered in walk order, with the messages the interpreter gives.
 //! - `codegen`: lowered -> LLVM IR, one file per concern (`types`, `task`, `memory`, `control`,
 //!   `arith`, `math`, `adstack`, `checks`).
+//! - `simd`: a range task's threads in groups of SIMD lanes (SIMT on SIMD, as ISPC does), where
+//!   [`Options::vectorize`] asks for it and the task allows it; the device's task notes say which.
 //! - [`compile`]: a kernel built, optimised, emitted or JIT-compiled.
 //! - [`jit`]: the host TargetMachine, the O3 pipeline, emission (.ll, asm, object) and MCJIT.
 //! - [`cache`]: compiled kernels by a hash of their IR and the options, for the whole process.
@@ -26,6 +28,7 @@ pub mod device;
 pub mod frame;
 pub mod guard;
 pub mod jit;
+mod simd;
 pub use qd_runtime::sites;
 
 pub use codegen::{build_module, task_infos, KernelModule, TaskInfo};
@@ -33,3 +36,4 @@ pub use compile::{emit_kernel, jit_kernel, KernelInput};
 pub use device::{pipeline, CpuDevice, NAME, PIPELINE, PIPELINE_UNCHECKED};
 pub use guard::{AdstackGuard, GUARD_ENV};
 pub use jit::{emit, EmitKind, Options};
+pub use simd::lanes_for;

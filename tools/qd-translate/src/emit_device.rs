@@ -25,16 +25,20 @@ pub enum Target {
 
 pub struct EmitDevice {
     kind: Target,
+    /// LLVM: vectorised task bodies (`Options::vectorize`).
+    vectorize: bool,
     out: Output,
     compiled: u32,
 }
 
 impl EmitDevice {
-    /// A device emitting `kind`, and where its output goes.
-    pub fn new(kind: Target) -> (Self, Output) {
+    /// A device emitting `kind` (LLVM: with vectorised task bodies or not), and where its
+    /// output goes.
+    pub fn new(kind: Target, vectorize: bool) -> (Self, Output) {
         let out = Output::default();
         let dev = EmitDevice {
             kind,
+            vectorize,
             out: out.clone(),
             compiled: 0,
         };
@@ -67,7 +71,11 @@ impl Device for EmitDevice {
         };
         let bytes = match self.kind {
             Target::Llvm(kind) => {
-                emit_kernel(&input, kind, &Options::default()).map_err(|d| vec![d])?
+                let opts = Options {
+                    vectorize: self.vectorize,
+                    ..Options::default()
+                };
+                emit_kernel(&input, kind, &opts).map_err(|d| vec![d])?
             }
             Target::Spirv { asm } => spirv(&input, asm).map_err(|d| vec![d])?,
         };

@@ -52,6 +52,10 @@ struct Cli {
     /// Write here instead of stdout
     #[arg(short = 'o', value_name = "OUT")]
     output: Option<String>,
+    /// LLVM: compile task bodies for the SIMD width, one parallel iteration per lane (on, as the
+    /// cpu device does), or one iteration per call (off)
+    #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
+    vectorize: String,
 }
 
 fn translate(cli: &Cli) -> Result<Vec<u8>, String> {
@@ -73,7 +77,7 @@ fn translate(cli: &Cli) -> Result<Vec<u8>, String> {
         Emit::Spirv => Target::Spirv { asm: false },
         Emit::SpirvAsm => Target::Spirv { asm: true },
     };
-    let (device, out) = emit_device::EmitDevice::new(kind);
+    let (device, out) = emit_device::EmitDevice::new(kind, cli.vectorize == "on");
     let mut p = match Program::new(ctx, module, Box::new(device), ProgramConfig::default()) {
         Ok(p) => p,
         Err(e) => return Err(api_error(&sm, None, e)),

@@ -142,6 +142,9 @@ fn count_slot<'ctx>(g: &mut Gen<'_, 'ctx>, id: u32) -> R<PointerValue<'ctx>> {
 
 pub(super) fn overflow(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let (id, _) = stack_word(g, op)?;
+    if g.simt.is_some() {
+        return crate::simd::overflow(g, id);
+    }
     let i64t = g.i64();
     let p = g.word_addr(W_OVF_THREAD)?;
     let cur = g.ck(g.b.build_load(i64t, p, "ovf"))?.into_int_value();

@@ -25,7 +25,7 @@ fn int_bin<'ctx>(g: &Gen<'_, 'ctx>, op: OpId) -> R<(IntValue<'ctx>, IntValue<'ct
 }
 
 /// Calls intrinsic `name` overloaded on `tys` with `args`.
-pub(super) fn intrinsic<'ctx>(
+pub(crate) fn intrinsic<'ctx>(
     g: &Gen<'_, 'ctx>,
     name: &str,
     tys: &[BasicTypeEnum<'ctx>],

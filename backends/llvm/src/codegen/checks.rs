@@ -20,6 +20,10 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
 
     /// Stops the thread with error site `op`'s record when `fail` holds.
     pub fn fail_if(&mut self, op: OpId, fail: IntValue<'ctx>, values: &[IntValue<'ctx>]) -> R<()> {
+        if self.simt.is_some() {
+            // Every active lane of a vectorised task fails alike.
+            return crate::simd::fail_uniform(self, op, fail, values);
+        }
         let Some(site) = self.sites.of(op) else {
             return Err(self.err("internal error: this op has no error site"));
         };

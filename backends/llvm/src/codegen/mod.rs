@@ -14,6 +14,8 @@ mod topcache;
 mod types;
 pub(crate) mod vmath;
 
+pub(crate) use arith::intrinsic;
+
 use crate::frame::FrameLayout;
 use crate::jit::Options;
 use crate::sites::Sites;
@@ -39,6 +41,10 @@ pub struct TaskInfo {
     /// The task's stacks (id, element type), in its `adstacks` order.
     pub stacks: Vec<(u32, DType)>,
     pub loc: Location,
+    /// Threads one call runs at once (SIMD lanes): 1 for scalar code.
+    pub lanes: u32,
+    /// Why the task is scalar code although the options vectorise; None otherwise.
+    pub scalar_reason: Option<String>,
 }
 
 /// A kernel's LLVM module, not yet optimised, with its tasks in order.
@@ -97,6 +103,7 @@ pub fn task_infos(
     kernel: OpId,
     name: &str,
     stacks: &KernelStacks,
+    opts: &Options,
 ) -> R<Vec<TaskInfo>> {
     let Some(k) = lw::KernelOp::from_op(ir, kernel) else {
         return Err(Diagnostic::error(
@@ -110,7 +117,7 @@ pub fn task_infos(
     k.tasks(ir)
         .into_iter()
         .enumerate()
-        .map(|(i, t)| task::describe(ir, t, &task_symbol(name, i), stacks))
+        .map(|(i, t)| task::describe(ir, t, &task_symbol(name, i), stacks, opts).map(|d| d.0))
         .collect()
 }
 
@@ -142,6 +149,8 @@ pub(crate) struct Gen<'a, 'ctx> {
     pub(crate) cache: topcache::HeapCache<'ctx>,
     /// The op being emitted (the location of builder errors).
     pub op: OpId,
+    /// The lanes of a vectorised task (`simd`): None for a scalar task.
+    pub(crate) simt: Option<crate::simd::Lanes<'ctx>>,
 }
 
 impl<'a, 'ctx> Gen<'a, 'ctx> {
@@ -247,6 +256,15 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
     }
 
     fn emit_op(&mut self, op: OpId) -> R<()> {
+        self.op = op;
+        if self.simt.is_some() {
+            return crate::simd::emit_op(self, op);
+        }
+        self.emit_scalar_op(op)
+    }
+
+    /// Emits `op` as scalar code (in a vectorised task: an op on uniform values).
+    pub(crate) fn emit_scalar_op(&mut self, op: OpId) -> R<()> {
         self.op = op;
         let name = self.ir.name(op);
         if name.starts_with("arith.") {

@@ -1,6 +1,7 @@
 //! One LLVM function per `lowered.task`: `i32 @k_taskN(ptr noalias %ctx, i64 %first, i64 %last)`
 //! runs threads `first .. last` (half-open) one after another and returns 0, or 1 from an error
-//! exit (see `checks`). The launch context's words are loaded once in the entry block; the
+//! exit (see `checks`). With `Options::vectorize`, a range task that `simd::uniform::plan`
+//! accepts runs them in groups of SIMD lanes instead (`simd::driver`; same signature). The launch context's words are loaded once in the entry block; the
 //! functions carry the host's `target-cpu` and `target-features`, so that the JIT's code
 //! generator targets the same CPU as the O3 pipeline.
 
@@ -31,7 +32,7 @@ pub(super) fn emit<'ctx>(
     opts: &Options,
 ) -> R<TaskInfo> {
     let op = task.0;
-    let info = describe(ir, task, symbol, stacks)?;
+    let (info, plan) = describe(ir, task, symbol, stacks, opts)?;
     let i64t = llcx.i64_type();
     let ptr = llcx.ptr_type(inkwell::AddressSpace::default());
     let fn_ty = llcx
@@ -64,6 +65,18 @@ pub(super) fn emit<'ctx>(
     let last = func.get_nth_param(2).unwrap().into_int_value();
 
     let entry_bb = llcx.append_basic_block(func, "entry");
+    if let Some(plan) = plan {
+        return emit_lanes(
+            llcx,
+            module,
+            ir,
+            task,
+            info,
+            plan,
+            (func, ctx_ptr, first, last),
+            (frame, sites, memory),
+        );
+    }
     let loop_bb = llcx.append_basic_block(func, "thread");
     let latch_bb = llcx.append_basic_block(func, "next");
     let exit_bb = llcx.append_basic_block(func, "done");
@@ -104,6 +117,7 @@ pub(super) fn emit<'ctx>(
         counts: HashMap::new(),
         cache: Default::default(),
         op,
+        simt: None,
     };
     super::topcache::plan(&mut g, op)?;
     if let Some(body) = task.body_block(ir) {
@@ -123,14 +137,76 @@ pub(super) fn emit<'ctx>(
     Ok(info)
 }
 
+/// The vectorised function of `task` (see `simd::driver`), in `entry_bb`.
+#[allow(clippy::too_many_arguments)]
+fn emit_lanes<'ctx>(
+    llcx: &'ctx LContext,
+    module: &Module<'ctx>,
+    ir: &Context,
+    task: lw::TaskOp,
+    info: TaskInfo,
+    plan: crate::simd::uniform::Info,
+    (func, ctx_ptr, first, last): (
+        inkwell::values::FunctionValue<'ctx>,
+        inkwell::values::PointerValue<'ctx>,
+        inkwell::values::IntValue<'ctx>,
+        inkwell::values::IntValue<'ctx>,
+    ),
+    (frame, sites, memory): (&FrameLayout, &Sites, &Memory),
+) -> R<TaskInfo> {
+    let op = task.0;
+    let entry_bb = func.get_first_basic_block().expect("the entry block");
+    let start_bb = llcx.append_basic_block(func, "start");
+    let exit_bb = llcx.append_basic_block(func, "empty");
+    let b = llcx.create_builder();
+    let entry = llcx.create_builder();
+    let loc_err = |e: inkwell::builder::BuilderError| {
+        Diagnostic::error(ir.loc(op), format!("LLVM builder: {e}"))
+    };
+    b.position_at_end(entry_bb);
+    let any = b
+        .build_int_compare(IntPredicate::SLT, first, last, "any")
+        .map_err(loc_err)?;
+    let br = b
+        .build_conditional_branch(any, start_bb, exit_bb)
+        .map_err(loc_err)?;
+    entry.position_before(&br);
+    b.position_at_end(exit_bb);
+    b.build_return(Some(&llcx.i32_type().const_zero()))
+        .map_err(loc_err)?;
+    b.position_at_end(start_bb);
+    let mut g = Gen {
+        ir,
+        llcx,
+        module,
+        b,
+        entry,
+        frame,
+        sites,
+        memory,
+        func,
+        ctx_ptr,
+        thread: first,
+        values: HashMap::new(),
+        words: HashMap::new(),
+        counts: HashMap::new(),
+        cache: Default::default(),
+        op,
+        simt: None,
+    };
+    crate::simd::emit_task(&mut g, task, plan, info.lanes, first, last)?;
+    Ok(info)
+}
+
 /// What the device needs of `task`, whose function is `symbol`: its dispatch, its stacks (from
-/// the kernel's table) and its location.
+/// the kernel's table), its location and its lanes; with the uniformity of a task to vectorise.
 pub(super) fn describe(
     ir: &Context,
     task: lw::TaskOp,
     symbol: &str,
     stacks: &KernelStacks,
-) -> R<TaskInfo> {
+    opts: &Options,
+) -> R<(TaskInfo, Option<crate::simd::uniform::Info>)> {
     let op = task.0;
     let Some(kind) = task.kind(ir) else {
         return Err(Diagnostic::error(
@@ -148,10 +224,21 @@ pub(super) fn describe(
         };
         task_stacks.push((s.id, s.elem));
     }
-    Ok(TaskInfo {
+    let (lanes, scalar_reason, plan) = if opts.vectorize {
+        match crate::simd::uniform::plan(ir, task) {
+            Ok(p) => (crate::simd::lanes_for(&opts.features), None, Some(p)),
+            Err(why) => (1, Some(why), None),
+        }
+    } else {
+        (1, None, None)
+    };
+    let info = TaskInfo {
         symbol: symbol.to_string(),
         kind,
         stacks: task_stacks,
         loc: ir.loc(op),
-    })
+        lanes,
+        scalar_reason,
+    };
+    Ok((info, plan))
 }

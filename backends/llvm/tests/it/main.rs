@@ -9,4 +9,5 @@ mod emit;
 mod guard;
 mod math;
 mod semantics;
+mod simd;
 mod topcache;

@@ -1,0 +1,832 @@
+//! Memory in a vectorised task.
+//!
+//! - Global memory (fields, ndarrays, temporaries): a per-lane address is `<W x i64>`. Where it
+//!   is linear with the element's size as stride, an access is one masked vector load or store
+//!   (checked at run time when an extension may have wrapped the linear form); else a masked
+//!   gather or scatter (a scatter writes lanes in order, so the highest lane wins, as the last
+//!   thread does). A per-lane value stored at one uniform address is the highest active lane's.
+//! - Per-lane memory (varying slots, adstack heaps) is interleaved: lane l of logical byte `o`,
+//!   accessed with size s, lies at `base + o * W + l * s`. Logical offsets follow the scalar
+//!   layout of [`size_align`]. A uniform offset is one contiguous vector (slots: load, blend
+//!   and store, which LLVM keeps in registers; heaps: a masked store); a per-lane offset is a
+//!   gather or scatter, or one vector when at run time every lane has the same offset and all
+//!   lanes are active (stacks of equal depth).
+//! - Atomics: an add to a uniform address whose old value is unused is one reduction of the
+//!   active lanes (in lane order) and one atomic; every other atomic runs lane by lane over the
+//!   active lanes in lane order, through the scalar codegen's atomic.
+
+use super::uniform::Slot;
+use super::{all, bits, exec, lane_ids, ln, ln_mut, splat, vec_ty, vector, Lin, Off, VVal};
+use crate::codegen::{intrinsic, Gen, R};
+use crate::frame::{W_HEAP_FLOAT, W_HEAP_INT};
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValue, BasicValueEnum, IntValue, PointerValue, VectorValue};
+use inkwell::IntPredicate;
+use qd_frontend::{ArrayType, StructType};
+use qd_ir::{AttrData, FloatKind, OpId, Type, TypeData, Value};
+use qd_lowered as lw;
+
+/// The bytes and alignment of `ty` in the logical layout of per-lane memory (C layout; `i1` in
+/// one byte).
+pub(crate) fn size_align(g: &Gen<'_, '_>, ty: Type) -> R<(u64, u64)> {
+    let ir = g.ir;
+    if let Some(a) = ArrayType::from_type(ir, ty) {
+        let (s, al) = size_align(g, a.elem(ir))?;
+        return Ok((s * a.len(ir) as u64, al));
+    }
+    if let Some(st) = StructType::from_type(ir, ty) {
+        let (mut off, mut align) = (0u64, 1u64);
+        for m in st.members(ir) {
+            let (s, al) = size_align(g, m)?;
+            off = off.next_multiple_of(al) + s;
+            align = align.max(al);
+        }
+        return Ok((off.next_multiple_of(align), align));
+    }
+    let s = match ir.type_data(ty) {
+        TypeData::Integer { width, .. } => u64::from(width.div_ceil(8)).next_power_of_two(),
+        TypeData::Index => 8,
+        TypeData::Float(FloatKind::F32) => 4,
+        TypeData::Float(FloatKind::F64) => 8,
+        _ if lw::types::PtrType::from_type(ir, ty).is_some() => 8,
+        _ => return Err(g.err("per-lane memory of a type without a layout")),
+    };
+    Ok((s, s))
+}
+
+/// The logical offset of member `index` of struct `ty`.
+fn member_offset(g: &Gen<'_, '_>, ty: Type, index: usize) -> R<u64> {
+    let ir = g.ir;
+    let st = StructType::from_type(ir, ty)
+        .ok_or_else(|| g.err("lowered.member_ptr needs a pointer to a !qd.struct"))?;
+    let mut off = 0u64;
+    for (i, m) in st.members(ir).into_iter().enumerate() {
+        let (s, al) = size_align(g, m)?;
+        off = off.next_multiple_of(al);
+        if i == index {
+            return Ok(off);
+        }
+        off += s;
+    }
+    Err(g.err("lowered.member_ptr index is out of range"))
+}
+
+fn i64_const<'ctx>(g: &Gen<'_, 'ctx>, v: u64) -> IntValue<'ctx> {
+    g.i64().const_int(v, false)
+}
+
+/// `lowered.alloca` of a varying slot: W interleaved copies, zeroed where the op runs.
+pub(crate) fn alloca(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    if !ln(g).info.varying_slots.contains(&Slot::Alloca(op)) {
+        return g.emit_scalar_op(op);
+    }
+    let ty = g.pointee(g.ir.value_type(g.ir.result(op, 0)))?;
+    let (size, _) = size_align(g, ty)?;
+    let w = ln(g).w;
+    let bytes = size * u64::from(w);
+    let storage: BasicTypeEnum = g.llcx.i8_type().array_type(bytes as u32).into();
+    let p = g.ck(g.entry.build_alloca(storage, "lanes"))?;
+    if let Some(i) = p.as_instruction() {
+        i.set_alignment(64).map_err(|e| g.err(e.to_string()))?;
+    }
+    g.ck(g
+        .b
+        .build_memset(p, 64, g.llcx.i8_type().const_zero(), i64_const(g, bytes)))?;
+    ln_mut(g).slots.insert(Slot::Alloca(op), p);
+    let v = VVal::Lane {
+        base: p,
+        off: Off::Uni(i64_const(g, 0)),
+        private: true,
+    };
+    let r = g.ir.result(op, 0);
+    ln_mut(g).vals.insert(r, v);
+    Ok(())
+}
+
+/// `lowered.heap_ptr`: a count header (a varying count: W i64 in the entry block, zero at the
+/// start as the scalar count is) or a pointer into the interleaved heap.
+pub(crate) fn heap_ptr(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    if let Some(id) = super::uniform::count_header(ir, op) {
+        if !ln(g).info.varying_slots.contains(&Slot::Count(id)) {
+            return g.emit_scalar_op(op);
+        }
+        let p = match ln(g).slots.get(&Slot::Count(id)) {
+            Some(&p) => p,
+            None => {
+                let vt = g.i64().vec_type(ln(g).w);
+                let p = g.ck(g.entry.build_alloca(vt, &format!("counts{id}")))?;
+                g.ck(g.entry.build_store(p, vt.const_zero()))?;
+                ln_mut(g).slots.insert(Slot::Count(id), p);
+                p
+            }
+        };
+        let v = VVal::Lane {
+            base: p,
+            off: Off::Uni(i64_const(g, 0)),
+            private: true,
+        };
+        ln_mut(g).vals.insert(ir.result(op, 0), v);
+        return Ok(());
+    }
+    let float = match ir.prop(op, "heap").map(|a| ir.attr_data(a)) {
+        Some(AttrData::String(s)) => s == "float",
+        _ => return Err(g.err("lowered.heap_ptr needs a heap property 'float' or 'int'")),
+    };
+    let base = g.word_ptr(if float { W_HEAP_FLOAT } else { W_HEAP_INT })?;
+    let o = ir.operand(op, 0);
+    let off = match ln(g).vals.get(&o) {
+        Some(VVal::Vec(v, _)) => Off::Vary(*v),
+        Some(_) => return Err(g.err("lowered.heap_ptr of a per-lane pointer")),
+        None => Off::Uni(g.int(o)?),
+    };
+    let v = VVal::Lane {
+        base,
+        off,
+        private: false,
+    };
+    ln_mut(g).vals.insert(ir.result(op, 0), v);
+    Ok(())
+}
+
+/// An integer operand as i64 (sign-extended), uniform or per lane.
+enum Idx<'ctx> {
+    Uni(IntValue<'ctx>),
+    Vary(VectorValue<'ctx>, Option<Lin<'ctx>>),
+}
+
+fn index<'ctx>(g: &Gen<'_, 'ctx>, v: Value) -> R<Idx<'ctx>> {
+    match ln(g).vals.get(&v) {
+        Some(VVal::Vec(x, lin)) => {
+            let et = x.get_type().get_element_type().into_int_type();
+            if et.get_bit_width() == 64 {
+                Ok(Idx::Vary(*x, *lin))
+            } else {
+                let w = g.ck(g.b.build_int_s_extend(*x, g.i64().vec_type(ln(g).w), "w"))?;
+                let lin = match lin {
+                    Some(l) => Some(Lin {
+                        base: g.to_i64(l.base)?,
+                        stride: l.stride,
+                        exact: false,
+                    }),
+                    None => None,
+                };
+                Ok(Idx::Vary(w, lin))
+            }
+        }
+        Some(_) => Err(g.err("a per-lane pointer used as an index")),
+        None => Ok(Idx::Uni(g.to_i64(g.int(v)?)?)),
+    }
+}
+
+/// `a * k` for an index `a` (per lane or not) and a constant `k`.
+fn scale<'ctx>(g: &Gen<'_, 'ctx>, a: &Idx<'ctx>, k: u64) -> R<Idx<'ctx>> {
+    let kc = i64_const(g, k);
+    Ok(match a {
+        Idx::Uni(x) => Idx::Uni(g.ck(g.b.build_int_mul(*x, kc, "sc"))?),
+        Idx::Vary(x, lin) => {
+            let ks = splat(g, kc.into())?;
+            let v = g.ck(g.b.build_int_mul(*x, ks, "sc"))?;
+            let lin = match lin {
+                Some(l) => Some(Lin {
+                    base: g.ck(g.b.build_int_mul(l.base, kc, "sc"))?,
+                    stride: l.stride.wrapping_mul(k as i64),
+                    exact: l.exact,
+                }),
+                None => None,
+            };
+            Idx::Vary(v, lin)
+        }
+    })
+}
+
+/// `a + b` for indices.
+fn add<'ctx>(g: &Gen<'_, 'ctx>, a: &Idx<'ctx>, b: &Idx<'ctx>) -> R<Idx<'ctx>> {
+    Ok(match (a, b) {
+        (Idx::Uni(x), Idx::Uni(y)) => Idx::Uni(g.ck(g.b.build_int_add(*x, *y, "o"))?),
+        (Idx::Vary(x, lin), Idx::Uni(y)) | (Idx::Uni(y), Idx::Vary(x, lin)) => {
+            let ys = splat(g, (*y).into())?;
+            let v = g.ck(g.b.build_int_add(*x, ys, "o"))?;
+            let lin = match lin {
+                Some(l) => Some(Lin {
+                    base: g.ck(g.b.build_int_add(l.base, *y, "o"))?,
+                    stride: l.stride,
+                    exact: l.exact,
+                }),
+                None => None,
+            };
+            Idx::Vary(v, lin)
+        }
+        (Idx::Vary(x, lx), Idx::Vary(y, ly)) => {
+            let v = g.ck(g.b.build_int_add(*x, *y, "o"))?;
+            let lin = match (lx, ly) {
+                (Some(a), Some(b)) => Some(Lin {
+                    base: g.ck(g.b.build_int_add(a.base, b.base, "o"))?,
+                    stride: a.stride.wrapping_add(b.stride),
+                    exact: a.exact && b.exact,
+                }),
+                _ => None,
+            };
+            Idx::Vary(v, lin)
+        }
+    })
+}
+
+/// `offset`, `elem_ptr` and `member_ptr` with a per-lane operand.
+pub(crate) fn address(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    let base_v = ir.operand(op, 0);
+    let pointee = g.pointee(ir.value_type(base_v))?;
+    let delta = match ir.name(op) {
+        lw::OFFSET_OP => {
+            let (s, _) = size_align(g, pointee)?;
+            let i = index(g, ir.operand(op, 1))?;
+            scale(g, &i, s)?
+        }
+        lw::ELEM_PTR_OP => {
+            let elem = ArrayType::from_type(ir, pointee)
+                .map(|a| a.elem(ir))
+                .ok_or_else(|| g.err("lowered.elem_ptr needs a pointer to a !qd.array"))?;
+            let (s, _) = size_align(g, elem)?;
+            let i = index(g, ir.operand(op, 1))?;
+            scale(g, &i, s)?
+        }
+        _ => {
+            let index = match ir.prop(op, "index").map(|a| ir.attr_data(a)) {
+                Some(AttrData::Integer { value, .. }) if *value >= 0 => *value as usize,
+                _ => return Err(g.err("lowered.member_ptr needs an index")),
+            };
+            Idx::Uni(i64_const(g, member_offset(g, pointee, index)?))
+        }
+    };
+    let result = match ln(g).vals.get(&base_v).copied() {
+        Some(VVal::Lane { base, off, private }) => {
+            let cur = match off {
+                Off::Uni(o) => Idx::Uni(o),
+                Off::Vary(o) => Idx::Vary(o, None),
+            };
+            let off = match add(g, &cur, &delta)? {
+                Idx::Uni(o) => Off::Uni(o),
+                Idx::Vary(o, _) => Off::Vary(o),
+            };
+            VVal::Lane { base, off, private }
+        }
+        Some(VVal::Addr(a, lin)) => match add(g, &Idx::Vary(a, lin), &delta)? {
+            Idx::Vary(a, lin) => VVal::Addr(a, lin),
+            Idx::Uni(_) => unreachable!("a per-lane address stays per lane"),
+        },
+        Some(VVal::Vec(..)) => return Err(g.err("a per-lane value used as a pointer")),
+        None => {
+            let p = g.ptr(base_v)?;
+            let a = g.ck(g.b.build_ptr_to_int(p, g.i64(), "a"))?;
+            match add(g, &Idx::Uni(a), &delta)? {
+                Idx::Vary(a, lin) => VVal::Addr(a, lin),
+                Idx::Uni(_) => return Err(g.err("internal error: a uniform address")),
+            }
+        }
+    };
+    ln_mut(g).vals.insert(ir.result(op, 0), result);
+    Ok(())
+}
+
+/// Calls `name` overloaded on `tys`, with `align` bytes on pointer argument `ptr_arg`.
+fn masked<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    name: &str,
+    tys: &[BasicTypeEnum<'ctx>],
+    args: &[BasicValueEnum<'ctx>],
+    ptr_arg: u32,
+    align: u64,
+) -> R<Option<BasicValueEnum<'ctx>>> {
+    let f = inkwell::intrinsics::Intrinsic::find(name)
+        .and_then(|i| i.get_declaration(g.module, tys))
+        .ok_or_else(|| g.err(format!("LLVM has no intrinsic {name}")))?;
+    let args: Vec<_> = args.iter().map(|&a| a.into()).collect();
+    let call = g.ck(g.b.build_call(f, &args, ""))?;
+    let kind = Attribute::get_named_enum_kind_id("align");
+    call.add_attribute(
+        AttributeLoc::Param(ptr_arg),
+        g.llcx.create_enum_attribute(kind, align),
+    );
+    Ok(call.try_as_basic_value().basic())
+}
+
+/// The element type of a per-lane access to memory of lowered type `ty`: in memory (i1 as i8)
+/// and as a value.
+fn mem_types<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    ty: Type,
+) -> R<(BasicTypeEnum<'ctx>, BasicTypeEnum<'ctx>, u64)> {
+    let t = g.ty(ty)?;
+    let (s, _) = size_align(g, ty)?;
+    let is_i1 = matches!(t, BasicTypeEnum::IntType(i) if i.get_bit_width() == 1);
+    let m = if is_i1 { g.llcx.i8_type().into() } else { t };
+    Ok((m, t, s))
+}
+
+/// `<W x ptr>` of the per-lane byte addresses `a`.
+fn ptrs<'ctx>(g: &Gen<'_, 'ctx>, a: VectorValue<'ctx>) -> R<VectorValue<'ctx>> {
+    let pt = g.ptr_ty().vec_type(ln(g).w);
+    g.ck(g.b.build_int_to_ptr(a, pt, "ptrs"))
+}
+
+/// The addresses of lanes in per-lane memory at logical offsets `o`, with access size `s`.
+fn lane_addrs<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    base: PointerValue<'ctx>,
+    o: VectorValue<'ctx>,
+    s: u64,
+) -> R<VectorValue<'ctx>> {
+    let w = u64::from(ln(g).w);
+    let b = g.ck(g.b.build_ptr_to_int(base, g.i64(), "b"))?;
+    let bs = splat(g, b.into())?;
+    let ws = splat(g, i64_const(g, w).into())?;
+    let ow = g.ck(g.b.build_int_mul(o, ws, "ow"))?;
+    let ids = lane_ids(g, g.i64());
+    let ss = splat(g, i64_const(g, s).into())?;
+    let ls = g.ck(g.b.build_int_mul(ids, ss, "ls"))?;
+    let a = g.ck(g.b.build_int_add(bs, ow, "a"))?;
+    g.ck(g.b.build_int_add(a, ls, "a"))
+}
+
+/// The start of the W lanes of logical offset `o` (uniform).
+fn lane_row<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    base: PointerValue<'ctx>,
+    o: IntValue<'ctx>,
+) -> R<PointerValue<'ctx>> {
+    let w = i64_const(g, u64::from(ln(g).w));
+    let ow = g.ck(g.b.build_int_mul(o, w, "ow"))?;
+    // SAFETY: address arithmetic within the slot or the worker's heap rows.
+    g.ck(unsafe { g.b.build_gep(g.llcx.i8_type(), base, &[ow], "lanes") })
+}
+
+/// The run-time test that every lane of `o` equals lane 0's and every lane is active.
+fn same_and_full<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    o: VectorValue<'ctx>,
+    m: VectorValue<'ctx>,
+) -> R<(IntValue<'ctx>, IntValue<'ctx>)> {
+    let o0 = g
+        .ck(g.b.build_extract_element(o, g.i64().const_zero(), "o0"))?
+        .into_int_value();
+    let s = splat(g, o0.into())?;
+    let eq = g.ck(g.b.build_int_compare(IntPredicate::EQ, o, s, "eq"))?;
+    let full = all(g, m)?;
+    let same = all(g, eq)?;
+    Ok((g.ck(g.b.build_and(full, same, "one"))?, o0))
+}
+
+/// Branches on `c` to two emitters of a value (or none) and joins them.
+fn branch<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    c: IntValue<'ctx>,
+    yes: impl FnOnce(&Gen<'_, 'ctx>) -> R<Option<BasicValueEnum<'ctx>>>,
+    no: impl FnOnce(&Gen<'_, 'ctx>) -> R<Option<BasicValueEnum<'ctx>>>,
+) -> R<Option<BasicValueEnum<'ctx>>> {
+    let yb = g.llcx.append_basic_block(g.func, "contig");
+    let nb = g.llcx.append_basic_block(g.func, "gather");
+    let end = g.llcx.append_basic_block(g.func, "mem.done");
+    g.ck(g.b.build_conditional_branch(c, yb, nb))?;
+    g.b.position_at_end(yb);
+    let a = yes(g)?;
+    let ya = g.b.get_insert_block().unwrap_or(yb);
+    g.ck(g.b.build_unconditional_branch(end))?;
+    g.b.position_at_end(nb);
+    let b = no(g)?;
+    let na = g.b.get_insert_block().unwrap_or(nb);
+    g.ck(g.b.build_unconditional_branch(end))?;
+    g.b.position_at_end(end);
+    Ok(match (a, b) {
+        (Some(a), Some(b)) => {
+            let phi = g.ck(g.b.build_phi(a.get_type(), "v"))?;
+            phi.add_incoming(&[(&a, ya), (&b, na)]);
+            Some(phi.as_basic_value())
+        }
+        _ => None,
+    })
+}
+
+fn gather<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    m_ty: BasicTypeEnum<'ctx>,
+    a: VectorValue<'ctx>,
+    mask: VectorValue<'ctx>,
+    s: u64,
+) -> R<BasicValueEnum<'ctx>> {
+    let vt = vec_ty(g, m_ty)?;
+    let p = ptrs(g, a)?;
+    masked(
+        g,
+        "llvm.masked.gather",
+        &[vt.into(), p.get_type().into()],
+        &[p.into(), mask.into(), vt.get_poison().into()],
+        0,
+        s,
+    )?
+    .ok_or_else(|| g.err("llvm.masked.gather returns nothing"))
+}
+
+fn scatter<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    v: VectorValue<'ctx>,
+    a: VectorValue<'ctx>,
+    mask: VectorValue<'ctx>,
+    s: u64,
+) -> R<()> {
+    let p = ptrs(g, a)?;
+    masked(
+        g,
+        "llvm.masked.scatter",
+        &[v.get_type().into(), p.get_type().into()],
+        &[v.into(), p.into(), mask.into()],
+        1,
+        s,
+    )?;
+    Ok(())
+}
+
+fn masked_load<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    m_ty: BasicTypeEnum<'ctx>,
+    p: PointerValue<'ctx>,
+    mask: VectorValue<'ctx>,
+    s: u64,
+) -> R<BasicValueEnum<'ctx>> {
+    let vt = vec_ty(g, m_ty)?;
+    masked(
+        g,
+        "llvm.masked.load",
+        &[vt.into(), g.ptr_ty().into()],
+        &[p.into(), mask.into(), vt.get_poison().into()],
+        0,
+        s,
+    )?
+    .ok_or_else(|| g.err("llvm.masked.load returns nothing"))
+}
+
+fn masked_store<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    v: VectorValue<'ctx>,
+    p: PointerValue<'ctx>,
+    mask: VectorValue<'ctx>,
+    s: u64,
+) -> R<()> {
+    masked(
+        g,
+        "llvm.masked.store",
+        &[v.get_type().into(), g.ptr_ty().into()],
+        &[v.into(), p.into(), mask.into()],
+        1,
+        s,
+    )?;
+    Ok(())
+}
+
+/// A vector load of `<W x m_ty>` at `p`, aligned to `s`.
+fn plain_load<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    m_ty: BasicTypeEnum<'ctx>,
+    p: PointerValue<'ctx>,
+    s: u64,
+) -> R<BasicValueEnum<'ctx>> {
+    let vt = vec_ty(g, m_ty)?;
+    let v = g.ck(g.b.build_load(vt, p, "v"))?;
+    if let Some(i) = v.as_instruction_value() {
+        i.set_alignment(s as u32)
+            .map_err(|e| g.err(e.to_string()))?;
+    }
+    Ok(v)
+}
+
+fn plain_store<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    v: VectorValue<'ctx>,
+    p: PointerValue<'ctx>,
+    s: u64,
+) -> R<()> {
+    let i = g.ck(g.b.build_store(p, v))?;
+    i.set_alignment(s as u32)
+        .map_err(|e| g.err(e.to_string()))?;
+    Ok(())
+}
+
+/// Whether an address with linear form `lin` is contiguous for elements of `s` bytes: known
+/// (`Some(true)`), to test at run time (`None`), or not (`Some(false)`).
+fn contiguous(lin: Option<Lin<'_>>, s: u64) -> Option<bool> {
+    match lin {
+        Some(l) if l.stride == s as i64 => l.exact.then_some(true),
+        _ => Some(false),
+    }
+}
+
+/// The run-time test that the active lanes of `a` are `base + l * s`.
+fn linear_now<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    a: VectorValue<'ctx>,
+    base: IntValue<'ctx>,
+    s: u64,
+    mask: VectorValue<'ctx>,
+) -> R<IntValue<'ctx>> {
+    let bs = splat(g, base.into())?;
+    let ids = lane_ids(g, g.i64());
+    let ss = splat(g, i64_const(g, s).into())?;
+    let ls = g.ck(g.b.build_int_mul(ids, ss, "ls"))?;
+    let want = g.ck(g.b.build_int_add(bs, ls, "want"))?;
+    let eq = g.ck(g.b.build_int_compare(IntPredicate::EQ, a, want, "eq"))?;
+    let off = g.ck(g.b.build_not(mask, "off"))?;
+    let ok = g.ck(g.b.build_or(eq, off, "ok"))?;
+    all(g, ok)
+}
+
+/// The value in memory form (i1 widened to i8).
+fn to_mem<'ctx>(g: &Gen<'_, 'ctx>, v: VectorValue<'ctx>) -> R<VectorValue<'ctx>> {
+    let et = v.get_type().get_element_type();
+    if et.is_int_type() && et.into_int_type().get_bit_width() == 1 {
+        let vt = g.llcx.i8_type().vec_type(ln(g).w);
+        return g.ck(g.b.build_int_z_extend(v, vt, "b"));
+    }
+    Ok(v)
+}
+
+fn from_mem<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    v: BasicValueEnum<'ctx>,
+    t: BasicTypeEnum<'ctx>,
+) -> R<VectorValue<'ctx>> {
+    let v = v.into_vector_value();
+    if matches!(t, BasicTypeEnum::IntType(i) if i.get_bit_width() == 1) {
+        let vt = g.llcx.bool_type().vec_type(ln(g).w);
+        return g.ck(g.b.build_int_truncate(v, vt, "b"));
+    }
+    Ok(v)
+}
+
+pub(crate) fn load(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    let pv = ir.operand(op, 0);
+    let (m_ty, t, s) = mem_types(g, g.pointee(ir.value_type(pv))?)?;
+    let mask = exec(g)?;
+    let raw = match ln(g).vals.get(&pv).copied() {
+        Some(VVal::Lane { base, off, .. }) => match off {
+            Off::Uni(o) => {
+                let p = lane_row(g, base, o)?;
+                plain_load(g, m_ty, p, s)?
+            }
+            Off::Vary(o) => {
+                let (one, o0) = same_and_full(g, o, mask)?;
+                branch(
+                    g,
+                    one,
+                    |g| Ok(Some(plain_load(g, m_ty, lane_row(g, base, o0)?, s)?)),
+                    |g| Ok(Some(gather(g, m_ty, lane_addrs(g, base, o, s)?, mask, s)?)),
+                )?
+                .ok_or_else(|| g.err("internal error: a load without a value"))?
+            }
+        },
+        Some(VVal::Addr(a, lin)) => match (contiguous(lin, s), lin) {
+            (Some(true), Some(l)) => {
+                let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
+                masked_load(g, m_ty, p, mask, s)?
+            }
+            (None, Some(l)) => {
+                let lin_now = linear_now(g, a, l.base, s, mask)?;
+                branch(
+                    g,
+                    lin_now,
+                    |g| {
+                        let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
+                        Ok(Some(masked_load(g, m_ty, p, mask, s)?))
+                    },
+                    |g| Ok(Some(gather(g, m_ty, a, mask, s)?)),
+                )?
+                .ok_or_else(|| g.err("internal error: a load without a value"))?
+            }
+            _ => gather(g, m_ty, a, mask, s)?,
+        },
+        _ => return Err(g.err("internal error: a per-lane load of a uniform pointer")),
+    };
+    let v = from_mem(g, raw, t)?;
+    ln_mut(g).vals.insert(ir.result(op, 0), VVal::Vec(v, None));
+    Ok(())
+}
+
+pub(crate) fn store(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    let (vv, pv) = (ir.operand(op, 0), ir.operand(op, 1));
+    let (m_ty, _, s) = mem_types(g, g.pointee(ir.value_type(pv))?)?;
+    let mask = exec(g)?;
+    let v = to_mem(g, vector(g, vv)?)?;
+    match ln(g).vals.get(&pv).copied() {
+        Some(VVal::Lane { base, off, private }) => match off {
+            Off::Uni(o) => {
+                let p = lane_row(g, base, o)?;
+                if private {
+                    // Load, blend, store: LLVM keeps a slot so written in registers.
+                    let old = plain_load(g, m_ty, p, s)?;
+                    let new = g.ck(g.b.build_select(mask, v, old.into_vector_value(), "blend"))?;
+                    plain_store(g, new.into_vector_value(), p, s)?;
+                } else {
+                    masked_store(g, v, p, mask, s)?;
+                }
+            }
+            Off::Vary(o) => {
+                let (one, o0) = same_and_full(g, o, mask)?;
+                branch(
+                    g,
+                    one,
+                    |g| plain_store(g, v, lane_row(g, base, o0)?, s).map(|_| None),
+                    |g| scatter(g, v, lane_addrs(g, base, o, s)?, mask, s).map(|_| None),
+                )?;
+            }
+        },
+        Some(VVal::Addr(a, lin)) => match (contiguous(lin, s), lin) {
+            (Some(true), Some(l)) => {
+                let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
+                masked_store(g, v, p, mask, s)?;
+            }
+            (None, Some(l)) => {
+                let lin_now = linear_now(g, a, l.base, s, mask)?;
+                branch(
+                    g,
+                    lin_now,
+                    |g| {
+                        let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
+                        masked_store(g, v, p, mask, s).map(|_| None)
+                    },
+                    |g| scatter(g, v, a, mask, s).map(|_| None),
+                )?;
+            }
+            _ => scatter(g, v, a, mask, s)?,
+        },
+        Some(VVal::Vec(..)) => return Err(g.err("a per-lane value used as a pointer")),
+        None => {
+            // One uniform address: the last thread's value stays, the highest active lane's.
+            let p = g.ptr(pv)?;
+            let b = bits(g, mask)?;
+            let lz = intrinsic(
+                g,
+                "llvm.ctlz",
+                &[b.get_type().into()],
+                &[b.into(), g.llcx.bool_type().const_int(1, false).into()],
+            )?
+            .into_int_value();
+            let top = b.get_type().const_int(u64::from(ln(g).w) - 1, false);
+            let lane = g.ck(g.b.build_int_sub(top, lz, "lane"))?;
+            let x = g.ck(g.b.build_extract_element(v, lane, "last"))?;
+            g.ck(g.b.build_store(p, x))?;
+        }
+    }
+    Ok(())
+}
+
+/// The per-lane result and operands of an atomic, lane by lane in lane order over the active
+/// lanes, through the scalar codegen's atomic.
+fn atomic_lanes(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    let (vv, pv) = (ir.operand(op, 0), ir.operand(op, 1));
+    let w = ln(g).w;
+    let mask = exec(g)?;
+    let vals = vector(g, vv)?;
+    let addrs: VectorValue = match ln(g).vals.get(&pv).copied() {
+        Some(VVal::Addr(a, _)) => a,
+        None => {
+            let p = g.ptr(pv)?;
+            let a = g.ck(g.b.build_ptr_to_int(p, g.i64(), "a"))?;
+            splat(g, a.into())?
+        }
+        _ => return Err(g.err("an atomic on per-lane memory is not vectorised")),
+    };
+    let result = ir.results(op).first().copied();
+    let res_slot = match result {
+        Some(r) => {
+            let vt = vec_ty(g, g.ty(ir.value_type(r))?)?;
+            Some((g.ck(g.entry.build_alloca(vt, "old"))?, vt))
+        }
+        None => None,
+    };
+    let it = g.int_ty(w)?;
+    let pre = g.b.get_insert_block().unwrap();
+    let b0 = bits(g, mask)?;
+    let head = g.llcx.append_basic_block(g.func, "lane");
+    let body = g.llcx.append_basic_block(g.func, "lane.do");
+    let done = g.llcx.append_basic_block(g.func, "lane.done");
+    g.ck(g.b.build_unconditional_branch(head))?;
+    g.b.position_at_end(head);
+    let rest = g.ck(g.b.build_phi(it, "rest"))?;
+    rest.add_incoming(&[(&b0, pre)]);
+    let r = rest.as_basic_value().into_int_value();
+    let more = g.ck(g
+        .b
+        .build_int_compare(IntPredicate::NE, r, it.const_zero(), "more"))?;
+    g.ck(g.b.build_conditional_branch(more, body, done))?;
+    g.b.position_at_end(body);
+    let lane = intrinsic(
+        g,
+        "llvm.cttz",
+        &[it.into()],
+        &[r.into(), g.llcx.bool_type().const_int(1, false).into()],
+    )?
+    .into_int_value();
+    let a = g
+        .ck(g.b.build_extract_element(addrs, lane, "a"))?
+        .into_int_value();
+    let p = g.ck(g.b.build_int_to_ptr(a, g.ptr_ty(), "p"))?;
+    let x = g.ck(g.b.build_extract_element(vals, lane, "x"))?;
+    // The scalar atomic reads its operands from the uniform values: bind this lane's.
+    let saved: Vec<_> = [vv, pv]
+        .iter()
+        .map(|v| (*v, g.values.get(v).copied()))
+        .collect();
+    g.values.insert(vv, x);
+    g.values.insert(pv, p.into());
+    let r_emit = g.emit_scalar_op(op);
+    for (v, old) in saved {
+        match old {
+            Some(o) => g.values.insert(v, o),
+            None => g.values.remove(&v),
+        };
+    }
+    r_emit?;
+    if let (Some(res), Some((slot, vt))) = (result, res_slot) {
+        let old = g
+            .values
+            .remove(&res)
+            .ok_or_else(|| g.err("internal error: an atomic without its old value"))?;
+        let cur = g.ck(g.b.build_load(vt, slot, "olds"))?.into_vector_value();
+        let cur = g.ck(g.b.build_insert_element(cur, old, lane, "olds"))?;
+        g.ck(g.b.build_store(slot, cur))?;
+    }
+    let one = it.const_int(1, false);
+    let rm1 = g.ck(g.b.build_int_sub(r, one, "r1"))?;
+    let next = g.ck(g.b.build_and(r, rm1, "next"))?;
+    let end = g.b.get_insert_block().unwrap();
+    rest.add_incoming(&[(&next, end)]);
+    g.ck(g.b.build_unconditional_branch(head))?;
+    g.b.position_at_end(done);
+    if let (Some(res), Some((slot, vt))) = (result, res_slot) {
+        let v = g.ck(g.b.build_load(vt, slot, "old"))?.into_vector_value();
+        ln_mut(g).vals.insert(res, VVal::Vec(v, None));
+    }
+    Ok(())
+}
+
+pub(crate) fn atomic(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    let (vv, pv) = (ir.operand(op, 0), ir.operand(op, 1));
+    let unused = ir.results(op).iter().all(|&r| !ir.has_uses(r));
+    let uniform_addr = !ln(g).vals.contains_key(&pv);
+    let elem = g.pointee(ir.value_type(pv))?;
+    let float = g.is_float(elem);
+    let add = ir.name(op) == lw::ATOMIC_ADD_OP;
+    if !(unused && uniform_addr && (add || !float)) {
+        return atomic_lanes(g, op);
+    }
+    // One reduction of the active lanes, then the scalar atomic with it.
+    let mask = exec(g)?;
+    let v = vector(g, vv)?;
+    let et = v.get_type().get_element_type();
+    let unsigned = g.is_unsigned(elem);
+    let (name, neutral): (&str, BasicValueEnum) = if float {
+        let ft = et.into_float_type();
+        ("llvm.vector.reduce.fadd", ft.const_float(-0.0).into())
+    } else {
+        let it = et.into_int_type();
+        let bw = it.get_bit_width();
+        match (ir.name(op), unsigned) {
+            (lw::ATOMIC_ADD_OP, _) => ("llvm.vector.reduce.add", it.const_zero().into()),
+            (lw::ATOMIC_MIN_OP, false) => (
+                "llvm.vector.reduce.smin",
+                it.const_int(((1u128 << (bw - 1)) - 1) as u64, false).into(),
+            ),
+            (lw::ATOMIC_MIN_OP, true) => ("llvm.vector.reduce.umin", it.const_all_ones().into()),
+            (_, false) => (
+                "llvm.vector.reduce.smax",
+                it.const_int(1u64 << (bw - 1), false).into(),
+            ),
+            (_, true) => ("llvm.vector.reduce.umax", it.const_zero().into()),
+        }
+    };
+    let ns = splat(g, neutral)?;
+    let vm = g
+        .ck(g.b.build_select(mask, v, ns, "act"))?
+        .into_vector_value();
+    let red = if float {
+        // Ordered (no reassociation flag): lane 0 first.
+        intrinsic(g, name, &[v.get_type().into()], &[neutral, vm.into()])?
+    } else {
+        intrinsic(g, name, &[v.get_type().into()], &[vm.into()])?
+    };
+    let saved = g.values.get(&vv).copied();
+    g.values.insert(vv, red);
+    let r = g.emit_scalar_op(op);
+    match saved {
+        Some(o) => g.values.insert(vv, o),
+        None => g.values.remove(&vv),
+    };
+    for &res in ir.results(op) {
+        g.values.remove(&res);
+    }
+    r
+}

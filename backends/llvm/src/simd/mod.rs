@@ -1,0 +1,263 @@
+//! SIMT on SIMD (as ISPC does): a range task's function runs its threads in groups of W lanes,
+//! one parallel iteration per lane, W the native vector width for 32-bit lanes.
+//!
+//! - [`uniform`]: which values, slots and control ops differ between lanes. Uniform values are
+//!   emitted by the scalar codegen (`codegen`), unchanged: its emission of an op dispatches here
+//!   first ([`emit_op`]) and comes back for what is uniform.
+//! - [`control`]: divergent `if`, `for` and `while` under masks. The active lanes at any point
+//!   are the structural mask ([`Lanes::ctrl`]) and the lanes still alive ([`Lanes::alive`]: a
+//!   failing check stops its lane and the lanes after it, as the scalar code never runs them).
+//! - [`memory`]: global memory by (masked) vector loads and stores where the address is linear
+//!   with unit stride, else gathers and scatters; per-lane memory (varying slots, adstack heaps)
+//!   interleaved ([logical byte offset][lane]); atomics.
+//! - [`arith`]: arithmetic, casts and checks on vectors; math per lane.
+//! - [`errors`]: the error and overflow records of the lowest failing lane.
+//! - [`driver`]: the task function's loop over groups.
+
+mod arith;
+mod control;
+mod driver;
+mod errors;
+mod memory;
+pub(crate) mod uniform;
+
+use crate::codegen::{Gen, R};
+pub(crate) use driver::emit_task;
+pub(crate) use errors::{fail_uniform, overflow};
+use inkwell::basic_block::BasicBlock;
+use inkwell::types::{BasicTypeEnum, VectorType};
+use inkwell::values::{BasicValueEnum, IntValue, PointerValue, VectorValue};
+use inkwell::IntPredicate;
+use qd_ir::{OpId, Value};
+use qd_lowered as lw;
+use std::collections::HashMap;
+use uniform::{Info, Slot};
+
+/// Lanes per group for a CPU of `features` (`+avx512f,...`): the 32-bit lanes of its widest
+/// vector registers.
+pub fn lanes_for(features: &str) -> u32 {
+    let has = |f: &str| features.split(',').any(|x| x.strip_prefix('+') == Some(f));
+    if has("avx512f") {
+        16
+    } else if has("avx2") {
+        8
+    } else {
+        4
+    }
+}
+
+/// A linear per-lane integer: lane l holds `base + l * stride` (wrapping in its type). `exact`
+/// when no extension of a narrower wrapping sequence went into it (so that, as an address,
+/// lane l is exactly `base + l * stride`); else the address must be checked at run time.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Lin<'ctx> {
+    pub base: IntValue<'ctx>,
+    pub stride: i64,
+    pub exact: bool,
+}
+
+/// A logical byte offset into per-lane memory: the same for every lane, or per lane (i64).
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Off<'ctx> {
+    Uni(IntValue<'ctx>),
+    Vary(VectorValue<'ctx>),
+}
+
+/// A value of the vectorised task that is not one LLVM scalar.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum VVal<'ctx> {
+    /// One scalar per lane, `<W x T>`.
+    Vec(VectorValue<'ctx>, Option<Lin<'ctx>>),
+    /// Per-lane addresses into global memory, `<W x i64>` (with the linear form in bytes).
+    Addr(VectorValue<'ctx>, Option<Lin<'ctx>>),
+    /// A pointer into interleaved per-lane memory: lane l of logical byte `o` (accessed with
+    /// size s) lies at `base + o * W + l * s`.
+    /// `private`: a slot of the task function (else an adstack heap).
+    Lane {
+        base: PointerValue<'ctx>,
+        off: Off<'ctx>,
+        private: bool,
+    },
+}
+
+/// The SIMT state of a task function being emitted (in `Gen::simt`).
+pub(crate) struct Lanes<'ctx> {
+    pub w: u32,
+    pub info: Info,
+    pub vals: HashMap<Value, VVal<'ctx>>,
+    /// The lanes the enclosing control flow runs (all lanes at the top level).
+    pub ctrl: VectorValue<'ctx>,
+    /// `<W x i1>` in the entry block: the group's lanes not stopped by an error.
+    pub alive: PointerValue<'ctx>,
+    /// `i1` in the entry block: an error was recorded in this group.
+    pub failed: PointerValue<'ctx>,
+    /// Where control goes when no active lane is left, innermost last.
+    pub bail: Vec<BasicBlock<'ctx>>,
+    /// The thread of lane 0.
+    pub t0: IntValue<'ctx>,
+    /// The storage of varying slots (W copies).
+    pub slots: HashMap<Slot, PointerValue<'ctx>>,
+}
+
+/// The SIMT state of `g` (only called while emitting a vectorised task).
+pub(crate) fn ln<'a, 'ctx>(g: &'a Gen<'_, 'ctx>) -> &'a Lanes<'ctx> {
+    g.simt.as_ref().expect("SIMT state")
+}
+pub(crate) fn ln_mut<'a, 'ctx>(g: &'a mut Gen<'_, 'ctx>) -> &'a mut Lanes<'ctx> {
+    g.simt.as_mut().expect("SIMT state")
+}
+
+/// `<W x T>` for a scalar LLVM type.
+pub(crate) fn vec_ty<'ctx>(g: &Gen<'_, 'ctx>, t: BasicTypeEnum<'ctx>) -> R<VectorType<'ctx>> {
+    let w = ln(g).w;
+    Ok(match t {
+        BasicTypeEnum::IntType(i) => i.vec_type(w),
+        BasicTypeEnum::FloatType(f) => f.vec_type(w),
+        BasicTypeEnum::PointerType(p) => p.vec_type(w),
+        _ => return Err(g.err("a per-lane value of a non-scalar type")),
+    })
+}
+
+/// `<0, 1, .., W-1>` of integer type `t`.
+pub(crate) fn lane_ids<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    t: inkwell::types::IntType<'ctx>,
+) -> VectorValue<'ctx> {
+    let ids: Vec<IntValue> = (0..ln(g).w)
+        .map(|l| t.const_int(u64::from(l), false))
+        .collect();
+    VectorType::const_vector(&ids)
+}
+
+/// `v` in every lane.
+pub(crate) fn splat<'ctx>(g: &Gen<'_, 'ctx>, v: BasicValueEnum<'ctx>) -> R<VectorValue<'ctx>> {
+    let vt = vec_ty(g, v.get_type())?;
+    let i32t = g.llcx.i32_type();
+    let one = g.ck(g
+        .b
+        .build_insert_element(vt.get_poison(), v, i32t.const_zero(), "one"))?;
+    let zeros = i32t.vec_type(ln(g).w).const_zero();
+    g.ck(g
+        .b
+        .build_shuffle_vector(one, vt.get_poison(), zeros, "splat"))
+}
+
+/// The value of lowered `v` in every lane (uniform values splatted).
+pub(crate) fn vector<'ctx>(g: &Gen<'_, 'ctx>, v: Value) -> R<VectorValue<'ctx>> {
+    match ln(g).vals.get(&v) {
+        Some(VVal::Vec(x, _)) | Some(VVal::Addr(x, _)) => Ok(*x),
+        Some(VVal::Lane { .. }) => Err(g.err("a per-lane pointer used as a value")),
+        None => splat(g, g.val(v)?),
+    }
+}
+
+/// Whether lowered `v` has a per-lane form.
+pub(crate) fn is_lanes(g: &Gen<'_, '_>, v: Value) -> bool {
+    ln(g).vals.contains_key(&v)
+}
+
+/// The active lanes: the structural mask and the live lanes.
+pub(crate) fn exec<'ctx>(g: &Gen<'_, 'ctx>) -> R<VectorValue<'ctx>> {
+    let l = ln(g);
+    let mt = g.llcx.bool_type().vec_type(l.w);
+    let alive = g
+        .ck(g.b.build_load(mt, l.alive, "alive"))?
+        .into_vector_value();
+    g.ck(g.b.build_and(l.ctrl, alive, "exec"))
+}
+
+/// Mask `m` as a W-bit integer (bit l: lane l).
+pub(crate) fn bits<'ctx>(g: &Gen<'_, 'ctx>, m: VectorValue<'ctx>) -> R<IntValue<'ctx>> {
+    let it = g.int_ty(ln(g).w)?;
+    Ok(g.ck(g.b.build_bit_cast(m, it, "bits"))?.into_int_value())
+}
+
+/// Whether any lane of mask `m` is set.
+pub(crate) fn any<'ctx>(g: &Gen<'_, 'ctx>, m: VectorValue<'ctx>) -> R<IntValue<'ctx>> {
+    let b = bits(g, m)?;
+    g.ck(g
+        .b
+        .build_int_compare(IntPredicate::NE, b, b.get_type().const_zero(), "any"))
+}
+
+/// Whether every lane of mask `m` is set.
+pub(crate) fn all<'ctx>(g: &Gen<'_, 'ctx>, m: VectorValue<'ctx>) -> R<IntValue<'ctx>> {
+    let b = bits(g, m)?;
+    g.ck(g
+        .b
+        .build_int_compare(IntPredicate::EQ, b, b.get_type().const_all_ones(), "all"))
+}
+
+/// The lowest set lane of a non-empty mask `m`, as an i64.
+pub(crate) fn lowest<'ctx>(g: &Gen<'_, 'ctx>, m: VectorValue<'ctx>) -> R<IntValue<'ctx>> {
+    let b = bits(g, m)?;
+    let t = b.get_type();
+    let z = crate::codegen::intrinsic(
+        g,
+        "llvm.cttz",
+        &[t.into()],
+        &[b.into(), g.llcx.bool_type().const_int(1, false).into()],
+    )?
+    .into_int_value();
+    g.ck(g.b.build_int_z_extend(z, g.i64(), "lane"))
+}
+
+/// Branches to the innermost bail target when no lane is active, else goes on.
+pub(crate) fn bail_if_none(g: &mut Gen<'_, '_>) -> R<()> {
+    let m = exec(g)?;
+    let some = any(g, m)?;
+    let target = *ln(g).bail.last().expect("a bail target");
+    let cont = g.llcx.append_basic_block(g.func, "live");
+    g.ck(g.b.build_conditional_branch(some, cont, target))?;
+    g.b.position_at_end(cont);
+    Ok(())
+}
+
+/// Emits `op` of a vectorised task: what is per-lane here, the rest by the scalar codegen.
+pub(crate) fn emit_op(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    let name = ir.name(op);
+    let divergent = ln(g).info.divergent.contains(&op);
+    let lanes_operand = ir.operands(op).any(|v| is_lanes(g, v));
+    match name {
+        lw::IF_OP if divergent => control::if_op(g, op),
+        lw::FOR_OP if divergent => control::for_loop(g, op),
+        lw::WHILE_OP if divergent => control::while_loop(g, op),
+        lw::IF_OP | lw::FOR_OP | lw::WHILE_OP if lanes_operand => {
+            Err(g.err("internal error: a per-lane condition on a uniform control op"))
+        }
+        // Their parents read their operands.
+        lw::CONDITION_OP | lw::YIELD_OP | lw::RETURN_OP => Ok(()),
+        lw::THREAD_ID_OP => {
+            let t0 = ln(g).t0;
+            let ids = lane_ids(g, g.i64());
+            let s = splat(g, t0.into())?;
+            let v = g.ck(g.b.build_int_add(s, ids, "tid"))?;
+            let lin = Lin {
+                base: t0,
+                stride: 1,
+                exact: true,
+            };
+            ln_mut(g)
+                .vals
+                .insert(ir.result(op, 0), VVal::Vec(v, Some(lin)));
+            Ok(())
+        }
+        lw::ALLOCA_OP => memory::alloca(g, op),
+        lw::HEAP_PTR_OP => memory::heap_ptr(g, op),
+        lw::OFFSET_OP | lw::ELEM_PTR_OP | lw::MEMBER_PTR_OP if lanes_operand => {
+            memory::address(g, op)
+        }
+        lw::LOAD_OP if lanes_operand => memory::load(g, op),
+        lw::STORE_OP if lanes_operand => memory::store(g, op),
+        lw::ATOMIC_ADD_OP | lw::ATOMIC_MIN_OP | lw::ATOMIC_MAX_OP => memory::atomic(g, op),
+        lw::BOUNDS_CHECK_OP if lanes_operand => arith::bounds_check(g, op),
+        _ if lanes_operand && (name.starts_with("arith.") || name.starts_with("math.")) => {
+            arith::emit(g, op, name)
+        }
+        _ if lanes_operand => Err(g.err(format!(
+            "internal error: '{name}' with per-lane operands is not vectorised"
+        ))),
+        _ => g.emit_scalar_op(op),
+    }
+}
