@@ -62,6 +62,10 @@ struct Cli {
     /// expression, depth and bytes per thread as sized for the launch, and each kernel's total
     #[arg(long)]
     report_adstack: bool,
+    /// After the launches, print how the device compiled each task of each launched kernel: how
+    /// many parallel iterations run at once (SIMD lanes), or why a task runs scalar code
+    #[arg(long)]
+    report_tasks: bool,
     /// The device to run on
     #[arg(long, value_name = "NAME", default_value = DEFAULT_DEVICE)]
     device: String,
@@ -125,6 +129,8 @@ pub struct Options {
     pub json: bool,
     /// `--report-adstack`: print the adstack plan of each launch.
     pub report_adstack: bool,
+    /// `--report-tasks`: print how each task was compiled.
+    pub report_tasks: bool,
 }
 
 #[derive(Debug, PartialEq)]
@@ -222,6 +228,7 @@ where
         repeat: cli.repeat,
         json: cli.json,
         report_adstack: cli.report_adstack,
+        report_tasks: cli.report_tasks,
     })))
 }
 

@@ -179,6 +179,50 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
     )
 }
 
+/// How the device compiled one task of a launched kernel (`--report-tasks`). Serialized as one
+/// item of the JSON `"tasks"` list.
+#[derive(Clone, PartialEq, Debug, Serialize)]
+pub struct TaskOut {
+    pub kernel: String,
+    /// The task's index in its kernel.
+    pub task: usize,
+    /// `file:line:col` of the task's parallel loop.
+    pub loc: String,
+    /// Parallel iterations one instance of the task's code runs at once (1: scalar code).
+    pub lanes: u32,
+    /// Why the task runs scalar code although the device vectorises (null otherwise).
+    pub scalar_reason: Option<String>,
+}
+
+/// The text report of the tasks of the launched kernels (`--report-tasks`).
+pub fn tasks_text(tasks: &[TaskOut], kernels: &[String]) -> String {
+    if tasks.is_empty() {
+        let names: Vec<String> = kernels.iter().map(|k| format!("@{k}")).collect();
+        return format!(
+            "task report: the device reports nothing on how it compiled {}\n",
+            names.join(", ")
+        );
+    }
+    let mut rows = vec![["kernel", "task", "location", "code"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect::<Vec<_>>()];
+    for t in tasks {
+        let code = match (&t.scalar_reason, t.lanes) {
+            (Some(r), _) => format!("scalar: {r}"),
+            (None, 1) => "scalar".to_string(),
+            (None, n) => format!("{n} SIMD lanes"),
+        };
+        rows.push(vec![
+            t.kernel.clone(),
+            format!("#{}", t.task),
+            t.loc.clone(),
+            code,
+        ]);
+    }
+    format!("task report:\n{}", table(&rows, &[]))
+}
+
 /// The primal column of a stack's row.
 fn primal_text(s: &StackOut) -> &'static str {
     // Float element types are the ones spelled f16, bf16, f32, f64.
@@ -238,6 +282,8 @@ struct Report<'a> {
     fields: Fields<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     adstack: Option<&'a [StackOut]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tasks: Option<&'a [TaskOut]>,
     timings_ms: &'a Timings,
 }
 
@@ -330,15 +376,18 @@ impl serde_json::ser::Formatter for OneLine {
     }
 }
 
-/// The JSON object of `fields`, the adstacks when reported, and `timings`, on one line.
+/// The JSON object of `fields`, the adstacks and tasks when reported, and `timings`, on one
+/// line.
 pub fn json(
     fields: &[FieldOut],
     adstack: Option<&[StackOut]>,
+    tasks: Option<&[TaskOut]>,
     timings: &Timings,
 ) -> Result<String, serde_json::Error> {
     let report = Report {
         fields: Fields(fields),
         adstack,
+        tasks,
         timings_ms: timings,
     };
     let mut out = Vec::new();
@@ -424,7 +473,7 @@ mod tests {
             ),
         ];
         assert_eq!(
-            json(&fields, None, &timings(1.23456, 0.5)).unwrap(),
+            json(&fields, None, None, &timings(1.23456, 0.5)).unwrap(),
             "{\"fields\": {\"y\": {\"shape\": [], \"data\": [3.2]}, \"w\\\"q\": {\"shape\": [4], \
              \"data\": [\"NaN\", \"Infinity\", \"-Infinity\", -0.0]}, \"n\": {\"shape\": [1], \
              \"data\": [18446744073709551615]}, \"m\": {\"shape\": [3], \"data\": [true, -3, \
@@ -440,7 +489,7 @@ mod tests {
             ..Timings::default()
         };
         assert_eq!(
-            json(&[], None, &grad).unwrap(),
+            json(&[], None, None, &grad).unwrap(),
             "{\"fields\": {}, \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \"compile\": 3.5, \
              \"compile_kernel\": 1.25, \"compile_grad\": 2.25, \"launch\": 0.0, \"autodiff\": 2.0, \
              \"grad\": 0.0, \"total\": 0.0}}\n"
@@ -454,12 +503,12 @@ mod tests {
             ..Timings::default()
         };
         assert_eq!(
-            json(&[], None, &repeated).unwrap(),
+            json(&[], None, None, &repeated).unwrap(),
             "{\"fields\": {}, \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \"compile\": 0.0, \
              \"compile_kernel\": 0.0, \"launch\": 9.0, \"grad\": 8.0, \"launch_median\": 0.5, \
              \"grad_median\": 0.25, \"total\": 0.0}}\n"
         );
-        let control = json(&[field("a\nb", &[], f32s(&[1.0]))], None, &grad).unwrap();
+        let control = json(&[field("a\nb", &[], f32s(&[1.0]))], None, None, &grad).unwrap();
         assert!(
             control.starts_with("{\"fields\": {\"a\\nb\": "),
             "{control}"
@@ -486,7 +535,7 @@ mod tests {
                 f64s_in.iter().map(|&x| Scalar::F64(x)).collect(),
             ),
         ];
-        let text = json(&fields, None, &Timings::default()).unwrap();
+        let text = json(&fields, None, None, &Timings::default()).unwrap();
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         let back = |name: &str| -> Vec<f64> {
             v["fields"][name]["data"]
@@ -569,7 +618,7 @@ mod tests {
         let mut stacks = stacks;
         stacks[1].primal_kept = false;
         assert_eq!(
-            json(&[], Some(&stacks), &Timings::default()).unwrap(),
+            json(&[], Some(&stacks), None, &Timings::default()).unwrap(),
             "{\"fields\": {}, \"adstack\": [{\"kernel\": \"k_grad\", \"stack\": 0, \"loc\": \
              \"f.mlir:10:7\", \"type\": \"f32\", \"primal_kept\": true, \"size_expr\": \"arg0.shape[0]\", \"depth\": 9, \
              \"bytes_per_thread\": 80}, {\"kernel\": \"k_grad\", \"stack\": 1, \"loc\": \
@@ -577,8 +626,39 @@ mod tests {
              \"bytes_per_thread\": 24}], \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \
              \"compile\": 0.0, \"compile_kernel\": 0.0, \"launch\": 0.0, \"total\": 0.0}}\n"
         );
-        assert!(json(&[], Some(&[]), &Timings::default())
+        assert!(json(&[], Some(&[]), None, &Timings::default())
             .unwrap()
             .starts_with("{\"fields\": {}, \"adstack\": [], \"timings_ms\": {\"parse\": 0.0, "));
+    }
+
+    #[test]
+    fn task_report_says_lanes_or_why_scalar() {
+        let t = |task, lanes, why: Option<&str>| TaskOut {
+            kernel: "k".into(),
+            task,
+            loc: format!("f.mlir:{}:5", task + 3),
+            lanes,
+            scalar_reason: why.map(str::to_string),
+        };
+        let tasks = [
+            t(0, 16, None),
+            t(1, 1, Some("a serial task runs one thread")),
+            t(2, 1, None),
+        ];
+        let want = "task report:\n\
+                    kernel  task  location    code\n\
+                    k       #0    f.mlir:3:5  16 SIMD lanes\n\
+                    k       #1    f.mlir:4:5  scalar: a serial task runs one thread\n\
+                    k       #2    f.mlir:5:5  scalar\n";
+        assert_eq!(tasks_text(&tasks, &["k".into()]), want);
+        assert_eq!(
+            tasks_text(&[], &["k".into()]),
+            "task report: the device reports nothing on how it compiled @k\n"
+        );
+        let j = json(&[], None, Some(&tasks[1..2]), &Timings::default()).unwrap();
+        assert!(
+            j.contains(r#""tasks": [{"kernel": "k", "task": 1, "loc": "f.mlir:4:5", "lanes": 1, "scalar_reason": "a serial task runs one thread"}]"#),
+            "{j}"
+        );
     }
 }

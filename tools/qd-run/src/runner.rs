@@ -14,7 +14,7 @@
 //! and from the compile times (which only the first call pays).
 
 use crate::cli::Options;
-use crate::output::{self, FieldOut, StackOut, Timings};
+use crate::output::{self, FieldOut, StackOut, TaskOut, Timings};
 use crate::{npy, params, values};
 use qd_frontend::KernelOp;
 use qd_ir::text::{parse_source, SourceMgr};
@@ -208,6 +208,7 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
         })
         .collect();
     let stacks = o.report_adstack.then(|| adstack_report(&p, &launched));
+    let tasks = o.report_tasks.then(|| task_report(&p, &launched));
 
     // The repetitions, each from the first run's inputs; only their launches are timed.
     let (mut launches, mut grads) = (Vec::new(), Vec::new());
@@ -241,16 +242,19 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             grad_median: median(grads),
             total: ms(start),
         };
-        output::json(&fields, stacks.as_deref(), &timings)
+        output::json(&fields, stacks.as_deref(), tasks.as_deref(), &timings)
             .map_err(|e| fail(format!("--json: {e}")))?
     } else {
         let mut out = output::text(&fields);
+        let names: Vec<String> = launched
+            .iter()
+            .filter_map(|&k| p.kernel_name(k).map(str::to_string))
+            .collect();
         if let Some(stacks) = &stacks {
-            let names: Vec<String> = launched
-                .iter()
-                .filter_map(|&k| p.kernel_name(k).map(str::to_string))
-                .collect();
             out.push_str(&output::adstack_text(stacks, &names));
+        }
+        if let Some(tasks) = &tasks {
+            out.push_str(&output::tasks_text(tasks, &names));
         }
         out
     })
@@ -403,6 +407,29 @@ fn adstack_report(p: &Program, launched: &[KernelId]) -> Vec<StackOut> {
                 depth: s.depth,
                 forced: s.source == DepthSource::Forced,
                 bytes_per_thread: s.bytes_per_thread,
+            });
+        }
+    }
+    out
+}
+
+/// How the device compiled each task of each kernel of `launched` (SIMD lanes, or why scalar).
+fn task_report(p: &Program, launched: &[KernelId]) -> Vec<TaskOut> {
+    let ctx = p.context();
+    let mut out = Vec::new();
+    for &k in launched {
+        let kernel = p.kernel_name(k).unwrap_or_default().to_string();
+        for (i, t) in p.task_notes(k).into_iter().enumerate() {
+            let loc = match ctx.file_line_col(t.loc) {
+                Some((f, l, c)) => format!("{f}:{l}:{c}"),
+                None => qd_ir::text::loc_to_string(ctx, t.loc),
+            };
+            out.push(TaskOut {
+                kernel: kernel.clone(),
+                task: i,
+                loc,
+                lanes: t.lanes,
+                scalar_reason: t.scalar_reason,
             });
         }
     }
