@@ -1,5 +1,6 @@
-//! The host TargetMachine (native CPU name and features), the O3 pipeline, emission of a module
-//! as LLVM IR text, assembly or an object file, and the MCJIT engine that runs it.
+//! The host TargetMachine (native CPU name and features), the optimisation pipeline
+//! ([`PIPELINE`]), emission of a module as LLVM IR text, assembly or an object file, and the MCJIT
+//! engine that runs it.
 
 use inkwell::execution_engine::ExecutionEngine;
 use inkwell::module::Module;
@@ -17,7 +18,7 @@ pub struct Options {
     pub cpu: String,
     /// Its features (`+avx2,+fma,...`).
     pub features: String,
-    /// Run `default<O3>` (else no optimisation, for inspection).
+    /// Run [`PIPELINE`] (else no optimisation, for inspection).
     pub optimize: bool,
     /// Compile task bodies for the native SIMD width, one parallel iteration per lane, where
     /// the task allows it (else every task runs one iteration per call).
@@ -47,6 +48,53 @@ pub enum EmitKind {
     Obj,
 }
 
+/// The IR pipeline run on every kernel module, in place of `default<O3>`, which took 40-60% of a
+/// kernel's compile time. A kernel module is a few task functions that call nothing but
+/// intrinsics, so the module-level and call-graph passes (inliner, IPSCCP, globalopt, function
+/// attributes, ...) find nothing to do; what the task bodies need is, in order: locals to
+/// registers (sroa), cleanup (early-cse, simplifycfg, instcombine), loop invariants hoisted out of
+/// the thread and trip loops (licm around loop-rotate), induction variables and dead loops
+/// (indvars, loop-deletion), redundant loads and stores (gvn, dse), and the loop vectorizer for
+/// tasks compiled one iteration per call (`--vectorize off`: an elementwise thread loop still
+/// vectorizes); lower-expect first turns the codegen's `llvm.expect` hints into branch weights.
+/// Unrolling and the SLP vectorizer are left out: on the vectorised benchmark kernels
+/// (benches/quadrants_cpu) they grew the code that instruction selection then spends its time
+/// on, for no measurable run-time gain. instcombine runs with one iteration, as in O3.
+/// Measured there (kernel + gradient, ms, O3 -> this): (a) 26 -> 16, (b) 66 -> 48,
+/// (c) 43 -> 31, (d) 67 -> 50.
+pub const PIPELINE: &str = concat!(
+    "function(",
+    "lower-expect,sroa<modify-cfg>,early-cse,simplifycfg,instcombine<max-iterations=1;no-verify-fixpoint>,",
+    "loop-mssa(licm,loop-rotate,licm<allowspeculation>),",
+    "simplifycfg,instcombine<max-iterations=1;no-verify-fixpoint>,",
+    "loop(indvars,loop-deletion),",
+    "gvn,instcombine<max-iterations=1;no-verify-fixpoint>,dse,",
+    "loop-mssa(licm<allowspeculation>),simplifycfg,",
+    "loop-vectorize,instcombine<max-iterations=1;no-verify-fixpoint>,simplifycfg)"
+);
+
+/// [`PIPELINE`] then O3's loop unroller, for modules compiled with `vectorize: false`. A scalar
+/// task runs one thread after another: unrolling its loops lets the core overlap consecutive
+/// threads' dependency chains, as SIMD lanes do for a vectorised task (the linear body's scalar
+/// forward, benches/quadrants_cpu (a): 69 ms without it, 48 ms with it, 46 ms at O3).
+pub const PIPELINE_SCALAR: &str = concat!(
+    "function(",
+    "lower-expect,sroa<modify-cfg>,early-cse,simplifycfg,instcombine<max-iterations=1;no-verify-fixpoint>,",
+    "loop-mssa(licm,loop-rotate,licm<allowspeculation>),",
+    "simplifycfg,instcombine<max-iterations=1;no-verify-fixpoint>,",
+    "loop(indvars,loop-deletion),",
+    "gvn,instcombine<max-iterations=1;no-verify-fixpoint>,dse,",
+    "loop-mssa(licm<allowspeculation>),simplifycfg,",
+    "loop-vectorize,instcombine<max-iterations=1;no-verify-fixpoint>,simplifycfg,",
+    "loop-unroll<O3>,instcombine<max-iterations=1;no-verify-fixpoint>)"
+);
+
+/// The code generator's level, for the JIT and for emitted assembly and objects alike. `Less`
+/// (llc -O1) keeps the selection-DAG instruction selector and the greedy register allocator, and
+/// skips some late machine passes: ~7% less code generation time than `Aggressive`, with the same
+/// run times on the benchmark kernels.
+pub const CODEGEN_LEVEL: OptimizationLevel = OptimizationLevel::Less;
+
 static INIT: Once = Once::new();
 
 /// Initialises the native target once per process.
@@ -69,15 +117,24 @@ pub fn target_machine(opts: &Options) -> Result<TargetMachine, String> {
             &triple,
             &opts.cpu,
             &opts.features,
-            OptimizationLevel::Aggressive,
+            CODEGEN_LEVEL,
             RelocMode::Default,
             CodeModel::JITDefault,
         )
         .ok_or_else(|| format!("LLVM cannot make a target machine for CPU '{}'", opts.cpu))
 }
 
+/// The pipeline for `opts`: [`PIPELINE`], or [`PIPELINE_SCALAR`] when tasks are not vectorised.
+pub fn pipeline(opts: &Options) -> &'static str {
+    if opts.vectorize {
+        PIPELINE
+    } else {
+        PIPELINE_SCALAR
+    }
+}
+
 /// Sets `module`'s triple and data layout for `tm`, verifies it and, when `opts.optimize`, runs
-/// `default<O3>` on it.
+/// [`PIPELINE`] on it.
 pub fn optimize(module: &Module<'_>, tm: &TargetMachine, opts: &Options) -> Result<(), String> {
     module.set_triple(&tm.get_triple());
     module.set_data_layout(&tm.get_target_data().get_data_layout());
@@ -86,8 +143,8 @@ pub fn optimize(module: &Module<'_>, tm: &TargetMachine, opts: &Options) -> Resu
         .map_err(|e| format!("invalid LLVM IR: {}", e.to_string()))?;
     if opts.optimize {
         module
-            .run_passes("default<O3>", tm, PassBuilderOptions::create())
-            .map_err(|e| format!("LLVM O3 failed: {}", e.to_string()))?;
+            .run_passes(pipeline(opts), tm, PassBuilderOptions::create())
+            .map_err(|e| format!("LLVM optimisation failed: {}", e.to_string()))?;
     }
     Ok(())
 }
@@ -110,6 +167,6 @@ pub fn emit(module: &Module<'_>, tm: &TargetMachine, kind: EmitKind) -> Result<V
 pub fn engine<'ctx>(module: &Module<'ctx>) -> Result<ExecutionEngine<'ctx>, String> {
     init();
     module
-        .create_jit_execution_engine(OptimizationLevel::Aggressive)
+        .create_jit_execution_engine(CODEGEN_LEVEL)
         .map_err(|e| format!("cannot start the LLVM JIT: {}", e.to_string()))
 }
