@@ -1,7 +1,8 @@
-//! The f32 `sin`, `cos` and `tanh` the backend compiles (its own straight-line f64 code, the
-//! vectorised math's: see `codegen/vmath`). sin and cos give libm's results, the ones the
-//! interpreter computes, bit for bit: on both sides of the first quadrant's edge, across the
-//! reduced range, at signed zeros and non-finite values. tanh is within an ulp of the exact value.
+//! The f32 `sin`, `cos` and `tanh` the backend compiles (its own straight-line code, the
+//! vectorised math's: see `codegen/vmath`), not libm's, so not always libm's bits (the
+//! interpreter's): sin and cos are within 0.8 ulp of the exact value (the f32 path below 4096,
+//! the f64 one with Payne-Hanek's reduction past it, in an out-of-line function), with libm's
+//! signed zeros and NaNs; tanh is within an ulp of the exact value.
 
 use super::common::*;
 
@@ -20,8 +21,9 @@ const SRC: &str = r#"module {
   }
 }"#;
 
-/// 65536 f32 inputs: the f32 neighbours of pi/4 (the fast path's edge), signed zeros, tiny,
-/// non-finite values, then sweeps of [-4, 4], [-1e-3, 1e-3] and [-1e5, 1e5].
+/// 65536 f32 inputs: the f32 neighbours of pi/4 (a quadrant's edge) and of 4096 (the f32 path's
+/// limit), signed zeros, tiny, huge and non-finite values, then sweeps of [-4, 4],
+/// [-1e-3, 1e-3] and [-1e5, 1e5].
 fn inputs() -> Vec<f32> {
     let pio4 = std::f32::consts::FRAC_PI_4;
     let mut xs = vec![
@@ -32,13 +34,14 @@ fn inputs() -> Vec<f32> {
         f32::NAN,
         f32::INFINITY,
     ];
-    xs.push(f32::NEG_INFINITY);
-    let mut up = pio4;
-    let mut down = pio4;
-    for _ in 0..32 {
-        up = f32::from_bits(up.to_bits() + 1);
-        down = f32::from_bits(down.to_bits() - 1);
-        xs.extend([up, down, -up, -down]);
+    xs.extend([f32::NEG_INFINITY, 1e9, -3e12, 1e30, f32::MAX, -f32::MAX]);
+    for edge in [pio4, 4096.0] {
+        let (mut up, mut down) = (edge, edge);
+        for _ in 0..32 {
+            up = f32::from_bits(up.to_bits() + 1);
+            down = f32::from_bits(down.to_bits() - 1);
+            xs.extend([up, down, -up, -down]);
+        }
     }
     let rest = 65536 - xs.len();
     for i in 0..rest {
@@ -54,31 +57,32 @@ fn inputs() -> Vec<f32> {
 }
 
 #[test]
-fn f32_sin_and_cos_are_libms_bit_for_bit() {
+fn f32_sin_and_cos_are_within_an_ulp() {
     let xs = inputs();
     let mut c = cpu(SRC, 2);
     let as_f64: Vec<f64> = xs.iter().map(|&x| f64::from(x)).collect();
     c.write_f64("x", &as_f64).unwrap();
     run_ok(&mut c, "k", &[]);
     let (s, co) = (c.read_f64("s").unwrap(), c.read_f64("c").unwrap());
-    let mut differ = Vec::new();
+    let mut bad = Vec::new();
     for (i, &x) in xs.iter().enumerate() {
-        for (got, want, what) in [
-            (s[i] as f32, x.sin(), "sin"),
-            (co[i] as f32, x.cos(), "cos"),
-        ] {
-            let same = got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan());
-            if !same {
-                differ.push(format!("{what}({x:e}) = {got:e}, libm {want:e}"));
+        let d = f64::from(x);
+        for (got, want, what) in [(s[i], d.sin(), "sin"), (co[i], d.cos(), "cos")] {
+            let ok = if !x.is_finite() || x == 0.0 {
+                // NaN for NaN and inf, sin(+-0) = +-0, cos(+-0) = 1: libm's, bit for bit.
+                let libm = if what == "sin" { x.sin() } else { x.cos() };
+                (got as f32).to_bits() == libm.to_bits() || (got.is_nan() && libm.is_nan())
+            } else {
+                let w = (want as f32).abs();
+                let ulp = f64::from(f32::from_bits(w.to_bits() + 1) - w);
+                (got - want).abs() / ulp <= 0.8
+            };
+            if !ok {
+                bad.push(format!("{what}({x:e}) = {got:e}, exact {want:e}"));
             }
         }
     }
-    assert!(
-        differ.is_empty(),
-        "{} differ:\n{}",
-        differ.len(),
-        differ.join("\n")
-    );
+    assert!(bad.is_empty(), "{} off:\n{}", bad.len(), bad.join("\n"));
 }
 
 const TANH: &str = r#"module {

@@ -5,9 +5,16 @@
 //! is a machine instruction on the hosts the JIT targets (x86-64 with FMA, AArch64), elsewhere
 //! LLVM would call libm's `fma`.
 //!
-//! The f64 functions are double-double where the last bits need it (argument reduction, the log
-//! in pow, exp of a double-double argument); the f32 ones are computed in f64 by the same code
-//! (or, for sin, cos and tanh, by shorter polynomials made for an f32 result) and rounded once.
+//! Rare paths (trig's large arguments) are out-of-line functions, `qd.vmath.NAME.slow.TYPE`
+//! (private, noinline, cold; one per function and type in a module), called from a block that
+//! runs only when some lane needs it (`Vb::patch`): a call site is the fast path, a test and a
+//! call.
+//!
+//! f32 sin and cos are f32 code for |x| < 4096 (trig32.rs: a four-part Cody-Waite reduction to
+//! a sum of two f32s, glibc's polynomials). The other f64 functions are double-double where the
+//! last bits need it (argument reduction, the log in pow, exp of a double-double argument); the
+//! other f32 ones are computed in f64 by the same code (or, for tanh and f32 sin/cos past 4096,
+//! by shorter polynomials made for an f32 result) and rounded once.
 //! Polynomials are Chebyshev fits made by `fit.py`; the algorithms are the classical ones:
 //! Cody-Waite reduction by pi/2 in three 53-bit parts (FMA-exact first step), Payne-Hanek for
 //! f32 |x| >= 2^28 (integer product with a window of the bits of 2/pi), exp by 2^k exp(r),
@@ -18,11 +25,12 @@
 //! ulps of the exact value (the f64 libm result), over >= 1.25 million points per function
 //! (2.9-3.3 million pairs for pow and atan2: every exponent, subnormals, both signs, dense sweeps
 //! of the main range, edge values); f64 in ulps from glibc's result, over >= 413 thousand points
-//! (1.9-2 million pairs):
+//! (1.9-2 million pairs). f32 sin and cos are also checked on every f32 below 4096
+//! (`vmath_f32_trig_exhaustive`, ignored: 50 s): 0.79 and 0.78 ulp at most.
 //!
 //! | function | f32 max ulp | f64 max ulp (from glibc) |
 //! |----------|-------------|--------------------------|
-//! | sin, cos | 0.56        | 1                        |
+//! | sin, cos | 0.79        | 1                        |
 //! | tan      | 0.50        | 1                        |
 //! | exp      | 0.50        | 1                        |
 //! | exp2     | 0.50        | 1                        |
@@ -41,6 +49,7 @@ mod exp_log;
 mod pow;
 mod tanh;
 mod trig;
+mod trig32;
 
 #[cfg(test)]
 mod tests;
@@ -463,6 +472,104 @@ impl<'a, 'ctx> Vb<'a, 'ctx> {
     /// Lanes where `a` is NaN.
     pub fn is_nan(&self, a: V<'ctx>) -> R<V<'ctx>> {
         self.fcmp(FloatPredicate::UNO, a, a)
+    }
+
+    /// `fast` with the lanes of the mask `m` replaced by `slow(x)`, where `slow` is the
+    /// out-of-line function `qd.vmath.{what}.slow.{shape}` of `x`'s type (made on first use
+    /// from `body`, which must compute it for every lane), called from a block that runs only
+    /// when some lane of `m` is set: rare paths are emitted once per module, and call sites stay
+    /// small. The builder ends in the join block.
+    pub fn patch(
+        &self,
+        m: V<'ctx>,
+        x: V<'ctx>,
+        fast: V<'ctx>,
+        what: &str,
+        body: impl FnOnce(&Vb<'_, 'ctx>, V<'ctx>) -> R<V<'ctx>>,
+    ) -> R<V<'ctx>> {
+        let slow = self.slow_fn(what, x, body)?;
+        let any = self.any(m)?;
+        let func = self.func()?;
+        let from = self.b.get_insert_block().ok_or("no insertion block")?;
+        let slow_bb = self.llcx.append_basic_block(func, "vm.slow");
+        let join_bb = self.llcx.append_basic_block(func, "vm.join");
+        self.b
+            .build_conditional_branch(any, slow_bb, join_bb)
+            .map_err(bad)?;
+        self.b.position_at_end(slow_bb);
+        let call = self.b.build_call(slow, &[x.into()], "vm").map_err(bad)?;
+        let r = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| bad("a slow path returns nothing"))?;
+        let fixed = self.sel(m, r, fast)?;
+        let slow_end = self.b.get_insert_block().ok_or("no insertion block")?;
+        self.b.build_unconditional_branch(join_bb).map_err(bad)?;
+        self.b.position_at_end(join_bb);
+        let phi = self.b.build_phi(fast.get_type(), "vm").map_err(bad)?;
+        phi.add_incoming(&[(&fast, from), (&fixed, slow_end)]);
+        Ok(phi.as_basic_value())
+    }
+
+    /// The module's function `qd.vmath.{what}.slow.{shape}` (x's type to itself), built from
+    /// `body` on first use: private, `noinline` and `cold`, with the calling function's target
+    /// attributes (so that it gets the same vector instructions).
+    fn slow_fn(
+        &self,
+        what: &str,
+        x: V<'ctx>,
+        body: impl FnOnce(&Vb<'_, 'ctx>, V<'ctx>) -> R<V<'ctx>>,
+    ) -> R<inkwell::values::FunctionValue<'ctx>> {
+        use inkwell::attributes::{Attribute, AttributeLoc};
+        let ty = x.get_type();
+        let shape = match ty {
+            BasicTypeEnum::VectorType(t) => {
+                let e = if t.get_element_type() == self.llcx.f32_type().into() {
+                    "f32"
+                } else {
+                    "f64"
+                };
+                format!("v{}{e}", t.get_size())
+            }
+            t if t == self.llcx.f32_type().into() => "f32".into(),
+            _ => "f64".into(),
+        };
+        let name = format!("qd.vmath.{what}.slow.{shape}");
+        if let Some(f) = self.module.get_function(&name) {
+            return Ok(f);
+        }
+        let caller = self.func()?;
+        let f = self.module.add_function(
+            &name,
+            inkwell::types::BasicType::fn_type(&ty, &[ty.into()], false),
+            Some(inkwell::module::Linkage::Private),
+        );
+        for a in ["noinline", "cold", "nounwind"] {
+            let kind = Attribute::get_named_enum_kind_id(a);
+            f.add_attribute(
+                AttributeLoc::Function,
+                self.llcx.create_enum_attribute(kind, 0),
+            );
+        }
+        for k in ["target-cpu", "target-features"] {
+            if let Some(a) = caller.get_string_attribute(AttributeLoc::Function, k) {
+                f.add_attribute(AttributeLoc::Function, a);
+            }
+        }
+        let b = self.llcx.create_builder();
+        b.position_at_end(self.llcx.append_basic_block(f, "entry"));
+        let v = Vb {
+            llcx: self.llcx,
+            module: self.module,
+            b: &b,
+            lanes: self.lanes,
+        };
+        let param = f
+            .get_nth_param(0)
+            .ok_or("a slow path without its operand")?;
+        let r = body(&v, param)?;
+        b.build_return(Some(&r)).map_err(bad)?;
+        Ok(f)
     }
 
     /// The insertion point's function (for branches around rare slow paths).

@@ -32,9 +32,12 @@ const FUNCS: &[(&str, Ref, usize, f64, f64)] = &[
     (names::FMA, |x, y, z| x.mul_add(y, z), 3, 0.5, 0.0),
 ];
 
-/// Runs `name` compiled for `lanes` lanes (None: scalar) of f32 or f64 on `args` (columns of
-/// equal length, a multiple of the lane count), returning the results widened to f64.
-fn run(name: &str, f32: bool, lanes: Option<u32>, args: &[Vec<f64>]) -> Vec<f64> {
+/// A compiled kernel: (in0, in1, in2, out), each a pointer to one value of the kernel's type.
+type K = unsafe extern "C" fn(*const u8, *const u8, *const u8, *mut u8);
+
+/// `use_it` applied to `name` compiled (O3, host CPU) for `lanes` lanes (None: scalar) of f32
+/// or f64.
+fn with_kernel<T>(name: &str, f32: bool, lanes: Option<u32>, use_it: impl FnOnce(K) -> T) -> T {
     let llcx = Context::create();
     let module = llcx.create_module("vmath_test");
     let opts = jit::Options::default();
@@ -60,7 +63,8 @@ fn run(name: &str, f32: bool, lanes: Option<u32>, args: &[Vec<f64>]) -> Vec<f64>
         (Some(n), inkwell::types::BasicTypeEnum::FloatType(t)) => t.vec_type(n).into(),
         _ => elem,
     };
-    let ins: Vec<BasicValueEnum> = (0..args.len())
+    let arity = FUNCS.iter().find(|f| f.0 == name).map_or(1, |f| f.2);
+    let ins: Vec<BasicValueEnum> = (0..arity)
         .map(|i| {
             let p = f.get_nth_param(i as u32).unwrap().into_pointer_value();
             let v = b.build_load(ty, p, "in").unwrap();
@@ -76,8 +80,17 @@ fn run(name: &str, f32: bool, lanes: Option<u32>, args: &[Vec<f64>]) -> Vec<f64>
     let tm = jit::target_machine(&opts).unwrap();
     jit::optimize(&module, &tm, &opts).unwrap();
     let ee = jit::engine(&module).unwrap();
-    type K = unsafe extern "C" fn(*const u8, *const u8, *const u8, *mut u8);
     let k = unsafe { ee.get_function::<K>("f").unwrap() };
+    use_it(unsafe { k.as_raw() })
+}
+
+/// Runs `name` compiled for `lanes` lanes (None: scalar) of f32 or f64 on `args` (columns of
+/// equal length, a multiple of the lane count), returning the results widened to f64.
+fn run(name: &str, f32: bool, lanes: Option<u32>, args: &[Vec<f64>]) -> Vec<f64> {
+    with_kernel(name, f32, lanes, |k| run_on(k, f32, lanes, args))
+}
+
+fn run_on(k: K, f32: bool, lanes: Option<u32>, args: &[Vec<f64>]) -> Vec<f64> {
     let w = lanes.unwrap_or(1) as usize;
     let n = args[0].len();
     assert_eq!(n % w, 0);
@@ -98,7 +111,7 @@ fn run(name: &str, f32: bool, lanes: Option<u32>, args: &[Vec<f64>]) -> Vec<f64>
                     col.as_ptr() as *const u8
                 }
             };
-            unsafe { k.call(at(0), at(1), at(2), o.as_mut_ptr() as *mut u8) };
+            unsafe { k(at(0), at(1), at(2), o.as_mut_ptr() as *mut u8) };
             for (j, &v) in o.iter().enumerate() {
                 res[c * w + j] = f64::from(v);
             }
@@ -114,7 +127,7 @@ fn run(name: &str, f32: bool, lanes: Option<u32>, args: &[Vec<f64>]) -> Vec<f64>
                     col.as_ptr() as *const u8
                 }
             };
-            unsafe { k.call(at(0), at(1), at(2), o.as_mut_ptr() as *mut u8) };
+            unsafe { k(at(0), at(1), at(2), o.as_mut_ptr() as *mut u8) };
             res[c * w..c * w + w].copy_from_slice(&o);
         }
     }
@@ -472,8 +485,9 @@ fn vmath_scalar_and_vector_forms_agree() {
     }
 }
 
-/// The optimised vector code calls nothing but LLVM intrinsics (no scalar libm), except f64
-/// trig's documented fallback past 2^28.
+/// The optimised vector code calls nothing but LLVM intrinsics and its out-of-line slow paths
+/// (`qd.vmath.*.slow.*`, noinline, defined once per module), which call nothing but LLVM
+/// intrinsics either, except f64 trig's documented libm fallback past 2^28.
 #[test]
 fn vmath_vector_code_calls_no_libm() {
     for &(name, _, arity, _, _) in FUNCS {
@@ -491,24 +505,99 @@ fn vmath_vector_code_calls_no_libm() {
             let b = llcx.create_builder();
             b.position_at_end(llcx.append_basic_block(f, "entry"));
             let args: Vec<BasicValueEnum> = f.get_param_iter().collect();
+            // Twice: the second call site reuses the first one's slow path.
             let r = emit(&llcx, &module, &b, name, &args).unwrap();
-            b.build_return(Some(&r)).unwrap();
+            let r2 = emit(&llcx, &module, &b, name, &[r; 3][..arity]).unwrap();
+            b.build_return(Some(&r2)).unwrap();
             let opts = jit::Options::default();
             let tm = jit::target_machine(&opts).unwrap();
             jit::optimize(&module, &tm, &opts).unwrap();
             let ir = module.print_to_string().to_string();
-            let calls: Vec<&str> = ir
-                .lines()
-                .filter(|l| l.contains(" call ") && !l.contains("@llvm."))
-                .collect();
+            // (function name, the calls in its body)
+            let mut funcs: Vec<(String, Vec<String>)> = Vec::new();
+            for l in ir.lines() {
+                if l.starts_with("define ") {
+                    let at = l.find('@').unwrap();
+                    let nm = l[at + 1..].split('(').next().unwrap();
+                    funcs.push((nm.trim_matches('"').to_string(), Vec::new()));
+                } else if l.contains(" call ") {
+                    let at = l.find('@').unwrap();
+                    let callee = l[at + 1..].split('(').next().unwrap();
+                    funcs
+                        .last_mut()
+                        .unwrap()
+                        .1
+                        .push(callee.trim_matches('"').into());
+                }
+            }
             let trig = [names::SIN, names::COS, names::TAN].contains(&name);
-            if f32 || !trig {
-                assert!(calls.is_empty(), "{name} f32={f32} calls {calls:?}");
-            } else {
-                // Only in the fallback block.
-                assert!(ir.contains("vm.trig.libm"), "{name}: no fallback block");
+            let what = name.trim_start_matches("math.");
+            let shape = if f32 { "v8f32" } else { "v8f64" };
+            let slow = format!("qd.vmath.{what}.slow.{shape}");
+            let mut has_slow = false;
+            for (fname, calls) in &funcs {
+                for c in calls {
+                    let ok = c.starts_with("llvm.")
+                        || (fname == "f" && *c == slow)
+                        || (fname == &slow && !f32 && [what].contains(&c.as_str()));
+                    assert!(ok, "{name} f32={f32}: {fname} calls {c}");
+                }
+                has_slow |= fname == &slow;
+            }
+            // Trig has one slow path per module, not inlined; the other functions have none.
+            assert_eq!(has_slow, trig, "{name} f32={f32}: {funcs:?}");
+            assert_eq!(funcs.len(), 1 + usize::from(trig), "{name}: {funcs:?}");
+            if trig {
+                let def = ir
+                    .lines()
+                    .find(|l| l.contains(&format!("@{slow}(")) && l.starts_with("define"))
+                    .unwrap();
+                assert!(def.starts_with("define private"), "{def}");
+                let f_calls = &funcs.iter().find(|(n, _)| n == "f").unwrap().1;
+                assert_eq!(
+                    f_calls.iter().filter(|c| **c == slow).count(),
+                    2,
+                    "{name}: {f_calls:?}"
+                );
             }
         }
+    }
+}
+
+/// Every f32 below the f32 path's limit (sin and cos are symmetric in the sign of x: every op of
+/// the path is), against the f64 libm result: max 1 ulp. Long (1.2 billion inputs per
+/// function): `cargo test --release -p qd-llvm vmath_f32_trig_exhaustive -- --ignored`.
+#[test]
+#[ignore]
+fn vmath_f32_trig_exhaustive() {
+    let end = super::trig32::FAST_LIMIT.to_bits();
+    for (name, reference) in [
+        (names::SIN, f64::sin as fn(f64) -> f64),
+        (names::COS, f64::cos),
+    ] {
+        let (mut worst, mut at) = (0.0f64, 0.0f32);
+        with_kernel(name, true, Some(16), |k| {
+            let mut xs = [0.0f32; 16];
+            let mut out = [0.0f32; 16];
+            for base in (0..end).step_by(16) {
+                for (i, x) in xs.iter_mut().enumerate() {
+                    *x = f32::from_bits((base + i as u32).min(end - 1));
+                }
+                let p = xs.as_ptr() as *const u8;
+                unsafe { k(p, p, p, out.as_mut_ptr() as *mut u8) };
+                for i in 0..16 {
+                    let e = err(true, f64::from(out[i]), reference(f64::from(xs[i])));
+                    if e > worst || e.is_nan() {
+                        (worst, at) = (e, xs[i]);
+                    }
+                }
+            }
+        });
+        println!(
+            "{name}: max {worst} ulp at {at:e} over [0, {})",
+            super::trig32::FAST_LIMIT
+        );
+        assert!(worst <= 1.0, "{name}: {worst} ulp at {at:e}");
     }
 }
 

@@ -1,4 +1,5 @@
-//! sin, cos and tan, computed in f64 (f32 operands are widened and the result rounded once).
+//! sin, cos and tan, computed in f64 (f32 operands are widened and the result rounded once):
+//! f64 and f32 tan inline, f32 sin and cos in the out-of-line slow path of trig32.rs's f32 code.
 //!
 //! Reduction: n = rint(x 2/pi), r = x - n pi/2 in double-double, pi/2 in three 53-bit parts:
 //! the first step is exact (one FMA; x - n P1 is a multiple of 2^-53 below 1), the second a
@@ -8,9 +9,9 @@
 //! - f32 (|x| up to 2^128): Payne-Hanek. x = M 2^E (M of 24 bits); the 96 bits of 2/pi from the
 //!   one of weight 2^(1-E) on, W, give x 2/pi mod 4 = (M W mod 2^96) 2^-94 up to 2^-70: the top two
 //!   bits are the quadrant, the next 62 the fraction. Integer vector code (32x32->64-bit
-//!   products), in a block that runs only when some lane needs it.
-//! - f64: each lane's libm `sin`/`cos`/`tan` (a documented fallback, in a block that runs only
-//!   when some lane has a finite |x| >= 2^28).
+//!   products), in the out-of-line slow path (`Vb::patch`) called when some lane needs it.
+//! - f64: each lane's libm `sin`/`cos`/`tan` (a documented fallback, in the out-of-line slow
+//!   path called when some lane has a finite |x| >= 2^28).
 //!
 //! Kernels on |r| <= pi/4: f32 uses the polynomials of glibc's `sinf`/`cosf` (degree 7 and 8, for
 //! an f32 result: about 0.5 ulp); f64 uses sin r = r + r^3 S(r^2) and cos r = 1 - r^2/2 + r^4 C(r^2)
@@ -91,15 +92,67 @@ const TAN: [f64; 16] = [
     3.999793193092266e-06,
 ];
 
-/// `name` (sin, cos or tan) of `x` (f32 when `f32`, else f64; scalar or vector).
+/// `name` (sin, cos or tan) of `x` (f32 when `f32`, else f64; scalar or vector). f32 sin and
+/// cos take the f32 path (trig32.rs) below its limit; the rest takes the f64 path below 2^28.
+/// Other lanes call an out-of-line function (`Vb::patch`): f32, this path with Payne-Hanek;
+/// f64, libm.
 pub(super) fn emit<'ctx>(v: &Vb<'_, 'ctx>, name: &str, x: V<'ctx>, f32: bool) -> R<V<'ctx>> {
+    let what = name.trim_start_matches("math.");
+    let ax = v.abs(x)?;
+    if f32 && name != names::TAN {
+        let fast = super::trig32::sin_cos(v, x, name == names::COS)?;
+        // inf takes the slow path too (NaN either way); NaN stays here (NaN).
+        let m = v.fcmp(P::OGE, ax, v.c32(super::trig32::FAST_LIMIT))?;
+        let name = name.to_string();
+        return v.patch(m, x, fast, what, move |v, x| full_f32(v, &name, x));
+    }
     let d = v.widen(x, f32)?;
     let (n, rh, rl) = reduce(v, d)?;
-    let (n, rh, rl) = if f32 {
-        with_large_f32(v, x, n, rh, rl)?
+    let r = kernel(v, name, d, n, rh, rl, f32)?;
+    let (lim, inf) = if f32 {
+        (v.c32(REDUCE_LIMIT as f32), v.c32(f32::INFINITY))
     } else {
-        (n, rh, rl)
+        (v.c(REDUCE_LIMIT), v.c(f64::INFINITY))
     };
+    let big = v.mand(v.fcmp(P::OGE, ax, lim)?, v.fcmp(P::OLT, ax, inf)?)?;
+    let name = name.to_string();
+    v.patch(big, x, r, what, move |v, x| {
+        if f32 {
+            full_f32(v, &name, x)
+        } else {
+            libm_each(v, &name, x)
+        }
+    })
+}
+
+/// `name` of the f32 `x` for every lane: the f64 reduction, Payne-Hanek's for finite
+/// |x| >= 2^28, and the f64 kernels (a slow path: see `emit`).
+fn full_f32<'ctx>(v: &Vb<'_, 'ctx>, name: &str, x: V<'ctx>) -> R<V<'ctx>> {
+    let d = v.widen(x, true)?;
+    let (n, rh, rl) = reduce(v, d)?;
+    let ax = v.abs(x)?;
+    let big = v.mand(
+        v.fcmp(P::OGE, ax, v.c32(REDUCE_LIMIT as f32))?,
+        v.fcmp(P::OLT, ax, v.c32(f32::INFINITY))?,
+    )?;
+    let (nl, rlarge) = payne_hanek(v, x)?;
+    let n = v.sel(big, nl, n)?;
+    let rh = v.sel(big, rlarge, rh)?;
+    let rl = v.sel(big, v.c(0.0), rl)?;
+    kernel(v, name, d, n, rh, rl, true)
+}
+
+/// The kernel `name` of n pi/2 + (rh + rl), d the (widened) argument; rounded to f32 when
+/// `f32`.
+fn kernel<'ctx>(
+    v: &Vb<'_, 'ctx>,
+    name: &str,
+    d: V<'ctx>,
+    n: V<'ctx>,
+    rh: V<'ctx>,
+    rl: V<'ctx>,
+    f32: bool,
+) -> R<V<'ctx>> {
     let r = match name {
         names::SIN => sin_cos(v, n, rh, rl, false, f32)?,
         names::COS => sin_cos(v, n, rh, rl, true, f32)?,
@@ -111,11 +164,7 @@ pub(super) fn emit<'ctx>(v: &Vb<'_, 'ctx>, name: &str, x: V<'ctx>, f32: bool) ->
     } else {
         v.sel(v.fcmp(P::OEQ, d, v.c(0.0))?, d, r)?
     };
-    if f32 {
-        v.narrow(r, true)
-    } else {
-        libm_past_limit(v, name, d, r)
-    }
+    v.narrow(r, f32)
 }
 
 /// (n, rh, rl): x = n pi/2 + (rh + rl), n as i32 (exact for |x| < 2^28; NaN and inf give NaN r).
@@ -132,47 +181,6 @@ fn reduce<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>) -> R<(V<'ctx>, V<'ctx>, V<'ctx>)> 
     let rh = v.sel(n0, x, rh)?;
     let rl = v.sel(n0, v.c(0.0), rl)?;
     Ok((v.to_int(k, 32)?, rh, rl))
-}
-
-/// The reduction of f32 lanes with finite |x| >= 2^28 replaced by Payne-Hanek's, in a block
-/// that runs when there are any.
-fn with_large_f32<'ctx>(
-    v: &Vb<'_, 'ctx>,
-    x: V<'ctx>,
-    n: V<'ctx>,
-    rh: V<'ctx>,
-    rl: V<'ctx>,
-) -> R<(V<'ctx>, V<'ctx>, V<'ctx>)> {
-    let ax = v.abs(x)?;
-    let big = v.mand(
-        v.fcmp(P::OGE, ax, v.c32(REDUCE_LIMIT as f32))?,
-        v.fcmp(P::OLT, ax, v.c32(f32::INFINITY))?,
-    )?;
-    let any = v.any(big)?;
-    let func = v.func()?;
-    let from = v.b.get_insert_block().ok_or("no insertion block")?;
-    let big_bb = v.llcx.append_basic_block(func, "vm.trig.large");
-    let join_bb = v.llcx.append_basic_block(func, "vm.trig.reduced");
-    let err = |e: inkwell::builder::BuilderError| e.to_string();
-    v.b.build_conditional_branch(any, big_bb, join_bb)
-        .map_err(err)?;
-    v.b.position_at_end(big_bb);
-    let (nl, rlarge) = payne_hanek(v, x)?;
-    let vals = [
-        v.sel(big, nl, n)?,
-        v.sel(big, rlarge, rh)?,
-        v.sel(big, v.c(0.0), rl)?,
-    ];
-    let big_end = v.b.get_insert_block().ok_or("no insertion block")?;
-    v.b.build_unconditional_branch(join_bb).map_err(err)?;
-    v.b.position_at_end(join_bb);
-    let mut out = Vec::new();
-    for (small, large) in [n, rh, rl].into_iter().zip(vals) {
-        let phi = v.b.build_phi(small.get_type(), "vm.red").map_err(err)?;
-        phi.add_incoming(&[(&small, from), (&large, big_end)]);
-        out.push(phi.as_basic_value());
-    }
-    Ok((out[0], out[1], out[2]))
 }
 
 /// (n, r) with x = n pi/2 + r for f32 lanes of 2^28 <= |x| < inf (others get garbage).
@@ -276,22 +284,9 @@ fn tan<'ctx>(v: &Vb<'_, 'ctx>, n: V<'ctx>, rh: V<'ctx>, rl: V<'ctx>) -> R<V<'ctx
     v.sel(odd, inv, th)
 }
 
-/// f64 lanes with finite |x| >= 2^28 take libm's result (a block that runs when there are any).
-fn libm_past_limit<'ctx>(v: &Vb<'_, 'ctx>, name: &str, d: V<'ctx>, r: V<'ctx>) -> R<V<'ctx>> {
-    let ad = v.abs(d)?;
-    let big = v.mand(
-        v.fcmp(P::OGE, ad, v.c(REDUCE_LIMIT))?,
-        v.fcmp(P::OLT, ad, v.c(f64::INFINITY))?,
-    )?;
-    let any = v.any(big)?;
-    let func = v.func()?;
-    let from = v.b.get_insert_block().ok_or("no insertion block")?;
-    let big_bb = v.llcx.append_basic_block(func, "vm.trig.libm");
-    let join_bb = v.llcx.append_basic_block(func, "vm.trig.done");
+/// libm's `name` of each lane of the f64 `d` (a slow path: see `emit`).
+fn libm_each<'ctx>(v: &Vb<'_, 'ctx>, name: &str, d: V<'ctx>) -> R<V<'ctx>> {
     let err = |e: inkwell::builder::BuilderError| e.to_string();
-    v.b.build_conditional_branch(any, big_bb, join_bb)
-        .map_err(err)?;
-    v.b.position_at_end(big_bb);
     let intr = match name {
         names::SIN => "llvm.sin",
         names::COS => "llvm.cos",
@@ -303,10 +298,10 @@ fn libm_past_limit<'ctx>(v: &Vb<'_, 'ctx>, name: &str, d: V<'ctx>, r: V<'ctx>) -
         b: v.b,
         lanes: None,
     };
-    let lib = match v.lanes {
-        None => scalar.call(intr, &[d])?,
+    match v.lanes {
+        None => scalar.call(intr, &[d]),
         Some(lanes) => {
-            let mut out = r.into_vector_value();
+            let mut out = d.into_vector_value();
             for i in 0..lanes {
                 let i = v.llcx.i32_type().const_int(u64::from(i), false);
                 let di =
@@ -315,14 +310,7 @@ fn libm_past_limit<'ctx>(v: &Vb<'_, 'ctx>, name: &str, d: V<'ctx>, r: V<'ctx>) -
                 let li = scalar.call(intr, &[di])?;
                 out = v.b.build_insert_element(out, li, i, "vm").map_err(err)?;
             }
-            out.into()
+            Ok(out.into())
         }
-    };
-    let fixed = v.sel(big, lib, r)?;
-    let big_end = v.b.get_insert_block().ok_or("no insertion block")?;
-    v.b.build_unconditional_branch(join_bb).map_err(err)?;
-    v.b.position_at_end(join_bb);
-    let phi = v.b.build_phi(r.get_type(), "vm.trig").map_err(err)?;
-    phi.add_incoming(&[(&r, from), (&fixed, big_end)]);
-    Ok(phi.as_basic_value())
+    }
 }
