@@ -2,7 +2,8 @@
 # qd (device cpu) and Quadrants 1.3.3 (arch=cpu, adstack) side by side on this machine: makes the
 # Python venv (target/quadrants-venv: quadrants==1.3.3 and numpy from PyPI; kept between runs),
 # builds qd-run in release, then runs bench.py, which prints the table. Arguments go to bench.py
-# (--repeat N, --rounds N, --only abcd). Exit status 1 when a gradient check fails.
+# (--repeat N, --rounds N, --only abcd, --no-threads; see README.md). Exit status 1 when a gradient
+# check fails.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 venv="$root/target/quadrants-venv"
