@@ -360,9 +360,17 @@ impl<'a, 'ctx> Vb<'a, 'ctx> {
         self.call("llvm.copysign", &[mag, sign])
     }
 
-    /// An integral f64 to i`bits`, saturating (NaN gives 0: never poison).
+    /// An integral f64 of magnitude below 2^51 to i`bits` (32 or 64), by the bits of
+    /// a + 1.5 2^52 (others give unspecified bits, never poison). Not `fptosi.sat`, which LLVM
+    /// lowers lane by lane for vectors.
     pub fn to_int(&self, a: V<'ctx>, bits: u32) -> R<V<'ctx>> {
-        self.call_tys("llvm.fptosi.sat", &[self.it(bits), a.get_type()], &[a])
+        const MAGIC: f64 = 6_755_399_441_055_744.0; // 1.5 2^52
+        let t = self.bitcast(self.add(a, self.c(MAGIC))?, self.it(64))?;
+        if bits == 32 {
+            self.cast(inkwell::values::InstructionOpcode::Trunc, t, self.it(32))
+        } else {
+            self.isub(t, self.ci(64, MAGIC.to_bits()))
+        }
     }
 
     pub fn fcmp(&self, p: FloatPredicate, a: V<'ctx>, c: V<'ctx>) -> R<V<'ctx>> {
@@ -511,9 +519,10 @@ impl<'a, 'ctx> Vb<'a, 'ctx> {
         Ok(phi.as_basic_value())
     }
 
-    /// The module's function `qd.vmath.{what}.slow.{shape}` (x's type to itself), built from
-    /// `body` on first use: private, `noinline` and `cold`, with the calling function's target
-    /// attributes (so that it gets the same vector instructions).
+    /// The module's function `qd.vmath.{what}.slow.{shape}` (x's type to itself), built on
+    /// first use: private, `noinline` and `cold`, with the calling function's target attributes.
+    /// The scalar one is `body`; a vector one calls the scalar one lane by lane (a rare path:
+    /// small code, quick to compile, rather than fast).
     fn slow_fn(
         &self,
         what: &str,
@@ -522,17 +531,18 @@ impl<'a, 'ctx> Vb<'a, 'ctx> {
     ) -> R<inkwell::values::FunctionValue<'ctx>> {
         use inkwell::attributes::{Attribute, AttributeLoc};
         let ty = x.get_type();
-        let shape = match ty {
-            BasicTypeEnum::VectorType(t) => {
-                let e = if t.get_element_type() == self.llcx.f32_type().into() {
-                    "f32"
-                } else {
-                    "f64"
-                };
-                format!("v{}{e}", t.get_size())
-            }
-            t if t == self.llcx.f32_type().into() => "f32".into(),
-            _ => "f64".into(),
+        let (elem, lanes) = match ty {
+            BasicTypeEnum::VectorType(t) => (t.get_element_type(), Some(t.get_size())),
+            t => (t, None),
+        };
+        let e = if elem == self.llcx.f32_type().into() {
+            "f32"
+        } else {
+            "f64"
+        };
+        let shape = match lanes {
+            Some(n) => format!("v{n}{e}"),
+            None => e.into(),
         };
         let name = format!("qd.vmath.{what}.slow.{shape}");
         if let Some(f) = self.module.get_function(&name) {
@@ -562,12 +572,35 @@ impl<'a, 'ctx> Vb<'a, 'ctx> {
             llcx: self.llcx,
             module: self.module,
             b: &b,
-            lanes: self.lanes,
+            lanes: None,
         };
         let param = f
             .get_nth_param(0)
             .ok_or("a slow path without its operand")?;
-        let r = body(&v, param)?;
+        let r = match lanes {
+            None => body(&v, param)?,
+            Some(n) => {
+                let undef = match elem {
+                    BasicTypeEnum::FloatType(t) => t.get_undef(),
+                    _ => return Err(bad("a slow path of non-floats")),
+                };
+                let scalar = v.slow_fn(what, undef.into(), body)?;
+                let xv = param.into_vector_value();
+                let mut out = xv;
+                for i in 0..n {
+                    let i = self.llcx.i32_type().const_int(u64::from(i), false);
+                    let xi = b.build_extract_element(xv, i, "vm").map_err(bad)?;
+                    let yi = b
+                        .build_call(scalar, &[xi.into()], "vm")
+                        .map_err(bad)?
+                        .try_as_basic_value()
+                        .basic()
+                        .ok_or_else(|| bad("a slow path returns nothing"))?;
+                    out = b.build_insert_element(out, yi, i, "vm").map_err(bad)?;
+                }
+                out.into()
+            }
+        };
         b.build_return(Some(&r)).map_err(bad)?;
         Ok(f)
     }

@@ -1,7 +1,7 @@
 //! f32 sin and cos in f32 arithmetic, for |x| < 4096 (`FAST_LIMIT`); other lanes take the
 //! accurate f64 path (trig.rs) in an out-of-line function called only when a lane needs it.
 //!
-//! Reduction: k = rint(x 2/pi), x - k pi/2 as a sum rh + rl of two f32s, with pi/2 split in
+//! Reduction (skipped when every lane has |x| <= pi/4): k = rint(x 2/pi), x - k pi/2 as a sum rh + rl of two f32s, with pi/2 split in
 //! four parts (fit.py): P1 (24 bits; x - k P1 is exact by FMA: |x - k P1| < 1 with a multiple of
 //! 2^-24 or 2^-23), P2 and P3 (11 bits each, so that k P2 and k P3 are exact for |k| < 2^12),
 //! subtracted with Fast2Sum: exact errors, also when the difference cancels (then it is exact),
@@ -19,6 +19,8 @@ use inkwell::{FloatPredicate as P, IntPredicate as I};
 
 /// Below this |x| the f32 path is used (k < 2^12, the exactness bound of k P2 and k P3).
 pub(super) const FAST_LIMIT: f32 = 4096.0;
+/// 1.5 2^23: adding it rounds an f32 below 2^22 to an integer, in the low bits.
+const MAGIC: f32 = 12_582_912.0;
 /// pi/2 = P1 + P2 + P3 + P4 + 3.3e-22 (fit.py).
 const P1: f32 = 1.570_796_4;
 const P2: f32 = -4.368_485e-8;
@@ -37,14 +39,7 @@ const C4: f32 = 2.439_045_e-5;
 /// (NaN and inf give NaN; larger lanes give garbage).
 pub(super) fn sin_cos<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>, cos: bool) -> R<V<'ctx>> {
     let c = |k: f32| v.c32(k);
-    let k = v.rint(v.mul(x, c(std::f32::consts::FRAC_2_PI))?)?;
-    let nk = v.neg(k)?;
-    let r1 = v.fma(nk, c(P1), x)?;
-    let (a, ea) = v.fast_two_sum(r1, v.mul(nk, c(P2))?)?;
-    let (rh, eb) = v.fast_two_sum(a, v.mul(nk, c(P3))?)?;
-    let rl = v.fma(nk, c(P4), v.add(ea, eb)?)?;
-    let n = v.to_int(k, 32)?;
-
+    let (n, rh, rl) = reduce_if_needed(v, x)?;
     let z = v.mul(rh, rh)?;
     let hz = v.mul(z, c(0.5))?;
     let sinv = {
@@ -73,4 +68,40 @@ pub(super) fn sin_cos<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>, cos: bool) -> R<V<'ctx
         // sin(+-0) is that zero (the reduction gives +0 for -0).
         v.sel(v.fcmp(P::OEQ, x, c(0.0))?, x, r)
     }
+}
+
+/// (n, rh, rl): x = n pi/2 + (rh + rl), n's low two bits those of the quadrant. When no lane
+/// has |x| > pi/4 that is (0, x, 0) without the reduction's block: a loop feeding each result
+/// into the next call (whose values stay small) waits for the polynomials only.
+fn reduce_if_needed<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>) -> R<(V<'ctx>, V<'ctx>, V<'ctx>)> {
+    let c = |k: f32| v.c32(k);
+    let bad = |e: inkwell::builder::BuilderError| e.to_string();
+    let far = v.fcmp(P::OGT, v.abs(x)?, c(std::f32::consts::FRAC_PI_4))?;
+    let any = v.any(far)?;
+    let func = v.func()?;
+    let from = v.b.get_insert_block().ok_or("no insertion block")?;
+    let red_bb = v.llcx.append_basic_block(func, "vm.reduce");
+    let join_bb = v.llcx.append_basic_block(func, "vm.reduced");
+    v.b.build_conditional_branch(any, red_bb, join_bb)
+        .map_err(bad)?;
+    v.b.position_at_end(red_bb);
+    // k = rint(x 2/pi) by the rounding of x 2/pi + 1.5 2^23, whose low bits are k's (for
+    // |k| < 2^22; NaN and inf give unspecified bits, never poison).
+    let t = v.fma(x, c(std::f32::consts::FRAC_2_PI), c(MAGIC))?;
+    let k = v.sub(t, c(MAGIC))?;
+    let nk = v.neg(k)?;
+    let r1 = v.fma(nk, c(P1), x)?;
+    let (a, ea) = v.fast_two_sum(r1, v.mul(nk, c(P2))?)?;
+    let (rh, eb) = v.fast_two_sum(a, v.mul(nk, c(P3))?)?;
+    let rl = v.fma(nk, c(P4), v.add(ea, eb)?)?;
+    let n = v.bitcast(t, v.it(32))?;
+    v.b.build_unconditional_branch(join_bb).map_err(bad)?;
+    v.b.position_at_end(join_bb);
+    let mut out = Vec::new();
+    for (near, reduced) in [(v.ci(32, 0), n), (x, rh), (c(0.0), rl)] {
+        let phi = v.b.build_phi(near.get_type(), "vm.red").map_err(bad)?;
+        phi.add_incoming(&[(&near, from), (&reduced, red_bb)]);
+        out.push(phi.as_basic_value());
+    }
+    Ok((out[0], out[1], out[2]))
 }
