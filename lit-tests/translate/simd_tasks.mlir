@@ -4,19 +4,24 @@
 // RUN: qd-translate %s --kernel compute --emit=llvm --vectorize=off | FileCheck %s --check-prefix=SCALAR
 // A range task runs its threads in groups of SIMD lanes (backends/llvm/src/simd). Forward: the
 // per-lane local lives in a vector register through the uniform loop (a blend under the group's
-// mask, no memory), tanh is vector code, and the atomic add to the scalar y is one ordered
-// reduction of the active lanes. Gradient: the adstack's count is uniform, so every push in the
-// loop is one vector store at a uniform offset of the interleaved heap, never a scatter.
+// mask, no memory), tanh is vector code (f32 below 0.5, f64 in a block run when a lane is past
+// it), and the atomic add to the scalar y is one ordered reduction of the active lanes.
+// Gradient: the adstack's count is uniform, so every push in the loop is one vector store at a
+// uniform offset of the interleaved heap, never a scatter.
 
 // CHECK-LABEL: define {{.*}}i32 @compute_task0(
 // CHECK: group:
 // CHECK: for.body:
 // CHECK-NOT: {{^[a-z.0-9]+:}}
-// CHECK: fdiv <{{[0-9]+}} x double>
-// CHECK-NOT: {{^[a-z.0-9]+:}}
-// CHECK: %blend{{[0-9]*}} = select <{{[0-9]+}} x i1> %lanes, <{{[0-9]+}} x float>
+// CHECK: fmul <{{[0-9]+}} x float>
 // CHECK: for.end:
 // CHECK: call float @llvm.vector.reduce.fadd.v{{[0-9]+}}f32(float -0.000000e+00
+// CHECK: vm.tanh.far:
+// CHECK-NOT: {{^[a-z.0-9]+:}}
+// CHECK: fdiv <{{[0-9]+}} x double>
+// CHECK: vm.tanh:
+// CHECK-NOT: {{^[a-z.0-9]+:}}
+// CHECK: %blend{{[0-9]*}} = select <{{[0-9]+}} x i1> %lanes, <{{[0-9]+}} x float>
 
 // GRAD-LABEL: define {{.*}}i32 @compute_grad_task0(
 // GRAD-NOT: masked.scatter

@@ -97,8 +97,8 @@ const TANH: &str = r#"module {
   }
 }"#;
 
-/// The f32 tanh (`codegen/tanh.rs`, not libm's) is within an ulp of the exact value (f64's tanh,
-/// rounded); in fact within 0.51 ulp, where glibc's `tanhf` is off by up to 2. Signed zeros and
+/// The f32 tanh (`codegen/vmath/tanh.rs`, not libm's) is within an ulp of the exact value (f64's
+/// tanh, rounded); in fact within 0.77 ulp, where glibc's `tanhf` is off by up to 2. Signed zeros and
 /// the tiny values it returns as is are exact; infinities give +-1 and NaN stays NaN.
 #[test]
 fn f32_tanh_is_within_an_ulp() {
@@ -146,7 +146,7 @@ fn f32_tanh_is_within_an_ulp() {
         let ulp = f64::from(f32::from_bits(w.abs().to_bits() + 1) - w.abs());
         let err = (got - want).abs() / ulp;
         assert!(
-            err <= 0.51,
+            err <= 0.78,
             "tanh({x:e}) = {got:e}, exact {want:e}: {err} ulp"
         );
         if x == 0.0 || x.abs() < 2.0f32.powi(-12) {

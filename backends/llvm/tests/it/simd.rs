@@ -235,9 +235,10 @@ fn lanes_finish_a_loop_at_different_iterations() {
     let mut c = Case::new(CONTROL, "trips");
     c.set = vec![("x", linspace(37, -0.5, 1.0))];
     c.seed = Some("s");
-    // Unequal per-lane stack counts in the gradient.
-    c.exact = &["y", "k", "x.grad"];
-    c.sums = &["s"];
+    // Unequal per-lane stack counts in the gradient. x.grad goes through sin and cos, the
+    // backend's (vmath, within an ulp), not libm's as in the interpreter: not always its bits.
+    c.exact = &["y", "k"];
+    c.sums = &["s", "x.grad"];
     all_vectorised(&check(&c).1);
 }
 
@@ -303,7 +304,9 @@ fn local_arrays_at_per_lane_and_uniform_indices() {
     let mut c = Case::new(ARRAYS, "arrays");
     c.set = vec![("x", linspace(21 * 8, -1.0, 1.0)), ("n", vec![13.0])];
     c.seed = Some("y");
-    c.exact = &["y", "x.grad"];
+    // x.grad goes through sin and cos (vmath's, within an ulp of libm's).
+    c.exact = &["y"];
+    c.sums = &["x.grad"];
     all_vectorised(&check(&c).1);
 }
 

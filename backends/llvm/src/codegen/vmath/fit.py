@@ -38,6 +38,49 @@ fit("LOG", lambda t: (2 * mp.atanh(mp.sqrt(t)) - 2 * mp.sqrt(t) - mp.mpf(2) / 3 
 fit("ATAN", lambda z: (mp.atan(mp.sqrt(z)) - mp.sqrt(z)) / (z * mp.sqrt(z)), 0, (mp.mpf(7) / 16 + mp.mpf("0.01")) ** 2, 11)
 fit("TANH", lambda z: (mp.tanh(mp.sqrt(z)) - mp.sqrt(z)) / (z * mp.sqrt(z)), 0, mp.mpf("0.56") ** 2, 11)
 
+
+def fit32(name, f0, a, b, deg):
+    """As fit, the coefficients rounded to f32; the error printed relative to x of x^3 P(x^2)."""
+    import struct
+
+    def f(z):
+        return f0(z if z != 0 else mp.mpf(10) ** -40)
+
+    cs, _ = mp.chebyfit(f, [a, b], deg + 1, error=True)
+    cs = [struct.unpack("f", struct.pack("f", float(c)))[0] for c in cs][::-1]
+    err = 0
+    for i in range(1, 2000):
+        z = a + (b - a) * mp.mpf(i) / 2000
+        p = mp.mpf(0)
+        for c in reversed(cs):
+            p = p * z + c
+        err = max(err, abs(p - f(z)) * z)
+    print(f"// {name}: degree {deg}, max error relative to x 2^{mp.nstr(mp.log(err, 2), 4)}")
+    print(f"const {name}: [f32; {deg + 1}] = [" + ", ".join(repr(c) for c in cs) + "];")
+
+
+fit32("TANH32", lambda z: (mp.tanh(mp.sqrt(z)) - mp.sqrt(z)) / (z * mp.sqrt(z)), 0, mp.mpf("0.5625") ** 2, 5)
+
+# pi/2 in four parts for f32 code (trig32.rs): P1 the f32 rounding, P2 and P3 of 11 bits (so
+# that k P2 and k P3 are exact for k < 2^12), P4 the f32 rounding of the rest.
+def f32(v):
+    import struct
+
+    return struct.unpack("f", struct.pack("f", float(v)))[0]
+
+
+def trunc(v, bits):
+    e = mp.floor(mp.log(abs(v), 2))
+    s = mp.mpf(2) ** (bits - 1 - e)
+    return mp.floor(v * s) / s if v > 0 else -mp.floor(-v * s) / s
+
+
+q1 = mp.mpf(f32(mp.pi / 2))
+q2 = trunc(mp.pi / 2 - q1, 11)
+q3 = trunc(mp.pi / 2 - q1 - q2, 11)
+q4 = mp.mpf(f32(mp.pi / 2 - q1 - q2 - q3))
+print("PIO2 f32 parts:", repr(float(q1)), repr(float(q2)), repr(float(q3)), repr(float(q4)), "rest", mp.nstr(mp.pi / 2 - q1 - q2 - q3 - q4, 3))
+
 # Constants split for exact products, and the bits of 2/pi.
 def split(v, bits):
     """v's leading `bits` significant bits (an f64), and the rest rounded to an f64."""
