@@ -587,20 +587,45 @@ impl<'a, 'ctx> Vb<'a, 'ctx> {
                     _ => return Err(bad("a slow path of non-floats")),
                 };
                 let scalar = v.slow_fn(what, undef.into(), body)?;
-                let xv = param.into_vector_value();
-                let mut out = xv;
-                for i in 0..n {
-                    let i = self.llcx.i32_type().const_int(u64::from(i), false);
-                    let xi = b.build_extract_element(xv, i, "vm").map_err(bad)?;
-                    let yi = b
-                        .build_call(scalar, &[xi.into()], "vm")
+                // A loop over the lanes through a stack copy: less code than n calls.
+                let i32t = self.llcx.i32_type();
+                let buf = b.build_alloca(ty, "vm.lanes").map_err(bad)?;
+                b.build_store(buf, param).map_err(bad)?;
+                let entry = b.get_insert_block().ok_or("no insertion block")?;
+                let body_bb = self.llcx.append_basic_block(f, "lane");
+                let done_bb = self.llcx.append_basic_block(f, "done");
+                b.build_unconditional_branch(body_bb).map_err(bad)?;
+                b.position_at_end(body_bb);
+                let i = b.build_phi(i32t, "i").map_err(bad)?;
+                let iv = i.as_basic_value().into_int_value();
+                let at = unsafe {
+                    b.build_in_bounds_gep(elem, buf, &[iv], "vm.at")
                         .map_err(bad)?
-                        .try_as_basic_value()
-                        .basic()
-                        .ok_or_else(|| bad("a slow path returns nothing"))?;
-                    out = b.build_insert_element(out, yi, i, "vm").map_err(bad)?;
-                }
-                out.into()
+                };
+                let xi = b.build_load(elem, at, "vm").map_err(bad)?;
+                let yi = b
+                    .build_call(scalar, &[xi.into()], "vm")
+                    .map_err(bad)?
+                    .try_as_basic_value()
+                    .basic()
+                    .ok_or_else(|| bad("a slow path returns nothing"))?;
+                b.build_store(at, yi).map_err(bad)?;
+                let next = b
+                    .build_int_add(iv, i32t.const_int(1, false), "i")
+                    .map_err(bad)?;
+                i.add_incoming(&[(&i32t.const_zero(), entry), (&next, body_bb)]);
+                let more = b
+                    .build_int_compare(
+                        IntPredicate::ULT,
+                        next,
+                        i32t.const_int(u64::from(n), false),
+                        "more",
+                    )
+                    .map_err(bad)?;
+                b.build_conditional_branch(more, body_bb, done_bb)
+                    .map_err(bad)?;
+                b.position_at_end(done_bb);
+                b.build_load(ty, buf, "vm").map_err(bad)?
             }
         };
         b.build_return(Some(&r)).map_err(bad)?;
