@@ -211,7 +211,8 @@ fn edges(f32: bool) -> Vec<f64> {
         ]);
     }
     let round = |x: f64| if f32 { f64::from(x as f32) } else { x };
-    // Neighbours of multiples of pi/2 (small and large) and of exp's and pow's thresholds.
+    // Neighbours of multiples of pi/2 (small and large), of pi/4 and 0.5 (where f32 sin and tanh
+    // change paths) and of exp's and pow's thresholds.
     let mut near = vec![
         88.72283,
         89.0,
@@ -230,6 +231,8 @@ fn edges(f32: bool) -> Vec<f64> {
         -1074.0,
         -1075.0,
         0.55,
+        0.5,
+        std::f64::consts::FRAC_PI_4,
         7.0 / 16.0,
         22.0,
         9.0,
@@ -622,4 +625,41 @@ fn vmath_rejects_bad_operands() {
     assert!(emit(&llcx, &module, &b, names::POWF, &[x]).is_err());
     assert!(emit(&llcx, &module, &b, "math.nope", &[x]).is_err());
     assert!(emit(&llcx, &module, &b, names::SIN, &[]).is_err());
+}
+
+/// A lane's result does not depend on its neighbours: f32 sin, cos and tanh take a short path
+/// when every lane allows it; values at the paths' edges give the same bits alone (scalar), in
+/// a vector of their own and beside a far value.
+#[test]
+fn vmath_lanes_do_not_affect_each_other() {
+    for (name, edge) in [
+        (names::SIN, std::f32::consts::FRAC_PI_4),
+        (names::COS, std::f32::consts::FRAC_PI_4),
+        (names::SIN, super::trig32::FAST_LIMIT),
+        (names::TANH, super::tanh::NEAR32),
+    ] {
+        let mut xs = Vec::new();
+        for d in -8i32..=8 {
+            let x = f32::from_bits(edge.to_bits().wrapping_add(d as u32));
+            xs.extend([f64::from(x), -f64::from(x)]);
+        }
+        let alone = run(name, true, None, &[xs.clone()]);
+        let same: Vec<f64> = xs.iter().flat_map(|&x| [x; 16]).collect();
+        let beside: Vec<f64> = xs.iter().flat_map(|&x| [x, 3e4, 0.1, 2.0]).collect();
+        let in_same = run(name, true, Some(16), &[same]);
+        let in_beside = run(name, true, Some(4), &[beside]);
+        for (i, &x) in xs.iter().enumerate() {
+            let a = alone[i].to_bits();
+            assert_eq!(
+                a,
+                in_same[16 * i].to_bits(),
+                "{name}({x:e}) in a vector of itself"
+            );
+            assert_eq!(
+                a,
+                in_beside[4 * i].to_bits(),
+                "{name}({x:e}) beside far values"
+            );
+        }
+    }
 }
