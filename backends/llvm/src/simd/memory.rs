@@ -137,7 +137,10 @@ pub(crate) fn heap_ptr(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let base = g.word_ptr(if float { W_HEAP_FLOAT } else { W_HEAP_INT })?;
     let o = ir.operand(op, 0);
     let off = match ln(g).vals.get(&o) {
-        Some(VVal::Vec(v, _)) => Off::Vary(*v),
+        Some(VVal::Vec(v, _)) => match uniform_plus_lanes(g, o)? {
+            Some((u, x)) => Off::Vary(u, x),
+            None => Off::Vary(i64_const(g, 0), *v),
+        },
         Some(_) => return Err(g.err("lowered.heap_ptr of a per-lane pointer")),
         None => Off::Uni(g.int(o)?),
     };
@@ -148,6 +151,38 @@ pub(crate) fn heap_ptr(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     };
     ln_mut(g).vals.insert(ir.result(op, 0), v);
     Ok(())
+}
+
+/// `o` as `u + x` (u uniform, x per lane, both i64) where `o` is an `arith.addi` of a uniform
+/// and a per-lane i64 operand (a stack row's offset plus the per-lane depth's bytes).
+fn uniform_plus_lanes<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    o: Value,
+) -> R<Option<(IntValue<'ctx>, VectorValue<'ctx>)>> {
+    let ir = g.ir;
+    let Some(def) = ir.defining_op(o) else {
+        return Ok(None);
+    };
+    if ir.name(def) != "arith.addi" || ir.operands(def).count() != 2 {
+        return Ok(None);
+    }
+    let (a, b) = (ir.operand(def, 0), ir.operand(def, 1));
+    let (u, x) = match (ln(g).vals.get(&a), ln(g).vals.get(&b)) {
+        (None, Some(VVal::Vec(x, _))) => (a, *x),
+        (Some(VVal::Vec(x, _)), None) => (b, *x),
+        _ => return Ok(None),
+    };
+    let wide = x
+        .get_type()
+        .get_element_type()
+        .into_int_type()
+        .get_bit_width()
+        == 64;
+    let u = g.int(u)?;
+    if !wide || u.get_type().get_bit_width() != 64 {
+        return Ok(None);
+    }
+    Ok(Some((u, x)))
 }
 
 /// An integer operand as i64 (sign-extended), uniform or per lane.
@@ -262,13 +297,15 @@ pub(crate) fn address(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     };
     let result = match ln(g).vals.get(&base_v).copied() {
         Some(VVal::Lane { base, off, private }) => {
-            let cur = match off {
-                Off::Uni(o) => Idx::Uni(o),
-                Off::Vary(o) => Idx::Vary(o, None),
-            };
-            let off = match add(g, &cur, &delta)? {
-                Idx::Uni(o) => Off::Uni(o),
-                Idx::Vary(o, _) => Off::Vary(o),
+            let off = match (off, &delta) {
+                (Off::Uni(o), Idx::Uni(d)) => Off::Uni(g.ck(g.b.build_int_add(o, *d, "o"))?),
+                (Off::Uni(o), Idx::Vary(d, _)) => Off::Vary(o, *d),
+                (Off::Vary(u, x), Idx::Uni(d)) => {
+                    Off::Vary(g.ck(g.b.build_int_add(u, *d, "o"))?, x)
+                }
+                (Off::Vary(u, x), Idx::Vary(d, _)) => {
+                    Off::Vary(u, g.ck(g.b.build_int_add(x, *d, "o"))?)
+                }
             };
             VVal::Lane { base, off, private }
         }
@@ -331,15 +368,17 @@ fn ptrs<'ctx>(g: &Gen<'_, 'ctx>, a: VectorValue<'ctx>) -> R<VectorValue<'ctx>> {
     g.ck(g.b.build_int_to_ptr(a, pt, "ptrs"))
 }
 
-/// The addresses of lanes in per-lane memory at logical offsets `o`, with access size `s`.
+/// The addresses of lanes in per-lane memory at logical offsets `u + o`, with access size `s`.
 fn lane_addrs<'ctx>(
     g: &Gen<'_, 'ctx>,
     base: PointerValue<'ctx>,
+    u: IntValue<'ctx>,
     o: VectorValue<'ctx>,
     s: u64,
 ) -> R<VectorValue<'ctx>> {
     let w = u64::from(ln(g).w);
-    let b = g.ck(g.b.build_ptr_to_int(base, g.i64(), "b"))?;
+    let row = lane_row(g, base, u)?;
+    let b = g.ck(g.b.build_ptr_to_int(row, g.i64(), "b"))?;
     let bs = splat(g, b.into())?;
     let ws = splat(g, i64_const(g, w).into())?;
     let ow = g.ck(g.b.build_int_mul(o, ws, "ow"))?;
@@ -362,9 +401,11 @@ fn lane_row<'ctx>(
     g.ck(unsafe { g.b.build_gep(g.llcx.i8_type(), base, &[ow], "lanes") })
 }
 
-/// The run-time test that every lane of `o` equals lane 0's and every lane is active.
+/// The run-time test that every lane of `o` equals lane 0's and every lane is active, and the
+/// offset `u + o` of lane 0.
 fn same_and_full<'ctx>(
     g: &Gen<'_, 'ctx>,
+    u: IntValue<'ctx>,
     o: VectorValue<'ctx>,
     m: VectorValue<'ctx>,
 ) -> R<(IntValue<'ctx>, IntValue<'ctx>)> {
@@ -375,7 +416,8 @@ fn same_and_full<'ctx>(
     let eq = g.ck(g.b.build_int_compare(IntPredicate::EQ, o, s, "eq"))?;
     let full = all(g, m)?;
     let same = all(g, eq)?;
-    Ok((g.ck(g.b.build_and(full, same, "one"))?, o0))
+    let at = g.ck(g.b.build_int_add(u, o0, "o0"))?;
+    Ok((g.ck(g.b.build_and(full, same, "one"))?, at))
 }
 
 /// Branches on `c` to two emitters of a value (or none) and joins them.
@@ -574,13 +616,21 @@ pub(crate) fn load(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
                 let p = lane_row(g, base, o)?;
                 plain_load(g, m_ty, p, s)?
             }
-            Off::Vary(o) => {
-                let (one, o0) = same_and_full(g, o, mask)?;
+            Off::Vary(u, o) => {
+                let (one, o0) = same_and_full(g, u, o, mask)?;
                 branch(
                     g,
                     one,
                     |g| Ok(Some(plain_load(g, m_ty, lane_row(g, base, o0)?, s)?)),
-                    |g| Ok(Some(gather(g, m_ty, lane_addrs(g, base, o, s)?, mask, s)?)),
+                    |g| {
+                        Ok(Some(gather(
+                            g,
+                            m_ty,
+                            lane_addrs(g, base, u, o, s)?,
+                            mask,
+                            s,
+                        )?))
+                    },
                 )?
                 .ok_or_else(|| g.err("internal error: a load without a value"))?
             }
@@ -631,13 +681,13 @@ pub(crate) fn store(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
                     masked_store(g, v, p, mask, s)?;
                 }
             }
-            Off::Vary(o) => {
-                let (one, o0) = same_and_full(g, o, mask)?;
+            Off::Vary(u, o) => {
+                let (one, o0) = same_and_full(g, u, o, mask)?;
                 branch(
                     g,
                     one,
                     |g| plain_store(g, v, lane_row(g, base, o0)?, s).map(|_| None),
-                    |g| scatter(g, v, lane_addrs(g, base, o, s)?, mask, s).map(|_| None),
+                    |g| scatter(g, v, lane_addrs(g, base, u, o, s)?, mask, s).map(|_| None),
                 )?;
             }
         },

@@ -60,7 +60,10 @@ pub(crate) struct Lin<'ctx> {
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum Off<'ctx> {
     Uni(IntValue<'ctx>),
-    Vary(VectorValue<'ctx>),
+    /// A uniform part plus a per-lane part. Kept apart so that the uniform part stays scalar
+    /// and the accesses of one stack's rows (the same per-lane depth at different uniform row
+    /// offsets) test the same per-lane vector for equal lanes, which LLVM then tests once.
+    Vary(IntValue<'ctx>, VectorValue<'ctx>),
 }
 
 /// A value of the vectorised task that is not one LLVM scalar.
