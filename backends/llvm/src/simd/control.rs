@@ -86,7 +86,7 @@ fn live<'ctx>(g: &Gen<'_, 'ctx>, m: VectorValue<'ctx>) -> R<VectorValue<'ctx>> {
     g.ck(g.b.build_and(m, alive, "live"))
 }
 
-/// `v` (a lowered value of the for's bound type) per lane, as i64 (sign-extended).
+/// `v` (a lowered integer) per lane, as i64 (sign-extended).
 fn wide<'ctx>(g: &Gen<'_, 'ctx>, v: qd_ir::Value) -> R<VectorValue<'ctx>> {
     let x = vector(g, v)?;
     let w = ln(g).w;
@@ -117,20 +117,27 @@ pub(crate) fn for_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
         return Err(g.err("lowered.for's body needs the induction variable"));
     };
     let ity = g.ty(ir.value_type(iv))?.into_int_type();
-    let is64 = ity.get_bit_width() == 64;
+    // The induction variable in its own type (not widened to i64: half the vector work and
+    // registers for an i32 loop at 16 lanes): a lane stops where its next step would pass the
+    // type's max, which is where the scalar loop (in i64) finds it past the upper bound.
     let (lo, hi, s) = (
-        wide(g, ir.operand(op, 0))?,
-        wide(g, ir.operand(op, 1))?,
-        wide(g, ir.operand(op, 2))?,
+        vector(g, ir.operand(op, 0))?,
+        vector(g, ir.operand(op, 1))?,
+        vector(g, ir.operand(op, 2))?,
     );
     let w = ln(g).w;
-    let v64 = g.i64().vec_type(w);
-    let zero = v64.const_zero();
+    let vty = ity.vec_type(w);
+    if [lo, hi, s].iter().any(|v| v.get_type() != vty) {
+        return Err(g.err("lowered.for's bounds and step need the induction variable's type"));
+    }
+    let zero = vty.const_zero();
     let bad = g.ck(g.b.build_int_compare(IntPredicate::SLE, s, zero, "badstep"))?;
-    super::errors::fail_lanes(g, op, bad.into(), &[s.into()])?;
+    // The error reports the step as the scalar code does, as an i64.
+    let s64 = wide(g, ir.operand(op, 2))?;
+    super::errors::fail_lanes(g, op, bad.into(), &[s64.into()])?;
 
     let mt = g.llcx.bool_type().vec_type(w);
-    let iv_slot = g.ck(g.entry.build_alloca(v64, "viv"))?;
+    let iv_slot = g.ck(g.entry.build_alloca(vty, "viv"))?;
     let m_slot = g.ck(g.entry.build_alloca(mt, "vloop"))?;
     g.ck(g.b.build_store(iv_slot, lo))?;
     let m0 = exec(g)?;
@@ -140,7 +147,7 @@ pub(crate) fn for_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let exit = g.llcx.append_basic_block(g.func, "vfor.end");
     g.ck(g.b.build_unconditional_branch(header))?;
     g.b.position_at_end(header);
-    let i = g.ck(g.b.build_load(v64, iv_slot, "i"))?.into_vector_value();
+    let i = g.ck(g.b.build_load(vty, iv_slot, "i"))?.into_vector_value();
     let m = g.ck(g.b.build_load(mt, m_slot, "m"))?.into_vector_value();
     let m = live(g, m)?;
     let more = g.ck(g.b.build_int_compare(IntPredicate::SLT, i, hi, "more"))?;
@@ -149,24 +156,19 @@ pub(crate) fn for_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let some = any(g, act)?;
     g.ck(g.b.build_conditional_branch(some, body_bb, exit))?;
     g.b.position_at_end(body_bb);
-    let iv_val = if is64 {
-        i
-    } else {
-        g.ck(g.b.build_int_truncate(i, ity.vec_type(w), "iv"))?
-    };
-    ln_mut(g).vals.insert(iv, VVal::Vec(iv_val, None));
+    ln_mut(g).vals.insert(iv, VVal::Vec(i, None));
     region_under(g, op, 0, act, exit)?;
-    // The latch: every lane steps (inactive lanes' values are not read).
+    // The latch: every lane steps (inactive lanes' values are not read). A lane whose next
+    // step would pass the type's max stops after this iteration (its step is positive).
     let next = g.ck(g.b.build_int_add(i, s, "i.next"))?;
-    if is64 {
-        // A lane whose next step would pass i64's max stops after this iteration.
-        let max = splat(g, g.i64().const_int(i64::MAX as u64, false).into())?;
-        let lim = g.ck(g.b.build_int_sub(max, s, "lim"))?;
-        let fits = g.ck(g.b.build_int_compare(IntPredicate::SLE, i, lim, "fits"))?;
-        let m = g.ck(g.b.build_load(mt, m_slot, "m"))?.into_vector_value();
-        let m = g.ck(g.b.build_and(m, fits, "m"))?;
-        g.ck(g.b.build_store(m_slot, m))?;
-    }
+    let bw = ity.get_bit_width();
+    let max = ity.const_int(((1u128 << (bw - 1)) - 1) as u64, false);
+    let max = splat(g, max.into())?;
+    let lim = g.ck(g.b.build_int_sub(max, s, "lim"))?;
+    let fits = g.ck(g.b.build_int_compare(IntPredicate::SLE, i, lim, "fits"))?;
+    let m = g.ck(g.b.build_load(mt, m_slot, "m"))?.into_vector_value();
+    let m = g.ck(g.b.build_and(m, fits, "m"))?;
+    g.ck(g.b.build_store(m_slot, m))?;
     g.ck(g.b.build_store(iv_slot, next))?;
     g.ck(g.b.build_unconditional_branch(header))?;
     g.b.position_at_end(exit);

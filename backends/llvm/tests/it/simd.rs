@@ -242,6 +242,48 @@ fn lanes_finish_a_loop_at_different_iterations() {
     all_vectorised(&check(&c).1);
 }
 
+const NEAR_MAX: &str = "module {
+  qd.field @k : !qd.field<37xi32>
+  qd.field @m : !qd.field<37xi32>
+  qd.kernel @near_max() {
+    qd.struct_for (%i) in @k {
+      %c3 = arith.constant 3 : i32
+      %r = arith.remsi %i, %c3 : i32
+      %max = arith.constant 2147483647 : i32
+      %c5 = arith.constant 5 : i32
+      %lo0 = arith.subi %max, %c5 : i32
+      %lo = arith.addi %lo0, %r : i32
+      %n = qd.alloca : !qd.ptr<i32>
+      qd.range_for %j = %lo to %max : i32 {
+        %c = qd.local_load %n : !qd.ptr<i32>
+        %c1 = arith.constant 1 : i32
+        %s = arith.addi %c, %c1 : i32
+        qd.local_store %s, %n : !qd.ptr<i32>
+        qd.store %j, @m[%i] : i32
+      }
+      %t = qd.local_load %n : !qd.ptr<i32>
+      qd.store %t, @k[%i] : i32
+    }
+  }
+}";
+
+#[test]
+fn a_divergent_i32_loop_ends_at_the_types_max() {
+    // Per-lane lower bounds 5, 4 or 3 below i32's max, up to the max: the induction variable
+    // is an i32 vector, whose last step reaches the max exactly (without wrapping past it).
+    let mut c = Case::new(NEAR_MAX, "near_max");
+    c.exact = &["k", "m"];
+    all_vectorised(&check(&c).1);
+    let mut p = program_on(NEAR_MAX, cpu_dev(false, 1), ProgramConfig::default());
+    run_ok(&mut p, "near_max", &[]);
+    let k = p.read_f64("k").unwrap();
+    let m = p.read_f64("m").unwrap();
+    for i in 0..37 {
+        assert_eq!(k[i], (5 - i % 3) as f64, "k[{i}]");
+        assert_eq!(m[i], f64::from(i32::MAX - 1), "m[{i}]");
+    }
+}
+
 #[test]
 fn a_loop_with_break_and_a_while_run_until_every_lane_is_done() {
     let mut c = Case::new(CONTROL, "breaks");
