@@ -84,7 +84,7 @@ struct Cli {
     threads: Option<u32>,
     /// Compile cpu task bodies for the SIMD width, one parallel iteration per lane (on), or one
     /// iteration per call (off); tasks that cannot be vectorised run scalar code either way, and
-    /// --report-adstack says which and why
+    /// --report-tasks says which and why
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     vectorize: String,
     /// After the first run, run the kernel (and with --grad its gradient) N more times, each
