@@ -7,7 +7,9 @@
 
 use super::{Gen, R};
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicValueEnum, FloatValue, IntValue};
+use inkwell::values::{
+    BasicValue, BasicValueEnum, FloatMathValue, FloatValue, IntMathValue, IntValue,
+};
 use inkwell::{FloatPredicate, IntPredicate};
 use qd_arith::predicates::{CmpFPredicate as F, CmpIPredicate as I};
 use qd_arith::{names, CmpFOp, CmpIOp, ConstantOp};
@@ -44,6 +46,68 @@ pub(crate) fn intrinsic<'ctx>(
 pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
     let v: BasicValueEnum = match name {
         names::CONSTANT => constant(g, op)?,
+        names::SELECT => {
+            let c = g.int(g.ir.operand(op, 0))?;
+            let (t, e) = (g.operand(op, 1)?, g.operand(op, 2)?);
+            g.ck(g.b.build_select(c, t, e, "sel"))?
+        }
+        names::DIVSI | names::REMSI | names::DIVUI | names::REMUI => division(g, op, name)?,
+        names::SHLI | names::SHRSI | names::SHRUI => shift(g, op, name)?,
+        names::NEGF => {
+            let BasicValueEnum::FloatValue(a) = g.operand(op, 0)? else {
+                return Err(g.err("expected a float operand"));
+            };
+            g.ck(g.b.build_float_neg(a, "fneg"))?.into()
+        }
+        _ if INT_BINARY.contains(&name) => {
+            let (a, b) = int_bin(g, op)?;
+            int_binary(g, op, name, a, b)?
+        }
+        _ if FLOAT_BINARY.contains(&name) => {
+            let (a, b) = float_bin(g, op)?;
+            float_binary(g, op, name, a, b)?
+        }
+        _ => cast(g, op, name)?,
+    };
+    g.set(op, 0, v);
+    Ok(())
+}
+
+/// The integer ops that are one LLVM operation (or a compare and a select) on scalars and,
+/// lane by lane, on vectors: `int_binary` emits them for both codegens.
+pub(crate) const INT_BINARY: &[&str] = &[
+    names::CMPI,
+    names::ADDI,
+    names::SUBI,
+    names::MULI,
+    names::MINSI,
+    names::MAXSI,
+    names::ANDI,
+    names::ORI,
+    names::XORI,
+];
+
+/// The float ops that `float_binary` emits, as `INT_BINARY`.
+pub(crate) const FLOAT_BINARY: &[&str] = &[
+    names::CMPF,
+    names::ADDF,
+    names::SUBF,
+    names::MULF,
+    names::DIVF,
+    names::REMF,
+    names::MINIMUMF,
+    names::MAXIMUMF,
+];
+
+/// Integer op `name` (one of `INT_BINARY`) of `op` on `a` and `b`, scalars or vectors.
+pub(crate) fn int_binary<'ctx, T: IntMathValue<'ctx> + Copy>(
+    g: &Gen<'_, 'ctx>,
+    op: OpId,
+    name: &str,
+    a: T,
+    b: T,
+) -> R<BasicValueEnum<'ctx>> {
+    Ok(match name {
         names::CMPI => {
             let p = CmpIOp(op)
                 .predicate(g.ir)
@@ -60,9 +124,37 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
                 I::Ugt => IntPredicate::UGT,
                 I::Uge => IntPredicate::UGE,
             };
-            let (a, b) = int_bin(g, op)?;
-            g.ck(g.b.build_int_compare(pred, a, b, "cmp"))?.into()
+            g.ck(g.b.build_int_compare(pred, a, b, "cmp"))?
+                .as_basic_value_enum()
         }
+        names::ADDI => g.ck(g.b.build_int_add(a, b, "add"))?.as_basic_value_enum(),
+        names::SUBI => g.ck(g.b.build_int_sub(a, b, "sub"))?.as_basic_value_enum(),
+        names::MULI => g.ck(g.b.build_int_mul(a, b, "mul"))?.as_basic_value_enum(),
+        names::MINSI | names::MAXSI => {
+            let pred = if name == names::MINSI {
+                IntPredicate::SLT
+            } else {
+                IntPredicate::SGT
+            };
+            let c = g.ck(g.b.build_int_compare(pred, b, a, "c"))?;
+            g.ck(g.b.build_select(c, b, a, "m"))?
+        }
+        names::ANDI => g.ck(g.b.build_and(a, b, "and"))?.as_basic_value_enum(),
+        names::ORI => g.ck(g.b.build_or(a, b, "or"))?.as_basic_value_enum(),
+        names::XORI => g.ck(g.b.build_xor(a, b, "xor"))?.as_basic_value_enum(),
+        _ => return Err(g.err(format!("'{name}' is not an integer binary op"))),
+    })
+}
+
+/// Float op `name` (one of `FLOAT_BINARY`) of `op` on `a` and `b`, scalars or vectors.
+pub(crate) fn float_binary<'ctx, T: FloatMathValue<'ctx>>(
+    g: &Gen<'_, 'ctx>,
+    op: OpId,
+    name: &str,
+    a: T,
+    b: T,
+) -> R<BasicValueEnum<'ctx>> {
+    Ok(match name {
         names::CMPF => {
             let p = CmpFOp(op)
                 .predicate(g.ir)
@@ -85,90 +177,36 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
                 F::Uno => FloatPredicate::UNO,
                 F::AlwaysTrue => FloatPredicate::PredicateTrue,
             };
-            let (a, b) = float_bin(g, op)?;
-            g.ck(g.b.build_float_compare(pred, a, b, "cmp"))?.into()
+            g.ck(g.b.build_float_compare(pred, a, b, "cmp"))?
+                .as_basic_value_enum()
         }
-        names::SELECT => {
-            let c = g.int(g.ir.operand(op, 0))?;
-            let (t, e) = (g.operand(op, 1)?, g.operand(op, 2)?);
-            g.ck(g.b.build_select(c, t, e, "sel"))?
-        }
-        names::ADDI => {
-            let (a, b) = int_bin(g, op)?;
-            g.ck(g.b.build_int_add(a, b, "add"))?.into()
-        }
-        names::SUBI => {
-            let (a, b) = int_bin(g, op)?;
-            g.ck(g.b.build_int_sub(a, b, "sub"))?.into()
-        }
-        names::MULI => {
-            let (a, b) = int_bin(g, op)?;
-            g.ck(g.b.build_int_mul(a, b, "mul"))?.into()
-        }
-        names::MINSI | names::MAXSI => {
-            let (a, b) = int_bin(g, op)?;
-            let pred = if name == names::MINSI {
-                IntPredicate::SLT
-            } else {
-                IntPredicate::SGT
-            };
-            let c = g.ck(g.b.build_int_compare(pred, b, a, "c"))?;
-            g.ck(g.b.build_select(c, b, a, "m"))?
-        }
-        names::ANDI => {
-            let (a, b) = int_bin(g, op)?;
-            g.ck(g.b.build_and(a, b, "and"))?.into()
-        }
-        names::ORI => {
-            let (a, b) = int_bin(g, op)?;
-            g.ck(g.b.build_or(a, b, "or"))?.into()
-        }
-        names::XORI => {
-            let (a, b) = int_bin(g, op)?;
-            g.ck(g.b.build_xor(a, b, "xor"))?.into()
-        }
-        names::DIVSI | names::REMSI | names::DIVUI | names::REMUI => division(g, op, name)?,
-        names::SHLI | names::SHRSI | names::SHRUI => shift(g, op, name)?,
-        names::ADDF => {
-            let (a, b) = float_bin(g, op)?;
-            g.ck(g.b.build_float_add(a, b, "fadd"))?.into()
-        }
-        names::SUBF => {
-            let (a, b) = float_bin(g, op)?;
-            g.ck(g.b.build_float_sub(a, b, "fsub"))?.into()
-        }
-        names::MULF => {
-            let (a, b) = float_bin(g, op)?;
-            g.ck(g.b.build_float_mul(a, b, "fmul"))?.into()
-        }
-        names::DIVF => {
-            let (a, b) = float_bin(g, op)?;
-            g.ck(g.b.build_float_div(a, b, "fdiv"))?.into()
-        }
+        names::ADDF => g
+            .ck(g.b.build_float_add(a, b, "fadd"))?
+            .as_basic_value_enum(),
+        names::SUBF => g
+            .ck(g.b.build_float_sub(a, b, "fsub"))?
+            .as_basic_value_enum(),
+        names::MULF => g
+            .ck(g.b.build_float_mul(a, b, "fmul"))?
+            .as_basic_value_enum(),
+        names::DIVF => g
+            .ck(g.b.build_float_div(a, b, "fdiv"))?
+            .as_basic_value_enum(),
         // LLVM's frem is C's fmod, as arith.remf.
-        names::REMF => {
-            let (a, b) = float_bin(g, op)?;
-            g.ck(g.b.build_float_rem(a, b, "frem"))?.into()
-        }
-        names::NEGF => {
-            let BasicValueEnum::FloatValue(a) = g.operand(op, 0)? else {
-                return Err(g.err("expected a float operand"));
-            };
-            g.ck(g.b.build_float_neg(a, "fneg"))?.into()
-        }
+        names::REMF => g
+            .ck(g.b.build_float_rem(a, b, "frem"))?
+            .as_basic_value_enum(),
         names::MINIMUMF | names::MAXIMUMF => {
-            let (a, b) = float_bin(g, op)?;
             let f = if name == names::MINIMUMF {
                 "llvm.minimum"
             } else {
                 "llvm.maximum"
             };
-            intrinsic(g, f, &[a.get_type().into()], &[a.into(), b.into()])?
+            let (a, b) = (a.as_basic_value_enum(), b.as_basic_value_enum());
+            intrinsic(g, f, &[a.get_type()], &[a, b])?
         }
-        _ => cast(g, op, name)?,
-    };
-    g.set(op, 0, v);
-    Ok(())
+        _ => return Err(g.err(format!("'{name}' is not a float binary op"))),
+    })
 }
 
 fn constant<'ctx>(g: &Gen<'_, 'ctx>, op: OpId) -> R<BasicValueEnum<'ctx>> {

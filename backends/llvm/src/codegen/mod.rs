@@ -14,7 +14,7 @@ mod topcache;
 mod types;
 pub(crate) mod vmath;
 
-pub(crate) use arith::intrinsic;
+pub(crate) use arith::{float_binary, int_binary, intrinsic, FLOAT_BINARY, INT_BINARY};
 
 use crate::frame::FrameLayout;
 use crate::jit::Options;

@@ -7,12 +7,11 @@
 //! Math is the vector math library's (`codegen::vmath`, within an ulp or so of libm).
 
 use super::{errors, ln, ln_mut, splat, vector, Lin, VVal};
-use crate::codegen::{intrinsic, Gen, R};
+use crate::codegen::{float_binary, int_binary, intrinsic, Gen, FLOAT_BINARY, INT_BINARY, R};
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, VectorValue};
-use inkwell::{FloatPredicate, IntPredicate};
-use qd_arith::predicates::{CmpFPredicate as F, CmpIPredicate as I};
-use qd_arith::{names, CmpFOp, CmpIOp};
+use inkwell::IntPredicate;
+use qd_arith::names;
 use qd_ir::{OpId, Value};
 
 /// The linear form of operand `v`, or its uniform value as a linear form of stride 0.
@@ -120,124 +119,25 @@ pub(crate) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
     }
     let lin = linear(g, op, name)?;
     let v: VectorValue = match name {
-        names::CMPI => {
-            let p = CmpIOp(op)
-                .predicate(g.ir)
-                .ok_or_else(|| g.err("arith.cmpi without a valid predicate"))?;
-            let pred = match p {
-                I::Eq => IntPredicate::EQ,
-                I::Ne => IntPredicate::NE,
-                I::Slt => IntPredicate::SLT,
-                I::Sle => IntPredicate::SLE,
-                I::Sgt => IntPredicate::SGT,
-                I::Sge => IntPredicate::SGE,
-                I::Ult => IntPredicate::ULT,
-                I::Ule => IntPredicate::ULE,
-                I::Ugt => IntPredicate::UGT,
-                I::Uge => IntPredicate::UGE,
-            };
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_int_compare(pred, a, b, "cmp"))?
-        }
-        names::CMPF => {
-            let p = CmpFOp(op)
-                .predicate(g.ir)
-                .ok_or_else(|| g.err("arith.cmpf without a valid predicate"))?;
-            let pred = match p {
-                F::AlwaysFalse => FloatPredicate::PredicateFalse,
-                F::Oeq => FloatPredicate::OEQ,
-                F::Ogt => FloatPredicate::OGT,
-                F::Oge => FloatPredicate::OGE,
-                F::Olt => FloatPredicate::OLT,
-                F::Ole => FloatPredicate::OLE,
-                F::One => FloatPredicate::ONE,
-                F::Ord => FloatPredicate::ORD,
-                F::Ueq => FloatPredicate::UEQ,
-                F::Ugt => FloatPredicate::UGT,
-                F::Uge => FloatPredicate::UGE,
-                F::Ult => FloatPredicate::ULT,
-                F::Ule => FloatPredicate::ULE,
-                F::Une => FloatPredicate::UNE,
-                F::Uno => FloatPredicate::UNO,
-                F::AlwaysTrue => FloatPredicate::PredicateTrue,
-            };
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_float_compare(pred, a, b, "cmp"))?
-        }
         names::SELECT => {
             let c = vector(g, g.ir.operand(op, 0))?;
             let t = vector(g, g.ir.operand(op, 1))?;
             let e = vector(g, g.ir.operand(op, 2))?;
             g.ck(g.b.build_select(c, t, e, "sel"))?.into_vector_value()
         }
-        names::ADDI => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_int_add(a, b, "add"))?
-        }
-        names::SUBI => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_int_sub(a, b, "sub"))?
-        }
-        names::MULI => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_int_mul(a, b, "mul"))?
-        }
-        names::MINSI | names::MAXSI => {
-            let (a, b) = vecs(g, op)?;
-            let pred = if name == names::MINSI {
-                IntPredicate::SLT
-            } else {
-                IntPredicate::SGT
-            };
-            let c = g.ck(g.b.build_int_compare(pred, b, a, "c"))?;
-            g.ck(g.b.build_select(c, b, a, "m"))?.into_vector_value()
-        }
-        names::ANDI => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_and(a, b, "and"))?
-        }
-        names::ORI => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_or(a, b, "or"))?
-        }
-        names::XORI => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_xor(a, b, "xor"))?
-        }
         names::DIVSI | names::REMSI | names::DIVUI | names::REMUI => division(g, op, name)?,
         names::SHLI | names::SHRSI | names::SHRUI => shift(g, op, name)?,
-        names::ADDF => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_float_add(a, b, "fadd"))?
-        }
-        names::SUBF => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_float_sub(a, b, "fsub"))?
-        }
-        names::MULF => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_float_mul(a, b, "fmul"))?
-        }
-        names::DIVF => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_float_div(a, b, "fdiv"))?
-        }
-        names::REMF => {
-            let (a, b) = vecs(g, op)?;
-            g.ck(g.b.build_float_rem(a, b, "frem"))?
-        }
         names::NEGF => {
             let a = vector(g, g.ir.operand(op, 0))?;
             g.ck(g.b.build_float_neg(a, "fneg"))?
         }
-        names::MINIMUMF | names::MAXIMUMF => {
+        _ if INT_BINARY.contains(&name) => {
             let (a, b) = vecs(g, op)?;
-            let f = if name == names::MINIMUMF {
-                "llvm.minimum"
-            } else {
-                "llvm.maximum"
-            };
-            intrinsic(g, f, &[a.get_type().into()], &[a.into(), b.into()])?.into_vector_value()
+            int_binary(g, op, name, a, b)?.into_vector_value()
+        }
+        _ if FLOAT_BINARY.contains(&name) => {
+            let (a, b) = vecs(g, op)?;
+            float_binary(g, op, name, a, b)?.into_vector_value()
         }
         _ => cast(g, op, name)?,
     };
