@@ -107,7 +107,7 @@ pub(crate) fn int_binary<'ctx, T: IntMathValue<'ctx> + Copy>(
     a: T,
     b: T,
 ) -> R<BasicValueEnum<'ctx>> {
-    Ok(match name {
+    let v = match name {
         names::CMPI => {
             let p = CmpIOp(op)
                 .predicate(g.ir)
@@ -124,12 +124,9 @@ pub(crate) fn int_binary<'ctx, T: IntMathValue<'ctx> + Copy>(
                 I::Ugt => IntPredicate::UGT,
                 I::Uge => IntPredicate::UGE,
             };
-            g.ck(g.b.build_int_compare(pred, a, b, "cmp"))?
-                .as_basic_value_enum()
+            let c = g.ck(g.b.build_int_compare(pred, a, b, "cmp"))?;
+            return Ok(c.as_basic_value_enum());
         }
-        names::ADDI => g.ck(g.b.build_int_add(a, b, "add"))?.as_basic_value_enum(),
-        names::SUBI => g.ck(g.b.build_int_sub(a, b, "sub"))?.as_basic_value_enum(),
-        names::MULI => g.ck(g.b.build_int_mul(a, b, "mul"))?.as_basic_value_enum(),
         names::MINSI | names::MAXSI => {
             let pred = if name == names::MINSI {
                 IntPredicate::SLT
@@ -137,13 +134,17 @@ pub(crate) fn int_binary<'ctx, T: IntMathValue<'ctx> + Copy>(
                 IntPredicate::SGT
             };
             let c = g.ck(g.b.build_int_compare(pred, b, a, "c"))?;
-            g.ck(g.b.build_select(c, b, a, "m"))?
+            return g.ck(g.b.build_select(c, b, a, "m"));
         }
-        names::ANDI => g.ck(g.b.build_and(a, b, "and"))?.as_basic_value_enum(),
-        names::ORI => g.ck(g.b.build_or(a, b, "or"))?.as_basic_value_enum(),
-        names::XORI => g.ck(g.b.build_xor(a, b, "xor"))?.as_basic_value_enum(),
+        names::ADDI => g.b.build_int_add(a, b, "add"),
+        names::SUBI => g.b.build_int_sub(a, b, "sub"),
+        names::MULI => g.b.build_int_mul(a, b, "mul"),
+        names::ANDI => g.b.build_and(a, b, "and"),
+        names::ORI => g.b.build_or(a, b, "or"),
+        names::XORI => g.b.build_xor(a, b, "xor"),
         _ => return Err(g.err(format!("'{name}' is not an integer binary op"))),
-    })
+    };
+    Ok(g.ck(v)?.as_basic_value_enum())
 }
 
 /// Float op `name` (one of `FLOAT_BINARY`) of `op` on `a` and `b`, scalars or vectors.
@@ -154,7 +155,7 @@ pub(crate) fn float_binary<'ctx, T: FloatMathValue<'ctx>>(
     a: T,
     b: T,
 ) -> R<BasicValueEnum<'ctx>> {
-    Ok(match name {
+    let v = match name {
         names::CMPF => {
             let p = CmpFOp(op)
                 .predicate(g.ir)
@@ -177,25 +178,9 @@ pub(crate) fn float_binary<'ctx, T: FloatMathValue<'ctx>>(
                 F::Uno => FloatPredicate::UNO,
                 F::AlwaysTrue => FloatPredicate::PredicateTrue,
             };
-            g.ck(g.b.build_float_compare(pred, a, b, "cmp"))?
-                .as_basic_value_enum()
+            let c = g.ck(g.b.build_float_compare(pred, a, b, "cmp"))?;
+            return Ok(c.as_basic_value_enum());
         }
-        names::ADDF => g
-            .ck(g.b.build_float_add(a, b, "fadd"))?
-            .as_basic_value_enum(),
-        names::SUBF => g
-            .ck(g.b.build_float_sub(a, b, "fsub"))?
-            .as_basic_value_enum(),
-        names::MULF => g
-            .ck(g.b.build_float_mul(a, b, "fmul"))?
-            .as_basic_value_enum(),
-        names::DIVF => g
-            .ck(g.b.build_float_div(a, b, "fdiv"))?
-            .as_basic_value_enum(),
-        // LLVM's frem is C's fmod, as arith.remf.
-        names::REMF => g
-            .ck(g.b.build_float_rem(a, b, "frem"))?
-            .as_basic_value_enum(),
         names::MINIMUMF | names::MAXIMUMF => {
             let f = if name == names::MINIMUMF {
                 "llvm.minimum"
@@ -203,10 +188,17 @@ pub(crate) fn float_binary<'ctx, T: FloatMathValue<'ctx>>(
                 "llvm.maximum"
             };
             let (a, b) = (a.as_basic_value_enum(), b.as_basic_value_enum());
-            intrinsic(g, f, &[a.get_type()], &[a, b])?
+            return intrinsic(g, f, &[a.get_type()], &[a, b]);
         }
+        names::ADDF => g.b.build_float_add(a, b, "fadd"),
+        names::SUBF => g.b.build_float_sub(a, b, "fsub"),
+        names::MULF => g.b.build_float_mul(a, b, "fmul"),
+        names::DIVF => g.b.build_float_div(a, b, "fdiv"),
+        // LLVM's frem is C's fmod, as arith.remf.
+        names::REMF => g.b.build_float_rem(a, b, "frem"),
         _ => return Err(g.err(format!("'{name}' is not a float binary op"))),
-    })
+    };
+    Ok(g.ck(v)?.as_basic_value_enum())
 }
 
 fn constant<'ctx>(g: &Gen<'_, 'ctx>, op: OpId) -> R<BasicValueEnum<'ctx>> {
