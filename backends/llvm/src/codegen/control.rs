@@ -5,18 +5,15 @@
 
 use super::{Gen, R};
 use inkwell::IntPredicate;
-use qd_ir::OpId;
+use qd_ir::{BlockId, OpId, Value};
 
-pub(super) fn for_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+/// The body of `lowered.for` `op` and its induction variable, once its three operands (lower
+/// bound, upper bound, step) are checked: the scalar and the per-lane loops read them alike.
+pub(crate) fn for_body(g: &Gen<'_, '_>, op: OpId) -> R<(BlockId, Value)> {
     let ir = g.ir;
     if ir.num_operands(op) != 3 {
         return Err(g.err("lowered.for needs a lower bound, an upper bound and a step"));
     }
-    let (lo, hi, step) = (
-        g.int(ir.operand(op, 0))?,
-        g.int(ir.operand(op, 1))?,
-        g.int(ir.operand(op, 2))?,
-    );
     let body = ir
         .regions(op)
         .first()
@@ -25,6 +22,28 @@ pub(super) fn for_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let Some(&iv) = ir.block_args(body).first() else {
         return Err(g.err("lowered.for's body needs the induction variable"));
     };
+    Ok((body, iv))
+}
+
+/// The `lowered.condition` that ends the condition region of `lowered.while` `op`.
+pub(crate) fn while_condition(g: &Gen<'_, '_>, op: OpId) -> R<OpId> {
+    let ir = g.ir;
+    ir.regions(op)
+        .first()
+        .and_then(|&r| ir.entry_block(r))
+        .and_then(|b| ir.block_ops(b).last())
+        .filter(|&t| ir.name(t) == qd_lowered::CONDITION_OP && ir.num_operands(t) == 1)
+        .ok_or_else(|| g.err("lowered.while's condition region must end in lowered.condition"))
+}
+
+pub(super) fn for_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    let (body, iv) = for_body(g, op)?;
+    let (lo, hi, step) = (
+        g.int(ir.operand(op, 0))?,
+        g.int(ir.operand(op, 1))?,
+        g.int(ir.operand(op, 2))?,
+    );
     let ity = lo.get_type();
     let wide = ity.get_bit_width() == 64;
     let (lo, hi, s) = (g.to_i64(lo)?, g.to_i64(hi)?, g.to_i64(step)?);
@@ -93,13 +112,7 @@ pub(super) fn if_op(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
 /// `lowered.while { ... lowered.condition %c } do { ... }`.
 pub(super) fn while_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let ir = g.ir;
-    let cond_op = ir
-        .regions(op)
-        .first()
-        .and_then(|&r| ir.entry_block(r))
-        .and_then(|b| ir.block_ops(b).last())
-        .filter(|&t| ir.name(t) == qd_lowered::CONDITION_OP && ir.num_operands(t) == 1)
-        .ok_or_else(|| g.err("lowered.while's condition region must end in lowered.condition"))?;
+    let cond_op = while_condition(g, op)?;
     let before = g.llcx.append_basic_block(g.func, "while");
     let after = g.llcx.append_basic_block(g.func, "while.body");
     let end = g.llcx.append_basic_block(g.func, "while.end");

@@ -15,6 +15,7 @@ mod types;
 pub(crate) mod vmath;
 
 pub(crate) use arith::{float_binary, int_binary, intrinsic, FLOAT_BINARY, INT_BINARY};
+pub(crate) use control::{for_body, while_condition};
 
 use crate::frame::FrameLayout;
 use crate::jit::Options;

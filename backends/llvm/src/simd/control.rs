@@ -12,7 +12,7 @@
 //!   the end checks the enclosing lanes in turn.
 
 use super::{any, bail_if_none, exec, ln, ln_mut, splat, vector, VVal};
-use crate::codegen::{Gen, R};
+use crate::codegen::{for_body, while_condition, Gen, R};
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::VectorValue;
 use inkwell::IntPredicate;
@@ -105,17 +105,7 @@ fn wide<'ctx>(g: &Gen<'_, 'ctx>, v: qd_ir::Value) -> R<VectorValue<'ctx>> {
 /// semantics: a step <= 0 fails, an i64 loop stops where the next step would pass i64's max).
 pub(crate) fn for_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let ir = g.ir;
-    if ir.num_operands(op) != 3 {
-        return Err(g.err("lowered.for needs a lower bound, an upper bound and a step"));
-    }
-    let body = ir
-        .regions(op)
-        .first()
-        .and_then(|&r| ir.entry_block(r))
-        .ok_or_else(|| g.err("lowered.for needs a body"))?;
-    let Some(&iv) = ir.block_args(body).first() else {
-        return Err(g.err("lowered.for's body needs the induction variable"));
-    };
+    let (_, iv) = for_body(g, op)?;
     let ity = g.ty(ir.value_type(iv))?.into_int_type();
     // The induction variable in its own type (not widened to i64: half the vector work and
     // registers for an i32 loop at 16 lanes): a lane stops where its next step would pass the
@@ -178,13 +168,7 @@ pub(crate) fn for_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
 /// `lowered.while` whose condition is per-lane.
 pub(crate) fn while_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let ir = g.ir;
-    let cond_op = ir
-        .regions(op)
-        .first()
-        .and_then(|&r| ir.entry_block(r))
-        .and_then(|b| ir.block_ops(b).last())
-        .filter(|&t| ir.name(t) == qd_lowered::CONDITION_OP && ir.num_operands(t) == 1)
-        .ok_or_else(|| g.err("lowered.while's condition region must end in lowered.condition"))?;
+    let cond_op = while_condition(g, op)?;
     let w = ln(g).w;
     let mt = g.llcx.bool_type().vec_type(w);
     let m_slot = g.ck(g.entry.build_alloca(mt, "vwhile"))?;
