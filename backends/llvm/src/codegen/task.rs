@@ -10,10 +10,12 @@ use crate::frame::FrameLayout;
 use crate::jit::Options;
 use crate::sites::Sites;
 use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::basic_block::BasicBlock;
 use inkwell::context::Context as LContext;
 use inkwell::module::Module;
+use inkwell::values::{FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
-use qd_ir::{Context, Diagnostic};
+use qd_ir::{Context, Diagnostic, OpId};
 use qd_lowered as lw;
 use qd_runtime::{KernelStacks, Memory};
 use std::collections::HashMap;
@@ -65,60 +67,31 @@ pub(super) fn emit<'ctx>(
     let last = func.get_nth_param(2).unwrap().into_int_value();
 
     let entry_bb = llcx.append_basic_block(func, "entry");
+    let parts = (func, ctx_ptr, first, last);
+    let inputs = (frame, sites, memory);
     if let Some(plan) = plan {
-        return emit_lanes(
-            llcx,
-            module,
-            ir,
-            task,
-            info,
-            plan,
-            (func, ctx_ptr, first, last),
-            (frame, sites, memory),
-        );
+        // The vectorised function (see `simd::driver`).
+        let start_bb = llcx.append_basic_block(func, "start");
+        let exit_bb = llcx.append_basic_block(func, "empty");
+        let mut g = enter(
+            llcx, module, ir, op, parts, inputs, entry_bb, start_bb, exit_bb,
+        )?;
+        g.b.position_at_end(exit_bb);
+        g.ck(g.b.build_return(Some(&llcx.i32_type().const_zero())))?;
+        g.b.position_at_end(start_bb);
+        crate::simd::emit_task(&mut g, task, plan, info.lanes, first, last)?;
+        return Ok(info);
     }
     let loop_bb = llcx.append_basic_block(func, "thread");
     let latch_bb = llcx.append_basic_block(func, "next");
     let exit_bb = llcx.append_basic_block(func, "done");
-
-    let b = llcx.create_builder();
-    let entry = llcx.create_builder();
-    let loc_err = |e: inkwell::builder::BuilderError| {
-        Diagnostic::error(ir.loc(op), format!("LLVM builder: {e}"))
-    };
-    b.position_at_end(entry_bb);
-    let any = b
-        .build_int_compare(IntPredicate::SLT, first, last, "any")
-        .map_err(loc_err)?;
-    let br = b
-        .build_conditional_branch(any, loop_bb, exit_bb)
-        .map_err(loc_err)?;
-    entry.position_before(&br);
-
-    b.position_at_end(loop_bb);
-    let phi = b.build_phi(i64t, "t").map_err(loc_err)?;
+    let mut g = enter(
+        llcx, module, ir, op, parts, inputs, entry_bb, loop_bb, exit_bb,
+    )?;
+    let phi = g.ck(g.b.build_phi(i64t, "t"))?;
     phi.add_incoming(&[(&first, entry_bb)]);
     let thread = phi.as_basic_value().into_int_value();
-
-    let mut g = Gen {
-        ir,
-        llcx,
-        module,
-        b,
-        entry,
-        frame,
-        sites,
-        memory,
-        func,
-        ctx_ptr,
-        thread,
-        values: HashMap::new(),
-        words: HashMap::new(),
-        counts: HashMap::new(),
-        cache: Default::default(),
-        op,
-        simt: None,
-    };
+    g.thread = thread;
     super::topcache::plan(&mut g, op)?;
     if let Some(body) = task.body_block(ir) {
         g.emit_block(body)?;
@@ -137,27 +110,27 @@ pub(super) fn emit<'ctx>(
     Ok(info)
 }
 
-/// The vectorised function of `task` (see `simd::driver`), in `entry_bb`.
+/// The generator of task `op`'s function `func` (parameters `ctx_ptr`, `first`, `last`): its
+/// entry block `entry_bb` branches to `run_bb` when `first < last` and to `exit_bb` otherwise;
+/// positioned at the end of `run_bb`, with thread `first`. The scalar loop and the vectorised
+/// function start alike.
 #[allow(clippy::too_many_arguments)]
-fn emit_lanes<'ctx>(
+fn enter<'a, 'ctx>(
     llcx: &'ctx LContext,
-    module: &Module<'ctx>,
-    ir: &Context,
-    task: lw::TaskOp,
-    info: TaskInfo,
-    plan: crate::simd::uniform::Info,
+    module: &'a Module<'ctx>,
+    ir: &'a Context,
+    op: OpId,
     (func, ctx_ptr, first, last): (
-        inkwell::values::FunctionValue<'ctx>,
-        inkwell::values::PointerValue<'ctx>,
-        inkwell::values::IntValue<'ctx>,
-        inkwell::values::IntValue<'ctx>,
+        FunctionValue<'ctx>,
+        PointerValue<'ctx>,
+        IntValue<'ctx>,
+        IntValue<'ctx>,
     ),
-    (frame, sites, memory): (&FrameLayout, &Sites, &Memory),
-) -> R<TaskInfo> {
-    let op = task.0;
-    let entry_bb = func.get_first_basic_block().expect("the entry block");
-    let start_bb = llcx.append_basic_block(func, "start");
-    let exit_bb = llcx.append_basic_block(func, "empty");
+    (frame, sites, memory): (&'a FrameLayout, &'a Sites, &'a Memory),
+    entry_bb: BasicBlock<'ctx>,
+    run_bb: BasicBlock<'ctx>,
+    exit_bb: BasicBlock<'ctx>,
+) -> R<Gen<'a, 'ctx>> {
     let b = llcx.create_builder();
     let entry = llcx.create_builder();
     let loc_err = |e: inkwell::builder::BuilderError| {
@@ -168,14 +141,11 @@ fn emit_lanes<'ctx>(
         .build_int_compare(IntPredicate::SLT, first, last, "any")
         .map_err(loc_err)?;
     let br = b
-        .build_conditional_branch(any, start_bb, exit_bb)
+        .build_conditional_branch(any, run_bb, exit_bb)
         .map_err(loc_err)?;
     entry.position_before(&br);
-    b.position_at_end(exit_bb);
-    b.build_return(Some(&llcx.i32_type().const_zero()))
-        .map_err(loc_err)?;
-    b.position_at_end(start_bb);
-    let mut g = Gen {
+    b.position_at_end(run_bb);
+    Ok(Gen {
         ir,
         llcx,
         module,
@@ -193,9 +163,7 @@ fn emit_lanes<'ctx>(
         cache: Default::default(),
         op,
         simt: None,
-    };
-    crate::simd::emit_task(&mut g, task, plan, info.lanes, first, last)?;
-    Ok(info)
+    })
 }
 
 /// What the device needs of `task`, whose function is `symbol`: its dispatch, its stacks (from
