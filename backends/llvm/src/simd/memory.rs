@@ -605,40 +605,51 @@ fn from_mem<'ctx>(
     Ok(v)
 }
 
-pub(crate) fn load(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
-    let ir = g.ir;
-    let pv = ir.operand(op, 0);
-    let (m_ty, t, s) = mem_types(g, g.pointee(ir.value_type(pv))?)?;
-    let mask = exec(g)?;
-    let raw = match ln(g).vals.get(&pv).copied() {
-        Some(VVal::Lane { base, off, .. }) => match off {
+/// Where the elements of a per-lane access lie.
+#[derive(Clone, Copy)]
+enum At<'ctx> {
+    /// The W elements of a lane slot's row (a uniform offset), the inactive lanes' too; `true`
+    /// for a slot of the task function.
+    Row(PointerValue<'ctx>, bool),
+    /// W consecutive elements, every lane active.
+    Full(PointerValue<'ctx>),
+    /// W consecutive elements, for the active lanes.
+    Contig(PointerValue<'ctx>),
+    /// One address per lane (`<W x i64>`), for the active lanes.
+    Lanes(VectorValue<'ctx>),
+}
+
+/// Emits access `f` of `s`-byte elements at per-lane pointer `p` (lane memory or addresses)
+/// where its lanes' elements lie, with a run-time branch where that is known only then: loads
+/// and stores share this.
+fn per_lane<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    p: VVal<'ctx>,
+    s: u64,
+    mask: VectorValue<'ctx>,
+    f: impl Fn(&Gen<'_, 'ctx>, At<'ctx>) -> R<Option<BasicValueEnum<'ctx>>>,
+) -> R<Option<BasicValueEnum<'ctx>>> {
+    let f = &f;
+    match p {
+        VVal::Lane { base, off, private } => match off {
             Off::Uni(o) => {
                 let p = lane_row(g, base, o)?;
-                plain_load(g, m_ty, p, s)?
+                f(g, At::Row(p, private))
             }
             Off::Vary(u, o) => {
                 let (one, o0) = same_and_full(g, u, o, mask)?;
                 branch(
                     g,
                     one,
-                    |g| Ok(Some(plain_load(g, m_ty, lane_row(g, base, o0)?, s)?)),
-                    |g| {
-                        Ok(Some(gather(
-                            g,
-                            m_ty,
-                            lane_addrs(g, base, u, o, s)?,
-                            mask,
-                            s,
-                        )?))
-                    },
-                )?
-                .ok_or_else(|| g.err("internal error: a load without a value"))?
+                    |g| f(g, At::Full(lane_row(g, base, o0)?)),
+                    |g| f(g, At::Lanes(lane_addrs(g, base, u, o, s)?)),
+                )
             }
         },
-        Some(VVal::Addr(a, lin)) => match (contiguous(lin, s), lin) {
+        VVal::Addr(a, lin) => match (contiguous(lin, s), lin) {
             (Some(true), Some(l)) => {
                 let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
-                masked_load(g, m_ty, p, mask, s)?
+                f(g, At::Contig(p))
             }
             (None, Some(l)) => {
                 let lin_now = linear_now(g, a, l.base, s, mask)?;
@@ -647,14 +658,31 @@ pub(crate) fn load(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
                     lin_now,
                     |g| {
                         let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
-                        Ok(Some(masked_load(g, m_ty, p, mask, s)?))
+                        f(g, At::Contig(p))
                     },
-                    |g| Ok(Some(gather(g, m_ty, a, mask, s)?)),
-                )?
-                .ok_or_else(|| g.err("internal error: a load without a value"))?
+                    |g| f(g, At::Lanes(a)),
+                )
             }
-            _ => gather(g, m_ty, a, mask, s)?,
+            _ => f(g, At::Lanes(a)),
         },
+        VVal::Vec(..) => Err(g.err("a per-lane value used as a pointer")),
+    }
+}
+
+pub(crate) fn load(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
+    let ir = g.ir;
+    let pv = ir.operand(op, 0);
+    let (m_ty, t, s) = mem_types(g, g.pointee(ir.value_type(pv))?)?;
+    let mask = exec(g)?;
+    let raw = match ln(g).vals.get(&pv).copied() {
+        Some(p @ (VVal::Lane { .. } | VVal::Addr(..))) => per_lane(g, p, s, mask, |g, at| {
+            Ok(Some(match at {
+                At::Row(p, _) | At::Full(p) => plain_load(g, m_ty, p, s)?,
+                At::Contig(p) => masked_load(g, m_ty, p, mask, s)?,
+                At::Lanes(a) => gather(g, m_ty, a, mask, s)?,
+            }))
+        })?
+        .ok_or_else(|| g.err("internal error: a load without a value"))?,
         _ => return Err(g.err("internal error: a per-lane load of a uniform pointer")),
     };
     let v = from_mem(g, raw, t)?;
@@ -669,48 +697,23 @@ pub(crate) fn store(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let mask = exec(g)?;
     let v = to_mem(g, vector(g, vv)?)?;
     match ln(g).vals.get(&pv).copied() {
-        Some(VVal::Lane { base, off, private }) => match off {
-            Off::Uni(o) => {
-                let p = lane_row(g, base, o)?;
-                if private {
-                    // Load, blend, store: LLVM keeps a slot so written in registers.
-                    let old = plain_load(g, m_ty, p, s)?;
-                    let new = g.ck(g.b.build_select(mask, v, old.into_vector_value(), "blend"))?;
-                    plain_store(g, new.into_vector_value(), p, s)?;
-                } else {
-                    masked_store(g, v, p, mask, s)?;
+        Some(p) => {
+            per_lane(g, p, s, mask, |g, at| {
+                match at {
+                    At::Row(p, true) => {
+                        // Load, blend, store: LLVM keeps a slot so written in registers.
+                        let old = plain_load(g, m_ty, p, s)?;
+                        let new =
+                            g.ck(g.b.build_select(mask, v, old.into_vector_value(), "blend"))?;
+                        plain_store(g, new.into_vector_value(), p, s)?;
+                    }
+                    At::Row(p, false) | At::Contig(p) => masked_store(g, v, p, mask, s)?,
+                    At::Full(p) => plain_store(g, v, p, s)?,
+                    At::Lanes(a) => scatter(g, v, a, mask, s)?,
                 }
-            }
-            Off::Vary(u, o) => {
-                let (one, o0) = same_and_full(g, u, o, mask)?;
-                branch(
-                    g,
-                    one,
-                    |g| plain_store(g, v, lane_row(g, base, o0)?, s).map(|_| None),
-                    |g| scatter(g, v, lane_addrs(g, base, u, o, s)?, mask, s).map(|_| None),
-                )?;
-            }
-        },
-        Some(VVal::Addr(a, lin)) => match (contiguous(lin, s), lin) {
-            (Some(true), Some(l)) => {
-                let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
-                masked_store(g, v, p, mask, s)?;
-            }
-            (None, Some(l)) => {
-                let lin_now = linear_now(g, a, l.base, s, mask)?;
-                branch(
-                    g,
-                    lin_now,
-                    |g| {
-                        let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
-                        masked_store(g, v, p, mask, s).map(|_| None)
-                    },
-                    |g| scatter(g, v, a, mask, s).map(|_| None),
-                )?;
-            }
-            _ => scatter(g, v, a, mask, s)?,
-        },
-        Some(VVal::Vec(..)) => return Err(g.err("a per-lane value used as a pointer")),
+                Ok(None)
+            })?;
+        }
         None => {
             // One uniform address: the last thread's value stays, the highest active lane's.
             let p = g.ptr(pv)?;
