@@ -8,7 +8,8 @@
 //!   judge per field, not per element: conservative, and clear.)
 //! - Accumulation into a `needs_grad` field is by `qd.atomic_add`: a `qd.store` that writes an
 //!   element a second time (a store inside a serial loop whose indices do not change in that
-//!   loop, or a store after another write to the same indices) is an error.
+//!   loop, or a store after another write to the same indices) is an error. Writes in the two
+//!   exclusive arms of one `qd.if` are not "after" each other: only one of them runs.
 //!
 //! Also rejected here, because the gradient kernel could not reproduce them: a used result of an
 //! atomic (the old value depends on the order of the threads and on what the forward pass left),
@@ -206,7 +207,10 @@ fn repeated_store(ctx: &Context, ops: &[OpId], pos: usize, op: OpId, diags: &mut
     // After another write of the same element (same index values) in the same thread.
     let segment = parallel_ancestor(ctx, op);
     for &w in &ops[..pos] {
-        if field_written(ctx, w) != Some(field.as_str()) || parallel_ancestor(ctx, w) != segment {
+        if field_written(ctx, w) != Some(field.as_str())
+            || parallel_ancestor(ctx, w) != segment
+            || exclusive_arms(ctx, w, op)
+        {
             continue;
         }
         let widx: Vec<Value> = ctx.operands(w).skip(1).collect();
@@ -224,6 +228,33 @@ fn repeated_store(ctx: &Context, ops: &[OpId], pos: usize, op: OpId, diags: &mut
             return;
         }
     }
+}
+
+/// Whether `a` and `b` lie in different arms of one `qd.if` (then vs else, at any depth inside
+/// each): in one iteration only one of them runs, so together they write an element once. The
+/// `qd.if` must be their innermost common ancestor: an enclosing loop around an if that holds
+/// both would let both arms run, in different iterations.
+fn exclusive_arms(ctx: &Context, a: OpId, b: OpId) -> bool {
+    let mut cur = ctx.parent_op(a);
+    while let Some(p) = cur {
+        if ctx.is_ancestor(p, b) {
+            return ctx.name(p) == IF_OP && arm_of(ctx, p, a) != arm_of(ctx, p, b);
+        }
+        cur = ctx.parent_op(p);
+    }
+    false
+}
+
+/// The region of `op` that holds `inner` (a descendant of `op`).
+fn arm_of(ctx: &Context, op: OpId, inner: OpId) -> Option<qd_ir::RegionId> {
+    let mut cur = inner;
+    while let Some(p) = ctx.parent_op(cur) {
+        if p == op {
+            return ctx.parent_region(cur);
+        }
+        cur = p;
+    }
+    None
 }
 
 /// Whether `v` may take different values in different iterations of loop `l`: it is `l`'s
