@@ -354,6 +354,12 @@ impl Context {
     pub fn entry_block(&self, region: RegionId) -> Option<BlockId> {
         self.regions[region.index()].blocks.first().copied()
     }
+    /// The entry block of `op`'s region `index`: None when `op` has no such region or the
+    /// region is empty.
+    pub fn region_entry_block(&self, op: OpId, index: usize) -> Option<BlockId> {
+        let &r = self.regions(op).get(index)?;
+        self.entry_block(r)
+    }
     pub fn region_parent_op(&self, region: RegionId) -> Option<OpId> {
         self.regions[region.index()].parent
     }

@@ -117,10 +117,6 @@ pub fn parallel_loops(ctx: &Context, kernel: KernelOp) -> Vec<OpId> {
         .unwrap_or_default()
 }
 
-fn body_block(ctx: &Context, op: OpId, index: usize) -> Option<BlockId> {
-    ctx.regions(op).get(index).and_then(|&r| ctx.entry_block(r))
-}
-
 /// The block of a region, created (empty) when the region has none.
 pub(crate) fn ensure_region_block(ctx: &mut Context, region: RegionId) -> BlockId {
     match ctx.entry_block(region) {
@@ -147,7 +143,8 @@ impl RangeForOp {
         RangeForOp(b.insert(st))
     }
     pub fn body(self, ctx: &Context) -> BlockId {
-        body_block(ctx, self.0, 0).expect("qd.range_for without a body block (verify first)")
+        ctx.region_entry_block(self.0, 0)
+            .expect("qd.range_for without a body block (verify first)")
     }
     pub fn induction_var(self, ctx: &Context) -> Value {
         ctx.block_arg(self.body(ctx), 0)
@@ -198,7 +195,10 @@ fn parse_range_for(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagResu
 }
 
 fn print_range_for(op: OpId, p: &mut dyn OpAsmPrinter) {
-    let iv = body_block(p.ctx(), op, 0).and_then(|b| p.ctx().block_args(b).first().copied());
+    let iv = p
+        .ctx()
+        .region_entry_block(op, 0)
+        .and_then(|b| p.ctx().block_args(b).first().copied());
     p.write(" ");
     print_opt_value(p, iv);
     if let Some(iv) = iv {
@@ -231,7 +231,7 @@ impl StructForOp {
     }
     /// The body block; None only for a loop over a scalar field whose body is an empty region.
     pub fn body(self, ctx: &Context) -> Option<BlockId> {
-        body_block(ctx, self.0, 0)
+        ctx.region_entry_block(self.0, 0)
     }
     pub fn ensure_body(self, ctx: &mut Context) -> BlockId {
         let r = ctx.region(self.0, 0);
@@ -253,7 +253,8 @@ fn verify_struct_for(ctx: &Context, op: OpId) -> DiagResult<()> {
         return Ok(());
     };
     let rank = field.rank(ctx);
-    let got = body_block(ctx, op, 0)
+    let got = ctx
+        .region_entry_block(op, 0)
         .map(|b| ctx.block_args(b).len())
         .unwrap_or(0);
     if got != rank {
@@ -282,7 +283,9 @@ fn parse_struct_for(p: &mut dyn OpAsmParser, st: &mut OperationState) -> DiagRes
 }
 
 fn print_struct_for(op: OpId, p: &mut dyn OpAsmPrinter) {
-    let ivs = body_block(p.ctx(), op, 0)
+    let ivs = p
+        .ctx()
+        .region_entry_block(op, 0)
         .map(|b| p.ctx().block_args(b).to_vec())
         .unwrap_or_default();
     p.write(" (");
@@ -313,11 +316,12 @@ impl WhileOp {
         WhileOp(b.insert(st))
     }
     pub fn before(self, ctx: &Context) -> BlockId {
-        body_block(ctx, self.0, 0).expect("qd.while without a condition block (verify first)")
+        ctx.region_entry_block(self.0, 0)
+            .expect("qd.while without a condition block (verify first)")
     }
     /// The body block; None when the body region is empty.
     pub fn after(self, ctx: &Context) -> Option<BlockId> {
-        body_block(ctx, self.0, 1)
+        ctx.region_entry_block(self.0, 1)
     }
     pub fn ensure_after(self, ctx: &mut Context) -> BlockId {
         let r = ctx.region(self.0, 1);

@@ -76,7 +76,7 @@ impl Capture<'_> {
 
     fn region(&mut self, op: OpId, index: usize) -> Result<SizeExpr, Unbounded> {
         let ctx = self.b.ctx;
-        let block: Option<BlockId> = ctx.regions(op).get(index).and_then(|&r| ctx.entry_block(r));
+        let block: Option<BlockId> = ctx.region_entry_block(op, index);
         match block {
             Some(bl) => {
                 let ops: Vec<OpId> = ctx.block_ops(bl).collect();

@@ -92,7 +92,7 @@ fn counted(b: &mut Bounder, w: OpId, c: Value) -> Option<SizeExpr> {
         .defining_op(k)
         .filter(|&o| is_load(ctx, o) && ctx.is_ancestor(w, o))?;
     let loc = locals::location_of(ctx, load).ok()?;
-    let body = ctx.regions(w).get(1).and_then(|&r| ctx.entry_block(r))?;
+    let body = ctx.region_entry_block(w, 1)?;
     let inside: Vec<(OpId, Value)> = loc
         .writers
         .iter()

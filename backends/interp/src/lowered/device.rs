@@ -89,7 +89,7 @@ impl LoweredInterpreter {
         let mut c = Compiler::new(ctx, memory, &self.dialects, op, name.to_string());
         let temps = temps_of(&c, op)?;
         let mut tasks = Vec::new();
-        let body = ctx.regions(op).first().and_then(|&r| ctx.entry_block(r));
+        let body = ctx.region_entry_block(op, 0);
         for t in body.into_iter().flat_map(|b| ctx.block_ops(b)) {
             if ctx.name(t) != lw::TASK_OP {
                 return Err(c.error(

@@ -235,7 +235,7 @@ fn step(ir: &Context, task: OpId, op: OpId, info: &mut Info) {
         lw::FOR_OP => {
             if any_operand {
                 info.divergent.insert(op);
-                if let Some(b) = ir.regions(op).first().and_then(|&r| ir.entry_block(r)) {
+                if let Some(b) = ir.region_entry_block(op, 0) {
                     info.varying.extend(ir.block_args(b).iter().copied());
                 }
             }

@@ -434,10 +434,7 @@ impl<'a> Gen<'a> {
 
     /// Emits the ops of region `i` of `op` (nothing for an empty region).
     pub fn emit_region(&mut self, op: OpId, i: usize) -> R<()> {
-        let Some(&r) = self.ir.regions(op).get(i) else {
-            return Ok(());
-        };
-        match self.ir.entry_block(r) {
+        match self.ir.region_entry_block(op, i) {
             Some(b) => self.emit_block(b),
             None => Ok(()),
         }
