@@ -58,6 +58,23 @@ pub enum Shape {
         to: TypeClass,
         rule: CastRule,
     },
+    /// One operand of class `class` and an `i1` result (upstream math's classification ops):
+    /// `%r = op %a {attrs} : T`.
+    Test { class: TypeClass },
+    /// Two operands of classes `lhs` and `rhs`, each of its own type, and a result of the lhs
+    /// type (upstream `math.fpowi`): `%r = op %a, %b [flags] {attrs} : T, U`.
+    Mixed { lhs: TypeClass, rhs: TypeClass },
+}
+
+impl Shape {
+    /// How many operands the op takes.
+    pub fn arity(self) -> usize {
+        match self {
+            Shape::Same { arity, .. } => arity,
+            Shape::Cast { .. } | Shape::Test { .. } => 1,
+            Shape::Mixed { .. } => 2,
+        }
+    }
 }
 
 /// truncf's rounding modes, numbered as upstream's `arith::RoundingMode`.
@@ -76,6 +93,9 @@ pub struct ElementwiseDef {
     pub summary: &'static str,
     pub shape: Shape,
     pub flags: FlagsProp,
+    /// The flags property is written in the attribute dictionary (`{fastmath = ...}`, elided when
+    /// `none`) rather than as a keyword, as upstream's classification ops do.
+    pub flags_in_dict: bool,
     /// Has upstream truncf's optional `roundingmode` property.
     pub rounding_mode: bool,
     pub commutative: bool,
@@ -113,6 +133,7 @@ impl ElementwiseDef {
             summary,
             shape,
             flags: FlagsProp::None,
+            flags_in_dict: false,
             rounding_mode: false,
             commutative: false,
             fold: None,
@@ -124,6 +145,25 @@ impl ElementwiseDef {
     pub const fn fastmath(mut self) -> Self {
         self.flags = FlagsProp::Default(FlagKind::FastMath);
         self
+    }
+    /// An always-present `fastmath` property written in the attribute dictionary.
+    pub const fn fastmath_in_dict(mut self) -> Self {
+        self.flags = FlagsProp::Default(FlagKind::FastMath);
+        self.flags_in_dict = true;
+        self
+    }
+    /// One operand of class `class`, an `i1` result.
+    pub const fn test(name: &'static str, summary: &'static str, class: TypeClass) -> Self {
+        Self::new(name, summary, Shape::Test { class })
+    }
+    /// Two operands of classes `lhs` and `rhs`; the result has the lhs type.
+    pub const fn mixed(
+        name: &'static str,
+        summary: &'static str,
+        lhs: TypeClass,
+        rhs: TypeClass,
+    ) -> Self {
+        Self::new(name, summary, Shape::Mixed { lhs, rhs })
     }
     /// A `fastmath` property present only when written.
     pub const fn optional_fastmath(mut self) -> Self {
@@ -245,11 +285,7 @@ fn verify(ctx: &Context, op: OpId) -> DiagResult<()> {
     };
     let c = Check::new(ctx, op);
     c.no_regions_or_successors()?;
-    let arity = match def.shape {
-        Shape::Same { arity, .. } => arity,
-        Shape::Cast { .. } => 1,
-    };
-    c.num_operands(arity)?;
+    c.num_operands(def.shape.arity())?;
     c.one_result()?;
     c.known_props(&def.prop_names())?;
     if let Some(kind) = def.flags.kind() {
@@ -284,6 +320,19 @@ fn verify(ctx: &Context, op: OpId) -> DiagResult<()> {
             }
             Ok(())
         }
+        Shape::Test { class } => {
+            c.operand_class(0, class)?;
+            c.result_class(0, TypeClass::Bool)
+        }
+        Shape::Mixed { lhs, rhs } => {
+            c.operand_class(0, lhs)?;
+            c.operand_class(1, rhs)?;
+            c.result_class(0, lhs)?;
+            if ctx.value_type(ctx.operand(op, 0)) != ctx.value_type(ctx.result(op, 0)) {
+                return c.fail("failed to verify that all of {lhs, result} have same type");
+            }
+            Ok(())
+        }
     }
 }
 
@@ -291,10 +340,7 @@ fn parse(p: &mut dyn OpAsmParser, state: &mut OperationState) -> DiagResult<()> 
     let Some(def) = p.op_info().and_then(ElementwiseDef::of) else {
         return Err(p.error("expected a registered elementwise op"));
     };
-    let arity = match def.shape {
-        Shape::Same { arity, .. } => arity,
-        Shape::Cast { .. } => 1,
-    };
+    let arity = def.shape.arity();
     let mut operands = vec![p.parse_operand()?];
     for _ in 1..arity {
         p.parse_punct(",")?;
@@ -310,7 +356,9 @@ fn parse(p: &mut dyn OpAsmParser, state: &mut OperationState) -> DiagResult<()> 
             state.add_prop(p.ctx(), "roundingmode", a);
         }
     }
-    parse_flags(p, state, def.flags)?;
+    if !def.flags_in_dict {
+        parse_flags(p, state, def.flags)?;
+    }
     parse_attr_dict(p, state, &def.prop_names())?;
     default_flags(p, state, def.flags);
     match def.shape {
@@ -326,6 +374,18 @@ fn parse(p: &mut dyn OpAsmParser, state: &mut OperationState) -> DiagResult<()> 
             state.operands = p.resolve_operands(&operands, &[from])?;
             state.result_types.push(to);
         }
+        Shape::Test { .. } => {
+            let ty = p.parse_colon_type()?;
+            state.operands = p.resolve_operands(&operands, &[ty])?;
+            state.result_types.push(p.ctx().integer_type(1));
+        }
+        Shape::Mixed { .. } => {
+            let lhs = p.parse_colon_type()?;
+            p.parse_punct(",")?;
+            let rhs = p.parse_type()?;
+            state.operands = p.resolve_operands(&operands, &[lhs, rhs])?;
+            state.result_types.push(lhs);
+        }
     }
     Ok(())
 }
@@ -338,6 +398,7 @@ fn print(op: OpId, p: &mut dyn OpAsmPrinter) {
     let operands = ctx.operand_vec(op);
     let in_ty = operands.first().map(|v| ctx.value_type(*v));
     let out_ty = ctx.results(op).first().map(|v| ctx.value_type(*v));
+    let rhs_ty = operands.get(1).map(|v| ctx.value_type(*v));
     let mode = if def.rounding_mode {
         rounding_mode(ctx, op)
     } else {
@@ -349,13 +410,31 @@ fn print(op: OpId, p: &mut dyn OpAsmPrinter) {
         p.write(" ");
         p.write(ROUNDING_MODES[m]);
     }
-    print_flags(op, p, def.flags);
-    print_attr_dict(op, p, &def.prop_names());
+    if def.flags_in_dict {
+        print_dict_flags(op, p, def);
+    } else {
+        print_flags(op, p, def.flags);
+        print_attr_dict(op, p, &def.prop_names());
+    }
     match def.shape {
         Shape::Same { .. } => {
             if let Some(t) = out_ty.or(in_ty) {
                 p.write(" : ");
                 p.print_type(t);
+            }
+        }
+        Shape::Test { .. } => {
+            if let Some(t) = in_ty {
+                p.write(" : ");
+                p.print_type(t);
+            }
+        }
+        Shape::Mixed { .. } => {
+            if let (Some(a), Some(b)) = (in_ty, rhs_ty) {
+                p.write(" : ");
+                p.print_type(a);
+                p.write(", ");
+                p.print_type(b);
             }
         }
         Shape::Cast { .. } => {
@@ -367,4 +446,27 @@ fn print(op: OpId, p: &mut dyn OpAsmPrinter) {
             }
         }
     }
+}
+
+/// The attribute dictionary of an op whose flags live there: the flags first when not `none`
+/// (upstream elides a default-valued property), then the discardable attributes.
+fn print_dict_flags(op: OpId, p: &mut dyn OpAsmPrinter, def: &ElementwiseDef) {
+    let ctx = p.ctx();
+    let names = def.prop_names();
+    let mut attrs = Vec::new();
+    if let Some(kind) = def.flags.kind() {
+        let shown = ctx
+            .prop_or_attr(op, kind.prop_name())
+            .filter(|a| kind.bits_of(ctx, *a) != Some(0));
+        if let (Some(a), Some(id)) = (shown, ctx.lookup_ident(kind.prop_name())) {
+            attrs.push((id, a));
+        }
+    }
+    attrs.extend(
+        ctx.attrs(op)
+            .iter()
+            .filter(|(k, _)| !names.contains(&ctx.ident_str(*k)))
+            .copied(),
+    );
+    p.print_optional_attr_dict(&attrs, &[]);
 }

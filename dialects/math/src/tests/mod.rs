@@ -142,7 +142,7 @@ fn dialect_materializes_through_arith() {
     let state = make(&mut ctx, a, f32t, loc).unwrap();
     assert_eq!(state.name, "arith.constant");
     assert!(ctx.is_dialect_registered("arith"));
-    assert_eq!(crate::ops().len(), 16);
+    assert_eq!(crate::ops().len(), 39);
 }
 
 #[test]

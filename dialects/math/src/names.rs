@@ -1,0 +1,44 @@
+//! The full names of math's ops.
+
+pub const SIN: &str = "math.sin";
+pub const COS: &str = "math.cos";
+pub const TAN: &str = "math.tan";
+pub const EXP: &str = "math.exp";
+pub const EXP2: &str = "math.exp2";
+pub const LOG: &str = "math.log";
+pub const LOG2: &str = "math.log2";
+pub const SQRT: &str = "math.sqrt";
+pub const RSQRT: &str = "math.rsqrt";
+pub const TANH: &str = "math.tanh";
+pub const POWF: &str = "math.powf";
+pub const ATAN2: &str = "math.atan2";
+pub const ABSF: &str = "math.absf";
+pub const FLOOR: &str = "math.floor";
+pub const CEIL: &str = "math.ceil";
+pub const FMA: &str = "math.fma";
+pub const ASIN: &str = "math.asin";
+pub const ACOS: &str = "math.acos";
+pub const ATAN: &str = "math.atan";
+pub const SINH: &str = "math.sinh";
+pub const COSH: &str = "math.cosh";
+pub const ASINH: &str = "math.asinh";
+pub const ACOSH: &str = "math.acosh";
+pub const ATANH: &str = "math.atanh";
+pub const LOG1P: &str = "math.log1p";
+pub const EXPM1: &str = "math.expm1";
+pub const LOG10: &str = "math.log10";
+pub const ERF: &str = "math.erf";
+pub const ERFC: &str = "math.erfc";
+pub const CBRT: &str = "math.cbrt";
+pub const COPYSIGN: &str = "math.copysign";
+/// `%r = math.fpowi %a, %n : f32, i32`: a float raised to a signless integer power.
+pub const FPOWI: &str = "math.fpowi";
+pub const TRUNC: &str = "math.trunc";
+pub const ROUND: &str = "math.round";
+pub const ROUNDEVEN: &str = "math.roundeven";
+/// Integer absolute value (signless integer or index; the minimum value stays itself).
+pub const ABSI: &str = "math.absi";
+/// `%r = math.isnan %a : f32` gives an i1, as do isinf and isfinite.
+pub const ISNAN: &str = "math.isnan";
+pub const ISINF: &str = "math.isinf";
+pub const ISFINITE: &str = "math.isfinite";
