@@ -98,6 +98,14 @@ static INDEX_CAST: &ElementwiseDef = &ElementwiseDef::cast(
     CastRule::IndexCast,
 )
 .fold(fold_index_cast);
+static INDEX_CASTUI: &ElementwiseDef = &ElementwiseDef::cast(
+    names::INDEX_CASTUI,
+    "between index and a signless integer (zero-extending)",
+    IntLike,
+    IntLike,
+    CastRule::IndexCast,
+)
+.fold(fold_index_castui);
 static BITCAST: &ElementwiseDef = &ElementwiseDef::cast(
     names::BITCAST,
     "reinterpret the bits as another type of the same width",
@@ -145,6 +153,7 @@ pub fn ops() -> Vec<OpInfo> {
         &EXTUI,
         &TRUNCI,
         &INDEX_CAST,
+        &INDEX_CASTUI,
         &BITCAST,
     ]
     .into_iter()
@@ -265,16 +274,29 @@ fn fold_trunci(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
 }
 
 fn fold_index_cast(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    index_cast_fold(ctx, op, c, names::INDEX_CAST)
+}
+
+fn fold_index_castui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    index_cast_fold(ctx, op, c, names::INDEX_CASTUI)
+}
+
+/// index_cast (`name` is INDEX_CAST: widening sign-extends) or index_castui (widening
+/// zero-extends); narrowing truncates in both.
+fn index_cast_fold(ctx: &mut Context, op: OpId, c: &[Option<Attribute>], name: &str) -> Folded {
     let ty = result_type(ctx, op)?;
     let w = int_width(ctx, ty)?;
     if let Some(x) = const_int(ctx, c, 0) {
-        // Signed semantics: widening sign-extends, narrowing truncates.
-        return fold_attr(IntVal::new(x.sext(), w).to_attr(ctx, ty));
+        let r = if name == names::INDEX_CAST {
+            IntVal::new(x.sext(), w)
+        } else {
+            IntVal::from_bits(x.zext(), w)
+        };
+        return fold_attr(r.to_attr(ctx, ty));
     }
-    // index_cast(index_cast(x)) is x when the middle type is at least as wide as x's.
+    // cast(cast(x)) by the same op is x when the middle type is at least as wide as x's.
     let def = input(ctx, op).and_then(|v| ctx.defining_op(v))?;
-    if ctx.name(def) != names::INDEX_CAST || ctx.num_operands(def) != 1 || ctx.num_results(def) != 1
-    {
+    if ctx.name(def) != name || ctx.num_operands(def) != 1 || ctx.num_results(def) != 1 {
         return None;
     }
     let x = ctx.operand(def, 0);

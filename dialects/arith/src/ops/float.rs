@@ -75,6 +75,29 @@ static MAXIMUMF: &ElementwiseDef = &ElementwiseDef::same(
 .patterns(maximumf_patterns)
 .reverse(&MAXIMUMF_RULE);
 
+static MINNUMF: &ElementwiseDef = &ElementwiseDef::same(
+    names::MINNUMF,
+    "floating point minimum, a NaN operand loses to a number",
+    2,
+    Float,
+)
+.fastmath()
+.commutative()
+.fold(fold_minnumf)
+.patterns(minnumf_patterns)
+.reverse(&MINNUMF_RULE);
+static MAXNUMF: &ElementwiseDef = &ElementwiseDef::same(
+    names::MAXNUMF,
+    "floating point maximum, a NaN operand loses to a number",
+    2,
+    Float,
+)
+.fastmath()
+.commutative()
+.fold(fold_maxnumf)
+.patterns(maxnumf_patterns)
+.reverse(&MAXNUMF_RULE);
+
 // ----- derivative rules (a = operand 0, b = operand 1, r = result, g = the result's adjoint) --
 
 type Adj = Vec<Option<Value>>;
@@ -166,10 +189,41 @@ static MAXIMUMF_RULE: &dyn ReverseRule = &FnRule {
     emit: |cx, _| route_min_max(cx, CmpFPredicate::Oge),
 };
 
+/// The adjoint goes to the chosen operand: `a` when `a` is a number and `a_wins(a, b)` (an
+/// unordered predicate, so true also when `b` is NaN), else `b` when `b` is a number; a tie goes
+/// to `a`, and a NaN operand (never chosen) gets 0.
+fn route_num(cx: &mut RuleCx<'_, '_>, a_wins: CmpFPredicate, b_wins: CmpFPredicate) -> Adj {
+    let (a, b) = (cx.x(0), cx.x(1));
+    let z = cx.c(0.0);
+    let g = cx.adj();
+    let to = |cx: &mut RuleCx<'_, '_>, me: Value, wins: Value| {
+        let is_num = cx.cmpf(CmpFPredicate::Ord, me, me);
+        let t = cx.select(is_num, g, z);
+        cx.select(wins, t, z)
+    };
+    let wa = cx.cmpf(a_wins, a, b);
+    let ga = to(cx, a, wa);
+    let wb = cx.cmpf(b_wins, a, b);
+    let gb = to(cx, b, wb);
+    vec![Some(ga), Some(gb)]
+}
+
+/// `a` wins when `a <= b` or `b` is NaN; `b` when `a > b` or `a` is NaN.
+static MINNUMF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_min_max,
+    emit: |cx, _| route_num(cx, CmpFPredicate::Ule, CmpFPredicate::Ugt),
+};
+
+/// `a` wins when `a >= b` or `b` is NaN; `b` when `a < b` or `a` is NaN.
+static MAXNUMF_RULE: &dyn ReverseRule = &FnRule {
+    needs: needs_min_max,
+    emit: |cx, _| route_num(cx, CmpFPredicate::Uge, CmpFPredicate::Ult),
+};
+
 /// The float ops, in registration order.
 pub fn ops() -> Vec<OpInfo> {
     [
-        &ADDF, &SUBF, &MULF, &DIVF, &REMF, &NEGF, &MINIMUMF, &MAXIMUMF,
+        &ADDF, &SUBF, &MULF, &DIVF, &REMF, &NEGF, &MINIMUMF, &MAXIMUMF, &MINNUMF, &MAXNUMF,
     ]
     .into_iter()
     .map(ElementwiseDef::op_info)
@@ -187,6 +241,12 @@ fn minimumf_patterns(v: &mut Patterns) {
 }
 fn maximumf_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::MAXIMUMF)));
+}
+fn minnumf_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::MINNUMF)));
+}
+fn maxnumf_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::MAXNUMF)));
 }
 fn negf_patterns(v: &mut Patterns) {
     v.push(Box::new(NegFNegF));
@@ -289,5 +349,84 @@ fn fold_maximumf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded
         true,
         |a| maximum(a[0] as f64, a[1] as f64) as f32,
         |a| maximum(a[0], a[1]),
+    )
+}
+
+/// `x` with its quiet bit set when it is a signaling NaN (f64 encoding; f32 values are carried
+/// in f64 with their payload in the high mantissa bits, so the bit is the same one).
+fn quiet(x: f64) -> f64 {
+    f64::from_bits(x.to_bits() | 1 << 51)
+}
+
+fn is_signaling(x: f64) -> bool {
+    x.is_nan() && x.to_bits() & (1 << 51) == 0
+}
+
+/// IEEE 754-2019 minimumNumber, as upstream's folder (APFloat `minnum`): a quiet NaN operand
+/// loses to the other, a signaling NaN gives a quiet NaN, and -0 is below +0.
+pub fn minnum(a: f64, b: f64) -> f64 {
+    if is_signaling(a) {
+        quiet(a)
+    } else if is_signaling(b) {
+        quiet(b)
+    } else if a.is_nan() {
+        b
+    } else if b.is_nan() || a < b || (a == b && a.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+/// IEEE 754-2019 maximumNumber, as upstream's folder (APFloat `maxnum`): a quiet NaN operand
+/// loses to the other, a signaling NaN gives a quiet NaN, and +0 is above -0.
+pub fn maxnum(a: f64, b: f64) -> f64 {
+    if is_signaling(a) {
+        quiet(a)
+    } else if is_signaling(b) {
+        quiet(b)
+    } else if a.is_nan() {
+        b
+    } else if b.is_nan() || a > b || (a == b && !a.is_sign_negative()) {
+        a
+    } else {
+        b
+    }
+}
+
+fn fold_minnumf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    // minnumf(x, NaN) is x.
+    if b.rhs_float(ctx).is_some_and(f64::is_nan) {
+        return fold_value(b.lhs);
+    }
+    float_nary(
+        ctx,
+        op,
+        c,
+        true,
+        |a| minnum(a[0] as f64, a[1] as f64) as f32,
+        |a| minnum(a[0], a[1]),
+    )
+}
+
+fn fold_maxnumf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    if b.rhs_float(ctx).is_some_and(f64::is_nan) {
+        return fold_value(b.lhs);
+    }
+    float_nary(
+        ctx,
+        op,
+        c,
+        true,
+        |a| maxnum(a[0] as f64, a[1] as f64) as f32,
+        |a| maxnum(a[0], a[1]),
     )
 }

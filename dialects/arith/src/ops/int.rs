@@ -1,6 +1,8 @@
 //! Integer arithmetic, bitwise and shift ops on signless integers and index. Constant folding
 //! wraps at the type's width (index: 64 bits); divisions by zero, `INT_MIN / -1` and shifts by
-//! the width or more are left alone, as upstream does.
+//! the width or more are left alone, as upstream does. The rounding divisions (`ceildivsi`,
+//! `floordivsi`, `ceildivui`) fold only where upstream's folder does (no overflow in its
+//! intermediate steps, no division by zero).
 
 use crate::consts::{fold_attr, fold_value, int_attr, IntVal};
 use crate::elementwise::ElementwiseDef;
@@ -52,6 +54,37 @@ static MAXSI: &ElementwiseDef =
         .commutative()
         .fold(fold_maxsi)
         .patterns(maxsi_patterns);
+static MINUI: &ElementwiseDef =
+    &ElementwiseDef::same(names::MINUI, "unsigned integer minimum", 2, IntLike)
+        .commutative()
+        .fold(fold_minui)
+        .patterns(minui_patterns);
+static MAXUI: &ElementwiseDef =
+    &ElementwiseDef::same(names::MAXUI, "unsigned integer maximum", 2, IntLike)
+        .commutative()
+        .fold(fold_maxui)
+        .patterns(maxui_patterns);
+static CEILDIVSI: &ElementwiseDef = &ElementwiseDef::same(
+    names::CEILDIVSI,
+    "signed integer division rounding toward positive infinity",
+    2,
+    IntLike,
+)
+.fold(fold_ceildivsi);
+static CEILDIVUI: &ElementwiseDef = &ElementwiseDef::same(
+    names::CEILDIVUI,
+    "unsigned integer division rounding toward positive infinity",
+    2,
+    IntLike,
+)
+.fold(fold_ceildivui);
+static FLOORDIVSI: &ElementwiseDef = &ElementwiseDef::same(
+    names::FLOORDIVSI,
+    "signed integer division rounding toward negative infinity",
+    2,
+    IntLike,
+)
+.fold(fold_floordivsi);
 static ANDI: &ElementwiseDef = &ElementwiseDef::same(names::ANDI, "bitwise and", 2, IntLike)
     .commutative()
     .fold(fold_andi)
@@ -76,8 +109,26 @@ static SHRUI: &ElementwiseDef =
 /// The integer ops, in registration order.
 pub fn ops() -> Vec<OpInfo> {
     [
-        &ADDI, &SUBI, &MULI, &DIVSI, &DIVUI, &REMSI, &REMUI, &MINSI, &MAXSI, &ANDI, &ORI, &XORI,
-        &SHLI, &SHRSI, &SHRUI,
+        &ADDI,
+        &SUBI,
+        &MULI,
+        &DIVSI,
+        &DIVUI,
+        &REMSI,
+        &REMUI,
+        &MINSI,
+        &MAXSI,
+        &MINUI,
+        &MAXUI,
+        &CEILDIVSI,
+        &CEILDIVUI,
+        &FLOORDIVSI,
+        &ANDI,
+        &ORI,
+        &XORI,
+        &SHLI,
+        &SHRSI,
+        &SHRUI,
     ]
     .into_iter()
     .map(ElementwiseDef::op_info)
@@ -96,6 +147,12 @@ fn minsi_patterns(v: &mut Patterns) {
 }
 fn maxsi_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::MAXSI)));
+}
+fn minui_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::MINUI)));
+}
+fn maxui_patterns(v: &mut Patterns) {
+    v.push(Box::new(ConstantToRhs(names::MAXUI)));
 }
 fn andi_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::ANDI)));
@@ -247,6 +304,98 @@ fn fold_maxsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     } else {
         None
     }
+}
+
+fn fold_minui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
+        Some(if x.zext() <= y.zext() { x } else { y })
+    }) {
+        return Some(r);
+    }
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    // minui(x, 0) is 0; minui(x, UINT_MAX) is x.
+    match b.rhs_int(ctx) {
+        Some(y) if y.is_zero() => fold_value(b.rhs),
+        Some(y) if y.is_all_ones() => fold_value(b.lhs),
+        _ => None,
+    }
+}
+
+fn fold_maxui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
+        Some(if x.zext() >= y.zext() { x } else { y })
+    }) {
+        return Some(r);
+    }
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    // maxui(x, UINT_MAX) is UINT_MAX; maxui(x, 0) is x.
+    match b.rhs_int(ctx) {
+        Some(y) if y.is_all_ones() => fold_value(b.rhs),
+        Some(y) if y.is_zero() => fold_value(b.lhs),
+        _ => None,
+    }
+}
+
+/// `x / 1` is `x` for every rounding division.
+fn div_by_one(ctx: &Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    let b = binary(ctx, op, c)?;
+    b.rhs_int(ctx)
+        .filter(|y| y.is_one())
+        .and_then(|_| fold_value(b.lhs))
+}
+
+/// `ceil(x / y)` of signed `x` and `y`, where upstream's folder gives one: not for `y = 0`, and
+/// not when it would negate `INT_MIN` on the way (`x` or `y` is `INT_MIN` and `x` is not 0).
+pub fn ceildivsi(x: IntVal, y: IntVal, w: u32) -> Option<IntVal> {
+    let min = IntVal::signed_min(w);
+    if y.is_zero() || (!x.is_zero() && (x == min || y == min)) {
+        return None;
+    }
+    let (a, b) = (x.sext() as i128, y.sext() as i128);
+    let q = a.div_euclid(b);
+    // Euclidean division leaves 0 <= r < |b|; a non-zero remainder rounds up when b > 0, and
+    // div_euclid already rounded up when b < 0.
+    let up = b > 0 && a.rem_euclid(b) != 0;
+    Some(IntVal::new((q + up as i128) as i64, w))
+}
+
+/// `floor(x / y)` of signed `x` and `y`; none for `y = 0` and `INT_MIN / -1` (it overflows).
+pub fn floordivsi(x: IntVal, y: IntVal, w: u32) -> Option<IntVal> {
+    if y.is_zero() || (x == IntVal::signed_min(w) && y.is_all_ones()) {
+        return None;
+    }
+    let (a, b) = (x.sext() as i128, y.sext() as i128);
+    let q = a.div_euclid(b);
+    // Euclidean division rounds down when b > 0 and up (on a remainder) when b < 0.
+    let down = b < 0 && a.rem_euclid(b) != 0;
+    Some(IntVal::new((q - down as i128) as i64, w))
+}
+
+/// `ceil(x / y)` of unsigned `x` and `y`; none for `y = 0`.
+pub fn ceildivui(x: IntVal, y: IntVal, w: u32) -> Option<IntVal> {
+    if y.is_zero() {
+        return None;
+    }
+    let (a, b) = (x.zext(), y.zext());
+    Some(IntVal::from_bits(a / b + (a % b != 0) as u64, w))
+}
+
+fn fold_ceildivsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    div_by_one(ctx, op, c).or_else(|| int_binary(ctx, op, c, ceildivsi))
+}
+
+fn fold_floordivsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    div_by_one(ctx, op, c).or_else(|| int_binary(ctx, op, c, floordivsi))
+}
+
+fn fold_ceildivui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    div_by_one(ctx, op, c).or_else(|| int_binary(ctx, op, c, ceildivui))
 }
 
 fn fold_andi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {

@@ -183,3 +183,40 @@ fn bitcast() {
     let same = h.op(BITCAST, &[a], "f32");
     assert_eq!(h.fold_value(same), Some(a));
 }
+
+#[test]
+fn index_castui() {
+    let mut h = h();
+    // Widening zero-extends (index_cast sign-extends).
+    let x = h.int(-5, "i32");
+    let r = cast(&mut h, INDEX_CASTUI, x, "index");
+    assert_eq!(as_i(&h, r), Some(0xFFFF_FFFB));
+    let r = cast(&mut h, INDEX_CAST, x, "index");
+    assert_eq!(as_i(&h, r), Some(-5));
+    let t = h.int(1, "i1");
+    let r = cast(&mut h, INDEX_CASTUI, t, "index");
+    assert_eq!(as_i(&h, r), Some(1));
+    // Narrowing truncates.
+    let i = h.int(0x1_FFFF_FFFF, "index");
+    let r = cast(&mut h, INDEX_CASTUI, i, "i32");
+    assert_eq!(as_i(&h, r), Some(-1));
+    let i = h.int(-1, "index");
+    let r = cast(&mut h, INDEX_CASTUI, i, "i64");
+    assert_eq!(as_i(&h, r), Some(-1));
+    // i32 -> index -> i32 is the identity; index -> i32 -> index is not; a mixed pair is not
+    // folded either.
+    let a = h.arg("i32");
+    let up = h.op(INDEX_CASTUI, &[a], "index");
+    let upv = h.ctx.result(up, 0);
+    let down = h.op(INDEX_CASTUI, &[upv], "i32");
+    assert_eq!(h.fold_value(down), Some(a));
+    let b = h.arg("index");
+    let down = h.op(INDEX_CASTUI, &[b], "i32");
+    let dv = h.ctx.result(down, 0);
+    let up = h.op(INDEX_CASTUI, &[dv], "index");
+    assert!(h.fold(up).is_none());
+    let mixed = h.op(INDEX_CAST, &[upv], "i32");
+    let mv = h.ctx.result(mixed, 0);
+    let again = h.op(INDEX_CASTUI, &[mv], "index");
+    assert!(h.fold(again).is_none());
+}

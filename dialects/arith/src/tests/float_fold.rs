@@ -76,3 +76,59 @@ fn exact_identities_only() {
         assert!(h.fold(op).is_none(), "{name}");
     }
 }
+
+#[test]
+fn minnum_and_maxnum() {
+    let mut h = h();
+    assert_eq!(h.fold_floats(MINNUMF, &[1.0, -2.0], "f32"), Some(-2.0));
+    assert_eq!(h.fold_floats(MAXNUMF, &[1.0, -2.0], "f32"), Some(1.0));
+    assert_eq!(h.fold_floats(MAXNUMF, &[0.5, 0.25], "f16"), Some(0.5));
+    // A NaN operand loses to the number, on either side (on the right, the identity
+    // `op(x, NaN) = x` answers first, with the operand itself).
+    assert_eq!(h.fold_floats(MAXNUMF, &[f64::NAN, 1.0], "f32"), Some(1.0));
+    assert_eq!(h.fold_floats(MINNUMF, &[f64::NAN, -3.0], "f64"), Some(-3.0));
+    assert_eq!(
+        h.fold_floats(MAXNUMF, &[f64::NAN, f64::NEG_INFINITY], "f64"),
+        Some(f64::NEG_INFINITY)
+    );
+    for (name, ty) in [(MAXNUMF, "f64"), (MINNUMF, "f32")] {
+        let (k, nan) = (h.float(-3.0, ty), h.float(f64::NAN, ty));
+        let op = h.op(name, &[k, nan], ty);
+        assert_eq!(h.fold_value(op), Some(k), "{name}");
+        let op = h.op(name, &[nan, nan], ty);
+        assert_eq!(h.fold_value(op), Some(nan), "{name}");
+    }
+    assert_eq!(crate::ops::float::maxnum(1.0, f64::NAN), 1.0);
+    assert_eq!(crate::ops::float::minnum(-3.0, f64::NAN), -3.0);
+    // -0 is below +0 in both orders.
+    for (a, b) in [(0.0, -0.0), (-0.0, 0.0)] {
+        let r = h.fold_floats(MINNUMF, &[a, b], "f32").unwrap();
+        assert!(r == 0.0 && r.is_sign_negative());
+        let r = h.fold_floats(MAXNUMF, &[a, b], "f64").unwrap();
+        assert!(r == 0.0 && r.is_sign_positive());
+    }
+    // A signaling NaN gives a quiet NaN (APFloat's maxnum).
+    let snan = f64::from_bits(0x7FF0_0000_0000_0001);
+    let r = crate::ops::float::maxnum(snan, 1.0);
+    assert!(r.is_nan() && r.to_bits() & (1 << 51) != 0);
+    let r = crate::ops::float::minnum(1.0, snan);
+    assert!(r.is_nan() && r.to_bits() & (1 << 51) != 0);
+}
+
+#[test]
+fn minnum_and_maxnum_identities() {
+    let mut h = h();
+    let x = h.arg("f32");
+    let nan = h.float(f64::NAN, "f32");
+    let one = h.float(1.0, "f32");
+    for name in [MINNUMF, MAXNUMF] {
+        let op = h.op(name, &[x, x], "f32");
+        assert_eq!(h.fold_value(op), Some(x), "{name}");
+        let op = h.op(name, &[x, nan], "f32");
+        assert_eq!(h.fold_value(op), Some(x), "{name}");
+        let op = h.op(name, &[nan, x], "f32");
+        assert_eq!(h.fold_value(op), Some(x), "{name}");
+        let op = h.op(name, &[x, one], "f32");
+        assert!(h.fold(op).is_none(), "{name}");
+    }
+}

@@ -152,3 +152,110 @@ fn malformed_ops_do_not_fold() {
     let op = h.insert(state);
     assert!(h.fold(op).is_none());
 }
+
+#[test]
+fn rounding_divisions() {
+    let mut h = h();
+    // Every sign combination, exact and inexact.
+    for (a, b, ceil, floor) in [
+        (7, 2, 4, 3),
+        (-7, 2, -3, -4),
+        (7, -2, -3, -4),
+        (-7, -2, 4, 3),
+        (6, 3, 2, 2),
+        (-6, 3, -2, -2),
+        (6, -3, -2, -2),
+        (0, -5, 0, 0),
+        (1, 5, 1, 0),
+        (-1, 5, 0, -1),
+    ] {
+        assert_eq!(
+            h.fold_ints(CEILDIVSI, &[a, b], "i32"),
+            Some(ceil),
+            "{a} {b}"
+        );
+        assert_eq!(
+            h.fold_ints(FLOORDIVSI, &[a, b], "i32"),
+            Some(floor),
+            "{a} {b}"
+        );
+    }
+    assert_eq!(h.fold_ints(CEILDIVUI, &[7, 2], "i32"), Some(4));
+    assert_eq!(h.fold_ints(CEILDIVUI, &[6, 2], "i32"), Some(3));
+    assert_eq!(h.fold_ints(CEILDIVUI, &[0, 2], "i32"), Some(0));
+    // Unsigned: -1 is 255 in i8, and ceil(255 / 2) = 128 wraps to -128 as i8 bits.
+    assert_eq!(h.fold_ints(CEILDIVUI, &[-1, 2], "i8"), Some(-128));
+    assert_eq!(h.fold_ints(CEILDIVUI, &[-1, -1], "i8"), Some(1));
+    assert_eq!(h.fold_ints(CEILDIVUI, &[5, -1], "i8"), Some(1));
+    assert_eq!(h.fold_ints(FLOORDIVSI, &[-128, 3], "i8"), Some(-43));
+    assert_eq!(
+        h.fold_ints(FLOORDIVSI, &[i64::MIN, 2], "index"),
+        Some(i64::MIN / 2)
+    );
+    assert_eq!(h.fold_ints(CEILDIVSI, &[i64::MAX, 2], "i64"), Some(1 << 62));
+    assert_eq!(h.fold_ints(CEILDIVSI, &[127, -128 + 1], "i8"), Some(-1));
+    // Division by zero never folds.
+    for op in [CEILDIVSI, FLOORDIVSI, CEILDIVUI] {
+        assert_eq!(h.fold_ints(op, &[5, 0], "i32"), None, "{op}");
+        assert_eq!(h.fold_ints(op, &[0, 0], "i32"), None, "{op}");
+    }
+    // INT_MIN / -1 overflows: not folded.
+    assert_eq!(h.fold_ints(FLOORDIVSI, &[-128, -1], "i8"), None);
+    assert_eq!(h.fold_ints(FLOORDIVSI, &[i64::MIN, -1], "i64"), None);
+    assert_eq!(h.fold_ints(CEILDIVSI, &[-128, -1], "i8"), None);
+    // As upstream, ceildivsi does not fold where its steps would negate INT_MIN.
+    assert_eq!(h.fold_ints(CEILDIVSI, &[-128, 3], "i8"), None);
+    assert_eq!(h.fold_ints(CEILDIVSI, &[5, -128], "i8"), None);
+    assert_eq!(h.fold_ints(CEILDIVSI, &[-5, -128], "i8"), None);
+    assert_eq!(h.fold_ints(CEILDIVSI, &[0, -128], "i8"), Some(0));
+    // floordivsi has no such steps.
+    assert_eq!(h.fold_ints(FLOORDIVSI, &[5, -128], "i8"), Some(-1));
+    assert_eq!(h.fold_ints(FLOORDIVSI, &[-128, -128], "i8"), Some(1));
+}
+
+#[test]
+fn rounding_division_identities() {
+    let mut h = h();
+    let x = h.arg("i32");
+    let one = h.int(1, "i32");
+    let zero = h.int(0, "i32");
+    for name in [CEILDIVSI, FLOORDIVSI, CEILDIVUI] {
+        let op = h.op(name, &[x, one], "i32");
+        assert_eq!(h.fold_value(op), Some(x), "{name}");
+        let op = h.op(name, &[x, zero], "i32");
+        assert!(h.fold(op).is_none(), "{name}");
+        // Not commutative: 1 / x is not x.
+        let op = h.op(name, &[one, x], "i32");
+        assert!(h.fold(op).is_none(), "{name}");
+    }
+}
+
+#[test]
+fn unsigned_min_max() {
+    let mut h = h();
+    assert_eq!(h.fold_ints(MINUI, &[-1, 1], "i8"), Some(1));
+    assert_eq!(h.fold_ints(MAXUI, &[-1, 1], "i8"), Some(-1));
+    assert_eq!(h.fold_ints(MINUI, &[-128, 127], "i8"), Some(127));
+    assert_eq!(
+        h.fold_ints(MAXUI, &[i64::MIN, i64::MAX], "index"),
+        Some(i64::MIN)
+    );
+    let x = h.arg("i16");
+    let zero = h.int(0, "i16");
+    let ones = h.int(-1, "i16");
+    let five = h.int(5, "i16");
+    let mut check = |name: &str, a, b| {
+        let op = h.op(name, &[a, b], "i16");
+        h.fold_value(op)
+    };
+    assert_eq!(check(MINUI, x, x), Some(x));
+    assert_eq!(check(MAXUI, x, x), Some(x));
+    assert_eq!(check(MINUI, x, zero), Some(zero));
+    assert_eq!(check(MINUI, zero, x), Some(zero));
+    assert_eq!(check(MINUI, x, ones), Some(x));
+    assert_eq!(check(MAXUI, x, ones), Some(ones));
+    assert_eq!(check(MAXUI, ones, x), Some(ones));
+    assert_eq!(check(MAXUI, x, zero), Some(x));
+    assert_eq!(check(MAXUI, x, five), None);
+    assert_eq!(check(MINUI, x, five), None);
+}

@@ -28,7 +28,8 @@ fn constant_moves_right() {
     assert!(!apply(&mut h, &p, both));
     // Every commutative op carries it.
     for name in [
-        ADDI, MULI, ANDI, ORI, XORI, MINSI, MAXSI, ADDF, MULF, MINIMUMF, MAXIMUMF,
+        ADDI, MULI, ANDI, ORI, XORI, MINSI, MAXSI, MINUI, MAXUI, ADDF, MULF, MINIMUMF, MAXIMUMF,
+        MINNUMF, MAXNUMF,
     ] {
         let info = h.ctx.lookup_op_info(name).unwrap();
         let mut v = Vec::new();

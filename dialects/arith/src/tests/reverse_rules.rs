@@ -149,8 +149,26 @@ fn float_casts_convert_the_adjoint_back() {
 fn integer_ops_and_integer_casts_have_no_rule() {
     let h = h();
     for name in [
-        ADDI, MULI, SUBI, CMPF, CMPI, SITOFP, UITOFP, FPTOSI, FPTOUI, BITCAST, EXTSI, TRUNCI,
-        INDEX_CAST, CONSTANT,
+        ADDI,
+        MULI,
+        SUBI,
+        CMPF,
+        CMPI,
+        SITOFP,
+        UITOFP,
+        FPTOSI,
+        FPTOUI,
+        BITCAST,
+        EXTSI,
+        TRUNCI,
+        INDEX_CAST,
+        CONSTANT,
+        MINUI,
+        MAXUI,
+        CEILDIVSI,
+        CEILDIVUI,
+        FLOORDIVSI,
+        INDEX_CASTUI,
     ] {
         let info = h.ctx.lookup_op_info(name).unwrap();
         assert!(
@@ -159,9 +177,50 @@ fn integer_ops_and_integer_casts_have_no_rule() {
         );
     }
     for name in [
-        ADDF, SUBF, MULF, DIVF, REMF, NEGF, MINIMUMF, MAXIMUMF, SELECT, EXTF, TRUNCF,
+        ADDF, SUBF, MULF, DIVF, REMF, NEGF, MINIMUMF, MAXIMUMF, MINNUMF, MAXNUMF, SELECT, EXTF,
+        TRUNCF,
     ] {
         let info = h.ctx.lookup_op_info(name).unwrap();
         assert!(info.get_interface::<dyn ReverseRule>().is_some(), "{name}");
+    }
+}
+
+#[test]
+fn minnum_maxnum_route_to_the_number_that_was_chosen() {
+    let mut h = h();
+    for args in [[1.0, 2.0], [3.0, -2.0], [-0.5, -0.25]] {
+        h.check_rule(MINNUMF, &args, TOL);
+        h.check_rule(MAXNUMF, &args, TOL);
+    }
+    let nan = f64::NAN;
+    for name in [MINNUMF, MAXNUMF] {
+        // Ties go to the left operand.
+        assert_eq!(
+            h.rule_gradient(name, &[2.0, 2.0], &[true, true], 1.0),
+            [Some(1.0), Some(0.0)],
+            "{name}"
+        );
+        // A NaN operand loses: the number gets the adjoint, the NaN gets 0.
+        assert_eq!(
+            h.rule_gradient(name, &[nan, 2.0], &[true, true], 3.0),
+            [Some(0.0), Some(1.0)],
+            "{name}"
+        );
+        assert_eq!(
+            h.rule_gradient(name, &[2.0, nan], &[true, true], 3.0),
+            [Some(1.0), Some(0.0)],
+            "{name}"
+        );
+        assert_eq!(
+            h.rule_gradient(name, &[nan, nan], &[true, true], 3.0),
+            [Some(0.0), Some(0.0)],
+            "{name}"
+        );
+        // One active operand.
+        assert_eq!(
+            h.rule_gradient(name, &[1.0, 1.5], &[false, true], 1.0),
+            [None, Some(if name == MAXNUMF { 1.0 } else { 0.0 })],
+            "{name}"
+        );
     }
 }

@@ -48,6 +48,14 @@ const SOURCE: &str = r#"
   %38 = arith.trunci %l overflow<nuw> : i64 to i32
   %39 = arith.index_cast %i : index to i32
   %40 = arith.bitcast %x : f32 to i32
+  %41 = arith.maxnumf %x, %y fastmath<nnan> : f32
+  %42 = arith.minnumf %d, %d : f64
+  %43 = arith.maxui %a, %b : i32
+  %44 = arith.minui %i, %i : index
+  %45 = arith.ceildivsi %a, %b : i32
+  %46 = arith.floordivsi %a, %b : i32
+  %47 = arith.ceildivui %i, %i : index
+  %48 = arith.index_castui %a : i32 to index
   "test.end"() : () -> ()
 }) : () -> ()
 "#;
@@ -125,6 +133,14 @@ fn custom_and_generic_text_is_upstreams() {
         "%34 = arith.extf %arg8 fastmath<none> : f16 to f32",
         "%35 = arith.truncf %arg7 upward : f64 to f32",
         "%38 = arith.trunci %arg2 overflow<nuw> : i64 to i32",
+        "%41 = arith.maxnumf %arg5, %arg6 fastmath<nnan> : f32",
+        "%42 = arith.minnumf %arg7, %arg7 : f64",
+        "%43 = arith.maxui %arg0, %arg1 : i32",
+        "%44 = arith.minui %arg3, %arg3 : index",
+        "%45 = arith.ceildivsi %arg0, %arg1 : i32",
+        "%46 = arith.floordivsi %arg0, %arg1 : i32",
+        "%47 = arith.ceildivui %arg3, %arg3 : index",
+        "%48 = arith.index_castui %arg0 : i32 to index",
     ] {
         assert!(custom.contains(line), "missing `{line}` in\n{custom}");
     }
@@ -140,6 +156,12 @@ fn custom_and_generic_text_is_upstreams() {
         r#"%30 = "arith.sitofp"(%arg0) : (i32) -> f32"#,
         r#"%35 = "arith.truncf"(%arg7) <{roundingmode = 2 : i32}> : (f64) -> f32"#,
         r#"%38 = "arith.trunci"(%arg2) <{overflowFlags = #arith.overflow<nuw>}> : (i64) -> i32"#,
+        r#"%41 = "arith.maxnumf"(%arg5, %arg6) <{fastmath = #arith.fastmath<nnan>}> : (f32, f32) -> f32"#,
+        r#"%42 = "arith.minnumf"(%arg7, %arg7) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64"#,
+        r#"%43 = "arith.maxui"(%arg0, %arg1) : (i32, i32) -> i32"#,
+        r#"%45 = "arith.ceildivsi"(%arg0, %arg1) : (i32, i32) -> i32"#,
+        r#"%47 = "arith.ceildivui"(%arg3, %arg3) : (index, index) -> index"#,
+        r#"%48 = "arith.index_castui"(%arg0) : (i32) -> index"#,
     ] {
         assert!(generic.contains(line), "missing `{line}` in\n{generic}");
     }

@@ -433,3 +433,80 @@ fn constant() {
     let op = raw(&mut h, CONSTANT, &[], &[]);
     assert_eq!(err(&h, op), "'arith.constant' op requires one result");
 }
+
+#[test]
+fn rounding_division_unsigned_min_max_num_and_index_castui() {
+    let mut h = h();
+    let [i8t, i32t, i64t, f32t, it] = ["i8", "i32", "i64", "f32", "index"].map(|t| h.ty(t));
+    let (a, b, x, i) = (h.arg("i32"), h.arg("i64"), h.arg("f32"), h.arg("index"));
+    for name in [MINUI, MAXUI, CEILDIVSI, CEILDIVUI, FLOORDIVSI] {
+        let op = raw(&mut h, name, &[a, a], &[i32t]);
+        assert_eq!(h.verify(op), Ok(()), "{name}");
+        let op = raw(&mut h, name, &[i, i], &[it]);
+        assert_eq!(h.verify(op), Ok(()), "{name}");
+        let op = raw(&mut h, name, &[a, b], &[i32t]);
+        assert_eq!(
+            err(&h, op),
+            format!("'{name}' op requires the same type for all operands and results")
+        );
+        let op = raw(&mut h, name, &[x, x], &[f32t]);
+        assert_eq!(
+            err(&h, op),
+            format!("'{name}' op operand #0 must be signless-integer-like, but got 'f32'")
+        );
+        let op = raw(&mut h, name, &[a], &[i32t]);
+        assert!(err(&h, op).contains("expected 2 operands"), "{name}");
+    }
+    for name in [MINNUMF, MAXNUMF] {
+        let op = raw(&mut h, name, &[x, x], &[f32t]);
+        assert_eq!(h.verify(op), Ok(()), "{name}");
+        let op = raw(&mut h, name, &[a, a], &[i32t]);
+        assert_eq!(
+            err(&h, op),
+            format!("'{name}' op operand #0 must be floating-point-like, but got 'i32'")
+        );
+        // fastmath, not overflowFlags.
+        let op = raw(&mut h, name, &[x, x], &[f32t]);
+        let ov = FlagKind::Overflow.attr(&mut h.ctx, 1);
+        h.ctx.set_prop(op, "fastmath", ov);
+        assert!(
+            err(&h, op).contains("Invalid attribute `fastmath`"),
+            "{name}"
+        );
+    }
+    // The rounding divisions carry no properties (upstream: no overflow flags).
+    let op = raw(&mut h, CEILDIVSI, &[a, a], &[i32t]);
+    let ov = FlagKind::Overflow.attr(&mut h.ctx, 1);
+    h.ctx.set_prop(op, "overflowFlags", ov);
+    assert!(err(&h, op).contains("this operation does not support properties"));
+    // index_castui: exactly one side is index, both integer-like.
+    for (v, to) in [(a, it), (i, i8t), (i, i64t)] {
+        let op = raw(&mut h, INDEX_CASTUI, &[v], &[to]);
+        assert_eq!(h.verify(op), Ok(()));
+    }
+    for (v, to, msg) in [
+        (
+            a,
+            i64t,
+            "operand type 'i32' and result type 'i64' are cast incompatible",
+        ),
+        (
+            i,
+            it,
+            "operand type 'index' and result type 'index' are cast incompatible",
+        ),
+        (
+            x,
+            it,
+            "operand #0 must be signless-integer-like, but got 'f32'",
+        ),
+        (
+            i,
+            f32t,
+            "result #0 must be signless-integer-like, but got 'f32'",
+        ),
+    ] {
+        let op = raw(&mut h, INDEX_CASTUI, &[v], &[to]);
+        assert_eq!(err(&h, op), format!("'{INDEX_CASTUI}' op {msg}"));
+    }
+}
