@@ -88,4 +88,61 @@ impl Program {
         }
         launched.map(|()| adjoints)
     }
+
+    /// Launches the gradient kernel `g` on the arguments of a launch of its primal kernel and
+    /// the given adjoint ndarrays, one per active argument in argument order, each of its
+    /// primal's dtype and shape: the kernel accumulates into them (a [`crate::Tape`] carries
+    /// one adjoint per ndarray from launch to launch this way).
+    pub fn launch_grad_with(
+        &mut self,
+        g: &GradientKernel,
+        args: &[Arg],
+        adjoints: &[NdarrayId],
+    ) -> Result<(), Error> {
+        if args.len() != g.activity.len() {
+            return Err(Error::ArgCount {
+                kernel: g.primal.clone(),
+                expected: g.activity.len(),
+                got: args.len(),
+            });
+        }
+        let active: Vec<(usize, &Arg)> = args
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| g.activity[*i])
+            .collect();
+        if active.len() != adjoints.len() {
+            return Err(Error::Value(format!(
+                "the gradient of @{} takes {} adjoint ndarray{}, got {}",
+                g.primal,
+                active.len(),
+                if active.len() == 1 { "" } else { "s" },
+                adjoints.len()
+            )));
+        }
+        for ((i, arg), &adj) in active.into_iter().zip(adjoints) {
+            let Arg::Ndarray(id) = *arg else {
+                return Err(Error::ArgType {
+                    kernel: g.primal.clone(),
+                    index: i,
+                    expected: "an ndarray (the argument is active)".into(),
+                    got: "a scalar".into(),
+                });
+            };
+            let (primal, adjoint) = (self.ndarray(id)?, self.ndarray(adj)?);
+            if primal.dtype() != adjoint.dtype() || primal.shape() != adjoint.shape() {
+                return Err(Error::Value(format!(
+                    "the adjoint of argument {i} of @{} must be an ndarray of {} with shape {:?}, got {} with shape {:?}",
+                    g.primal,
+                    primal.dtype(),
+                    primal.shape(),
+                    adjoint.dtype(),
+                    adjoint.shape()
+                )));
+            }
+        }
+        let mut full = args.to_vec();
+        full.extend(adjoints.iter().map(|&id| Arg::Ndarray(id)));
+        self.launch(g.kernel, &full)
+    }
 }

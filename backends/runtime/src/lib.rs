@@ -17,6 +17,8 @@
 //! - `error`: immediate errors ([`Error`]) and deferred ones ([`RuntimeError`]).
 //! - `program`: [`Program`], [`ProgramConfig`], [`KernelId`], [`ParamType`].
 //! - `grad`: gradient kernels ([`Program::gradient`], [`Program::launch_grad`]).
+//! - `tape`: [`Tape`], a recorded sequence of launches whose gradients run last to first, exact
+//!   through snapshots of what each launch overwrites.
 //! - `adstack`: per-launch adstack sizing shared by every device ([`AdstackPlan`]): each
 //!   stack's SizeExpr evaluated against the launch's data, its depth and bytes per thread.
 //!
@@ -40,6 +42,7 @@ pub mod program;
 pub mod registry;
 pub mod sites;
 pub mod source_map;
+pub mod tape;
 pub mod value;
 
 pub use adstack::{AdstackPlan, DepthSource, KernelStacks, StackInfo, StackPlan};
@@ -51,4 +54,5 @@ pub use ndarray::{Ndarray, NdarrayId};
 pub use program::{adstack_overflow_error, signature, KernelId, ParamType, Program, ProgramConfig};
 pub use registry::{DeviceConstructor, DeviceEntry, DeviceOptions, DeviceRegistry};
 pub use source_map::SourceMap;
+pub use tape::{write_set, Tape, TapeError, WriteSet};
 pub use value::{DType, Scalar};

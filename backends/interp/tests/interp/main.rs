@@ -11,3 +11,4 @@ mod runtime_api;
 mod semantics;
 mod shuffle;
 mod sizing;
+mod tape;

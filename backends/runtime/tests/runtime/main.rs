@@ -9,3 +9,4 @@ mod pipeline;
 mod program;
 mod registry;
 mod sizing;
+mod tape;
