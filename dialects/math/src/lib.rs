@@ -1,11 +1,13 @@
 //! Upstream MLIR's math dialect (the subset kernels need): ops, verifiers, folders, custom
-//! syntax. Every op is a float elementwise op with a `fastmath` property
-//! (`%r = math.sin %a fastmath<fast> : f32`), defined once in the table below through arith's
-//! [`ElementwiseDef`]. Constants are `arith.constant`s: the dialect materializes through arith.
+//! syntax, derivative rules. Every op is an elementwise op defined once in the table of `ops.rs`
+//! through arith's [`qd_arith::ElementwiseDef`]: the float ops carry a `fastmath` property
+//! (`%r = math.sin %a fastmath<fast> : f32`); `math.fpowi %a, %n : f32, i32` raises a float to a
+//! signless integer power; `math.isnan %a : f32` (isinf, isfinite) gives an i1 and keeps its
+//! fastmath in the attribute dictionary; `math.absi` is on integers. Constants are
+//! `arith.constant`s: the dialect materializes through arith.
 //!
-//! Folds follow upstream: f32 through the f32 libm functions, f64 through the f64 ones, other
-//! widths not at all, except `absf`, `floor` and `ceil` which are exact everywhere. The logarithms
-//! and square roots of negative numbers are left alone (as upstream does).
+//! `names` has the op names, `ops` the table, `fold` the folders (as upstream's: see there) and
+//! `reverse` the derivative rules.
 
 mod fold;
 pub mod names;

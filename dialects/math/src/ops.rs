@@ -69,50 +69,91 @@ static FMA: &ElementwiseDef = &ElementwiseDef::same(
 .fold(fold_fma)
 .reverse(&FMA_RULE);
 
-static ASIN: &ElementwiseDef = &unary(names::ASIN, "arcsine");
-static ACOS: &ElementwiseDef = &unary(names::ACOS, "arccosine");
-static ATAN: &ElementwiseDef = &unary(names::ATAN, "arctangent");
-static SINH: &ElementwiseDef = &unary(names::SINH, "hyperbolic sine");
-static COSH: &ElementwiseDef = &unary(names::COSH, "hyperbolic cosine");
-static ASINH: &ElementwiseDef = &unary(names::ASINH, "inverse hyperbolic sine");
-static ACOSH: &ElementwiseDef = &unary(names::ACOSH, "inverse hyperbolic cosine");
-static ATANH: &ElementwiseDef = &unary(names::ATANH, "inverse hyperbolic tangent");
-static LOG1P: &ElementwiseDef = &unary(names::LOG1P, "natural logarithm of one plus the operand");
-static EXPM1: &ElementwiseDef = &unary(names::EXPM1, "base-e exponential minus one");
-static LOG10: &ElementwiseDef = &unary(names::LOG10, "base-10 logarithm");
-static ERF: &ElementwiseDef = &unary(names::ERF, "error function");
-static ERFC: &ElementwiseDef = &unary(names::ERFC, "complementary error function");
-static CBRT: &ElementwiseDef = &unary(names::CBRT, "cube root");
+static ASIN: &ElementwiseDef = &unary(names::ASIN, "arcsine")
+    .fold(fold_asin)
+    .reverse(&ASIN_RULE);
+static ACOS: &ElementwiseDef = &unary(names::ACOS, "arccosine")
+    .fold(fold_acos)
+    .reverse(&ACOS_RULE);
+static ATAN: &ElementwiseDef = &unary(names::ATAN, "arctangent")
+    .fold(fold_atan)
+    .reverse(&ATAN_RULE);
+static SINH: &ElementwiseDef = &unary(names::SINH, "hyperbolic sine")
+    .fold(fold_sinh)
+    .reverse(&SINH_RULE);
+static COSH: &ElementwiseDef = &unary(names::COSH, "hyperbolic cosine")
+    .fold(fold_cosh)
+    .reverse(&COSH_RULE);
+static ASINH: &ElementwiseDef = &unary(names::ASINH, "inverse hyperbolic sine")
+    .fold(fold_asinh)
+    .reverse(&ASINH_RULE);
+static ACOSH: &ElementwiseDef = &unary(names::ACOSH, "inverse hyperbolic cosine")
+    .fold(fold_acosh)
+    .reverse(&ACOSH_RULE);
+static ATANH: &ElementwiseDef = &unary(names::ATANH, "inverse hyperbolic tangent")
+    .fold(fold_atanh)
+    .reverse(&ATANH_RULE);
+static LOG1P: &ElementwiseDef = &unary(names::LOG1P, "natural logarithm of one plus the operand")
+    .fold(fold_log1p)
+    .reverse(&LOG1P_RULE);
+static EXPM1: &ElementwiseDef = &unary(names::EXPM1, "base-e exponential minus one")
+    .fold(fold_expm1)
+    .reverse(&EXPM1_RULE);
+static LOG10: &ElementwiseDef = &unary(names::LOG10, "base-10 logarithm")
+    .fold(fold_log10)
+    .reverse(&LOG10_RULE);
+static ERF: &ElementwiseDef = &unary(names::ERF, "error function")
+    .fold(fold_erf)
+    .reverse(&ERF_RULE);
+static ERFC: &ElementwiseDef = &unary(names::ERFC, "complementary error function")
+    .fold(fold_erfc)
+    .reverse(&ERFC_RULE);
+// Upstream does not fold cbrt.
+static CBRT: &ElementwiseDef = &unary(names::CBRT, "cube root").reverse(&CBRT_RULE);
 static COPYSIGN: &ElementwiseDef = &ElementwiseDef::same(
     names::COPYSIGN,
     "magnitude of a with the sign of b",
     2,
     Float,
 )
-.fastmath();
+.fastmath()
+.fold(fold_copysign)
+.reverse(&COPYSIGN_RULE);
+// Upstream does not fold fpowi.
 static FPOWI: &ElementwiseDef = &ElementwiseDef::mixed(
     names::FPOWI,
     "float raised to a signless integer power",
     Float,
     IntLike,
 )
-.fastmath();
-static TRUNC: &ElementwiseDef = &unary(names::TRUNC, "round toward zero");
-static ROUND: &ElementwiseDef = &unary(names::ROUND, "round to nearest, ties away from zero");
-static ROUNDEVEN: &ElementwiseDef = &unary(names::ROUNDEVEN, "round to nearest, ties to even");
+.fastmath()
+.reverse(&FPOWI_RULE);
+static TRUNC: &ElementwiseDef = &unary(names::TRUNC, "round toward zero")
+    .fold(fold_trunc)
+    .reverse(&ZERO_DERIVATIVE);
+static ROUND: &ElementwiseDef = &unary(names::ROUND, "round to nearest, ties away from zero")
+    .fold(fold_round)
+    .reverse(&ZERO_DERIVATIVE);
+static ROUNDEVEN: &ElementwiseDef = &unary(names::ROUNDEVEN, "round to nearest, ties to even")
+    .fold(fold_roundeven)
+    .reverse(&ZERO_DERIVATIVE);
 static ABSI: &ElementwiseDef =
-    &ElementwiseDef::same(names::ABSI, "integer absolute value", 1, IntLike);
+    &ElementwiseDef::same(names::ABSI, "integer absolute value", 1, IntLike).fold(fold_absi);
 static ISNAN: &ElementwiseDef =
-    &ElementwiseDef::test(names::ISNAN, "whether the operand is a NaN", Float).fastmath_in_dict();
+    &ElementwiseDef::test(names::ISNAN, "whether the operand is a NaN", Float)
+        .fastmath_in_dict()
+        .fold(fold_isnan);
 static ISINF: &ElementwiseDef =
     &ElementwiseDef::test(names::ISINF, "whether the operand is infinite", Float)
-        .fastmath_in_dict();
+        .fastmath_in_dict()
+        .fold(fold_isinf);
 static ISFINITE: &ElementwiseDef = &ElementwiseDef::test(
     names::ISFINITE,
     "whether the operand is neither infinite nor NaN",
     Float,
 )
-.fastmath_in_dict();
+.fastmath_in_dict()
+.fold(fold_isfinite);
 
 /// Every math op, in registration order.
 pub fn ops() -> Vec<OpInfo> {

@@ -274,3 +274,5 @@ fn rules_read_the_result_where_it_is_cheaper() {
         (vec![false, false, false], vec![false])
     );
 }
+
+mod new_ops;
