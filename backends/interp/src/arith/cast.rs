@@ -50,6 +50,7 @@ pub(super) fn compile(
             | names::EXTUI
             | names::TRUNCI
             | names::INDEX_CAST
+            | names::INDEX_CASTUI
             | names::BITCAST
     );
     if !is_cast {
@@ -73,7 +74,7 @@ pub(super) fn compile(
         // Widening is exact; narrowing rounds to nearest even.
         names::EXTF | names::TRUNCF => int_unary(x, d, move |a| from_f64(as_f64(a, from), to)),
         names::EXTSI | names::INDEX_CAST | names::TRUNCI => int_unary(x, d, move |a| canon(a, tw)),
-        names::EXTUI => int_unary(x, d, move |a| canon(zext(a, fw), tw)),
+        names::EXTUI | names::INDEX_CASTUI => int_unary(x, d, move |a| canon(zext(a, fw), tw)),
         // The low bits are the value's raw bits in every encoding.
         names::BITCAST => int_unary(x, d, move |a| match to {
             Kind::Int { width, .. } => canon(a, width),

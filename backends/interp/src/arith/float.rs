@@ -22,6 +22,28 @@ pub(super) fn compile(
         names::NEGF => float_un!(c, op, |a| -a),
         names::MINIMUMF => float_bin!(c, op, |a, b| a.ieee_minimum(b)),
         names::MAXIMUMF => float_bin!(c, op, |a, b| a.ieee_maximum(b)),
+        names::MINNUMF => float_bin!(c, op, |a, b| minimum_number(a, b)),
+        names::MAXNUMF => float_bin!(c, op, |a, b| maximum_number(a, b)),
         _ => return Ok(None),
     }))
+}
+
+/// IEEE 754-2019 minimumNumber (arith.minnumf, as qd-arith's folder): a NaN operand loses to a
+/// number, and -0 is below +0.
+fn minimum_number<T: Float>(a: T, b: T) -> T {
+    if a.is_nan() || (!b.is_nan() && (b < a || (b == a && b.is_sign_negative()))) {
+        b
+    } else {
+        a
+    }
+}
+
+/// IEEE 754-2019 maximumNumber (arith.maxnumf): a NaN operand loses to a number, and +0 is above
+/// -0.
+fn maximum_number<T: Float>(a: T, b: T) -> T {
+    if a.is_nan() || (!b.is_nan() && (b > a || (b == a && !b.is_sign_negative()))) {
+        b
+    } else {
+        a
+    }
 }

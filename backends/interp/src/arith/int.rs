@@ -28,6 +28,19 @@ fn shift_amount(b: u64, w: u32) -> Result<u32, Failure> {
     Ok(amt as u32)
 }
 
+/// `a / b` rounded toward negative infinity (`b` is not 0).
+fn floor_div(a: i128, b: i128) -> i128 {
+    let (q, r) = (a / b, a % b);
+    // Truncation rounded up exactly when the remainder's sign differs from the divisor's.
+    q - i128::from(r != 0 && (r < 0) != (b < 0))
+}
+
+/// `a / b` rounded toward positive infinity (`b` is not 0).
+fn ceil_div(a: i128, b: i128) -> i128 {
+    let (q, r) = (a / b, a % b);
+    q + i128::from(r != 0 && (r < 0) == (b < 0))
+}
+
 /// The integer op `name`, or None when `name` is not one.
 pub(super) fn compile(
     c: &mut Compiler<'_>,
@@ -45,6 +58,11 @@ pub(super) fn compile(
             | names::REMUI
             | names::MINSI
             | names::MAXSI
+            | names::MINUI
+            | names::MAXUI
+            | names::CEILDIVSI
+            | names::FLOORDIVSI
+            | names::CEILDIVUI
             | names::ANDI
             | names::ORI
             | names::XORI
@@ -68,6 +86,8 @@ pub(super) fn compile(
         names::MULI => bin(|a, b, w| canon(a.wrapping_mul(b), w)),
         names::MINSI => bin(|a, b, w| if sext(b, w) < sext(a, w) { b } else { a }),
         names::MAXSI => bin(|a, b, w| if sext(b, w) > sext(a, w) { b } else { a }),
+        names::MINUI => bin(|a, b, w| if zext(b, w) < zext(a, w) { b } else { a }),
+        names::MAXUI => bin(|a, b, w| if zext(b, w) > zext(a, w) { b } else { a }),
         // Canonical (sign-extended) inputs give canonical results for bitwise ops.
         names::ANDI => bin(|a, b, _| a & b),
         names::ORI => bin(|a, b, _| a | b),
@@ -87,6 +107,19 @@ pub(super) fn compile(
         names::REMUI => checked(|a, b, w| match zext(b, w) {
             0 => Err(div_by_zero()),
             b => Ok(canon(zext(a, w) % b, w)),
+        }),
+        // The exact quotient rounded, then wrapped (INT_MIN / -1 gives INT_MIN, as divsi).
+        names::CEILDIVSI => checked(|a, b, w| match sext(b, w) {
+            0 => Err(div_by_zero()),
+            b => Ok(canon(ceil_div(sext(a, w) as i128, b as i128) as u64, w)),
+        }),
+        names::FLOORDIVSI => checked(|a, b, w| match sext(b, w) {
+            0 => Err(div_by_zero()),
+            b => Ok(canon(floor_div(sext(a, w) as i128, b as i128) as u64, w)),
+        }),
+        names::CEILDIVUI => checked(|a, b, w| match zext(b, w) {
+            0 => Err(div_by_zero()),
+            b => Ok(canon(ceil_div(zext(a, w) as i128, b as i128) as u64, w)),
         }),
         names::SHLI => checked(|a, b, w| Ok(canon(a << shift_amount(b, w)?, w))),
         names::SHRSI => checked(|a, b, w| Ok(canon((sext(a, w) >> shift_amount(b, w)?) as u64, w))),

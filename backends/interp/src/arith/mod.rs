@@ -4,6 +4,10 @@
 //! runtime errors (`INT_MIN / -1` wraps to `INT_MIN`, its remainder is 0); shifts by the width or
 //! more are runtime errors (upstream calls them poison); f32 ops compute in f32 and f64 ops in
 //! f64 (IEEE, round to nearest even); `minimumf`/`maximumf` propagate NaN and order -0 below +0;
+//! `minnumf`/`maxnumf` return the number when one operand is NaN and order -0 below +0 (upstream
+//! leaves the sign of a zero result open); `ceildivsi`/`floordivsi`/`ceildivui` round the exact
+//! quotient and wrap it (`INT_MIN / -1` gives `INT_MIN`), by zero they are runtime errors;
+//! `index_castui` zero-extends;
 //! `fptosi`/`fptoui` truncate toward zero and saturate at the target range (NaN gives 0), where
 //! upstream leaves out-of-range values poison; `truncf` rounds to nearest even (other rounding
 //! modes are refused at compile time).

@@ -2,6 +2,7 @@
 
 mod adjoint;
 mod adstack;
+mod arith_ops;
 mod common;
 mod element;
 mod examples;
