@@ -8,6 +8,7 @@ mod element;
 mod examples;
 mod extension;
 mod lowered;
+mod math_ops;
 mod runtime_api;
 mod semantics;
 mod shuffle;
