@@ -48,7 +48,13 @@ pub struct Sites {
 fn is_division(name: &str) -> bool {
     matches!(
         name,
-        names::DIVSI | names::DIVUI | names::REMSI | names::REMUI
+        names::DIVSI
+            | names::DIVUI
+            | names::REMSI
+            | names::REMUI
+            | names::CEILDIVSI
+            | names::FLOORDIVSI
+            | names::CEILDIVUI
     )
 }
 

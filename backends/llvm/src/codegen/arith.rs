@@ -3,10 +3,14 @@
 //! error (`INT_MIN / -1` wraps to `INT_MIN`, its remainder is 0, never LLVM's undefined
 //! behaviour); float ops are IEEE in their own precision, without fast-math flags (so no
 //! contraction into FMA); `minimumf`/`maximumf` are `llvm.minimum`/`llvm.maximum`;
-//! `fptosi`/`fptoui` saturate (`llvm.fpto*i.sat`: NaN gives 0).
+//! `minnumf`/`maxnumf` are `llvm.minimumnum`/`llvm.maximumnum` (IEEE 754-2019 minimumNumber and
+//! maximumNumber: the interpreter's NaN and signed-zero rules, where `llvm.minnum` leaves the
+//! sign of a zero result open); `ceildivsi`/`floordivsi`/`ceildivui` adjust the truncated
+//! quotient by one (see `rounding_division`); `fptosi`/`fptoui` saturate (`llvm.fpto*i.sat`: NaN
+//! gives 0).
 
 use super::{Gen, R};
-use inkwell::types::BasicTypeEnum;
+use inkwell::types::{BasicTypeEnum, IntMathType};
 use inkwell::values::{
     BasicValue, BasicValueEnum, FloatMathValue, FloatValue, IntMathValue, IntValue,
 };
@@ -51,7 +55,13 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
             let (t, e) = (g.operand(op, 1)?, g.operand(op, 2)?);
             g.ck(g.b.build_select(c, t, e, "sel"))?
         }
-        names::DIVSI | names::REMSI | names::DIVUI | names::REMUI => division(g, op, name)?,
+        names::DIVSI
+        | names::REMSI
+        | names::DIVUI
+        | names::REMUI
+        | names::CEILDIVSI
+        | names::FLOORDIVSI
+        | names::CEILDIVUI => division(g, op, name)?,
         names::SHLI | names::SHRSI | names::SHRUI => shift(g, op, name)?,
         names::NEGF => {
             let BasicValueEnum::FloatValue(a) = g.operand(op, 0)? else {
@@ -82,6 +92,8 @@ pub(crate) const INT_BINARY: &[&str] = &[
     names::MULI,
     names::MINSI,
     names::MAXSI,
+    names::MINUI,
+    names::MAXUI,
     names::ANDI,
     names::ORI,
     names::XORI,
@@ -97,6 +109,8 @@ pub(crate) const FLOAT_BINARY: &[&str] = &[
     names::REMF,
     names::MINIMUMF,
     names::MAXIMUMF,
+    names::MINNUMF,
+    names::MAXNUMF,
 ];
 
 /// Integer op `name` (one of `INT_BINARY`) of `op` on `a` and `b`, scalars or vectors.
@@ -127,11 +141,12 @@ pub(crate) fn int_binary<'ctx, T: IntMathValue<'ctx> + Copy>(
             let c = g.ck(g.b.build_int_compare(pred, a, b, "cmp"))?;
             return Ok(c.as_basic_value_enum());
         }
-        names::MINSI | names::MAXSI => {
-            let pred = if name == names::MINSI {
-                IntPredicate::SLT
-            } else {
-                IntPredicate::SGT
+        names::MINSI | names::MAXSI | names::MINUI | names::MAXUI => {
+            let pred = match name {
+                names::MINSI => IntPredicate::SLT,
+                names::MAXSI => IntPredicate::SGT,
+                names::MINUI => IntPredicate::ULT,
+                _ => IntPredicate::UGT,
             };
             let c = g.ck(g.b.build_int_compare(pred, b, a, "c"))?;
             return g.ck(g.b.build_select(c, b, a, "m"));
@@ -181,11 +196,12 @@ pub(crate) fn float_binary<'ctx, T: FloatMathValue<'ctx>>(
             let c = g.ck(g.b.build_float_compare(pred, a, b, "cmp"))?;
             return Ok(c.as_basic_value_enum());
         }
-        names::MINIMUMF | names::MAXIMUMF => {
-            let f = if name == names::MINIMUMF {
-                "llvm.minimum"
-            } else {
-                "llvm.maximum"
+        names::MINIMUMF | names::MAXIMUMF | names::MINNUMF | names::MAXNUMF => {
+            let f = match name {
+                names::MINIMUMF => "llvm.minimum",
+                names::MAXIMUMF => "llvm.maximum",
+                names::MINNUMF => "llvm.minimumnum",
+                _ => "llvm.maximumnum",
             };
             let (a, b) = (a.as_basic_value_enum(), b.as_basic_value_enum());
             return intrinsic(g, f, &[a.get_type()], &[a, b]);
@@ -233,6 +249,10 @@ fn division<'ctx>(g: &mut Gen<'_, 'ctx>, op: OpId, name: &str) -> R<BasicValueEn
     Ok(match name {
         names::DIVUI => g.ck(g.b.build_int_unsigned_div(a, b, "udiv"))?.into(),
         names::REMUI => g.ck(g.b.build_int_unsigned_rem(a, b, "urem"))?.into(),
+        names::CEILDIVSI | names::FLOORDIVSI | names::CEILDIVUI => {
+            let consts = (zero, t.const_int(1, false), t.const_all_ones());
+            rounding_division(g, name, a, b, consts)?.into()
+        }
         _ => {
             // b = -1 is done apart: a / -1 = -a (wrapping), a % -1 = 0.
             let m1 = t.const_all_ones();
@@ -251,6 +271,58 @@ fn division<'ctx>(g: &mut Gen<'_, 'ctx>, op: OpId, name: &str) -> R<BasicValueEn
             }
         }
     })
+}
+
+/// `ceildivsi`, `floordivsi` or `ceildivui` of `a` by `b`, which is not 0 (in the lanes that
+/// run), on scalars or vectors; `consts` are 0, 1 and -1 of their type. The truncated quotient
+/// moves by one toward the rounding direction when the remainder is not 0: up for ceil when the
+/// exact quotient is positive (remainder and divisor of one sign), down for floor when it is
+/// negative. `b = -1` is done apart (`-a`, wrapping as the interpreter) so that `sdiv` never
+/// meets `INT_MIN / -1`.
+pub(crate) fn rounding_division<'ctx, T>(
+    g: &Gen<'_, 'ctx>,
+    name: &str,
+    a: T,
+    b: T,
+    (zero, one, m1): (T, T, T),
+) -> R<T>
+where
+    T: IntMathValue<'ctx> + Copy + TryFrom<BasicValueEnum<'ctx>>,
+    <T::BaseType as IntMathType<'ctx>>::ValueType: IntMathValue<'ctx> + Copy,
+{
+    let back = |v: BasicValueEnum<'ctx>| T::try_from(v).map_err(|_| g.err("unexpected type"));
+    let bump = |c, q: T, up: bool| -> R<T> {
+        let moved = if up {
+            g.ck(g.b.build_int_add(q, one, "up"))?
+        } else {
+            g.ck(g.b.build_int_sub(q, one, "down"))?
+        };
+        back(g.ck(g.b.build_select(c, moved, q, "round"))?)
+    };
+    if name == names::CEILDIVUI {
+        let q = g.ck(g.b.build_int_unsigned_div(a, b, "udiv"))?;
+        let r = g.ck(g.b.build_int_unsigned_rem(a, b, "urem"))?;
+        let inexact = g.ck(g.b.build_int_compare(IntPredicate::NE, r, zero, "inexact"))?;
+        return bump(inexact, q, true);
+    }
+    let is_m1 = g.ck(g.b.build_int_compare(IntPredicate::EQ, b, m1, "bm1"))?;
+    let safe = back(g.ck(g.b.build_select(is_m1, one, b, "bs"))?)?;
+    let q = g.ck(g.b.build_int_signed_div(a, safe, "sdiv"))?;
+    let r = g.ck(g.b.build_int_signed_rem(a, safe, "srem"))?;
+    let inexact = g.ck(g.b.build_int_compare(IntPredicate::NE, r, zero, "inexact"))?;
+    // The sign bit of r ^ b says whether the exact quotient is negative.
+    let signs = g.ck(g.b.build_xor(r, safe, "signs"))?;
+    let ceil = name == names::CEILDIVSI;
+    let pred = if ceil {
+        IntPredicate::SGE
+    } else {
+        IntPredicate::SLT
+    };
+    let toward = g.ck(g.b.build_int_compare(pred, signs, zero, "toward"))?;
+    let c = g.ck(g.b.build_and(inexact, toward, "c"))?;
+    let rounded = bump(c, q, ceil)?;
+    let neg = g.ck(g.b.build_int_sub(zero, a, "neg"))?;
+    back(g.ck(g.b.build_select(is_m1, neg, rounded, "q"))?)
 }
 
 fn shift<'ctx>(g: &mut Gen<'_, 'ctx>, op: OpId, name: &str) -> R<BasicValueEnum<'ctx>> {
@@ -320,6 +392,17 @@ fn cast<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<BasicValueEnum<'ctx>
             let (from, to_w) = (i.get_type().get_bit_width(), t.get_bit_width());
             if from < to_w {
                 g.ck(g.b.build_int_s_extend(i, t, "sext"))?.into()
+            } else if from > to_w {
+                g.ck(g.b.build_int_truncate(i, t, "trunc"))?.into()
+            } else {
+                i.into()
+            }
+        }
+        // Widening zero-extends, narrowing truncates.
+        (names::INDEX_CASTUI, BasicValueEnum::IntValue(i), BasicTypeEnum::IntType(t)) => {
+            let (from, to_w) = (i.get_type().get_bit_width(), t.get_bit_width());
+            if from < to_w {
+                g.ck(g.b.build_int_z_extend(i, t, "zext"))?.into()
             } else if from > to_w {
                 g.ck(g.b.build_int_truncate(i, t, "trunc"))?.into()
             } else {

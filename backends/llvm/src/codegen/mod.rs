@@ -14,7 +14,9 @@ mod topcache;
 mod types;
 pub(crate) mod vmath;
 
-pub(crate) use arith::{float_binary, int_binary, intrinsic, FLOAT_BINARY, INT_BINARY};
+pub(crate) use arith::{
+    float_binary, int_binary, intrinsic, rounding_division, FLOAT_BINARY, INT_BINARY,
+};
 pub(crate) use control::{for_body, while_condition};
 
 use crate::frame::FrameLayout;

@@ -7,7 +7,9 @@
 //! Math is the vector math library's (`codegen::vmath`, within an ulp or so of libm).
 
 use super::{errors, ln, ln_mut, splat, vector, Lin, VVal};
-use crate::codegen::{float_binary, int_binary, intrinsic, Gen, FLOAT_BINARY, INT_BINARY, R};
+use crate::codegen::{
+    float_binary, int_binary, intrinsic, rounding_division, Gen, FLOAT_BINARY, INT_BINARY, R,
+};
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, VectorValue};
 use inkwell::IntPredicate;
@@ -125,7 +127,13 @@ pub(crate) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
             let e = vector(g, g.ir.operand(op, 2))?;
             g.ck(g.b.build_select(c, t, e, "sel"))?.into_vector_value()
         }
-        names::DIVSI | names::REMSI | names::DIVUI | names::REMUI => division(g, op, name)?,
+        names::DIVSI
+        | names::REMSI
+        | names::DIVUI
+        | names::REMUI
+        | names::CEILDIVSI
+        | names::FLOORDIVSI
+        | names::CEILDIVUI => division(g, op, name)?,
         names::SHLI | names::SHRSI | names::SHRUI => shift(g, op, name)?,
         names::NEGF => {
             let a = vector(g, g.ir.operand(op, 0))?;
@@ -161,6 +169,10 @@ fn division<'ctx>(g: &mut Gen<'_, 'ctx>, op: OpId, name: &str) -> R<VectorValue<
     Ok(match name {
         names::DIVUI => g.ck(g.b.build_int_unsigned_div(a, b, "udiv"))?,
         names::REMUI => g.ck(g.b.build_int_unsigned_rem(a, b, "urem"))?,
+        names::CEILDIVSI | names::FLOORDIVSI | names::CEILDIVUI => {
+            let m1 = splat(g, et.const_all_ones().into())?;
+            rounding_division(g, name, a, b, (zero, one, m1))?
+        }
         _ => {
             let m1 = splat(g, et.const_all_ones().into())?;
             let is_m1 = g.ck(g.b.build_int_compare(IntPredicate::EQ, b, m1, "bm1"))?;
@@ -250,6 +262,17 @@ fn cast<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<VectorValue<'ctx>> {
             let to_w = t.get_bit_width();
             if from < to_w {
                 g.ck(g.b.build_int_s_extend(x, t.vec_type(w), "sext"))?
+            } else if from > to_w {
+                g.ck(g.b.build_int_truncate(x, t.vec_type(w), "trunc"))?
+            } else {
+                x
+            }
+        }
+        (names::INDEX_CASTUI, BasicTypeEnum::IntType(t)) => {
+            let from = xe.into_int_type().get_bit_width();
+            let to_w = t.get_bit_width();
+            if from < to_w {
+                g.ck(g.b.build_int_z_extend(x, t.vec_type(w), "zext"))?
             } else if from > to_w {
                 g.ck(g.b.build_int_truncate(x, t.vec_type(w), "trunc"))?
             } else {
