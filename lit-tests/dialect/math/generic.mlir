@@ -71,3 +71,89 @@
   %19 = "math.powf"(%x, %y) {note = 1 : i32} : (f32, f32) -> f32
   "test.end"() : () -> ()
 }) : () -> ()
+
+// The ops added for issue #14 in generic form: fpowi's two operand types, the classifications'
+// i1 result, absi without properties.
+// CHECK-LABEL: "test.func2"() ({
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %[[N:.*]]: i32, %[[D:.*]]: f64):
+// GENERIC-LABEL: "test.func2"() ({
+// GENERIC-NEXT: ^bb0(%[[X:.*]]: f32, %[[N:.*]]: i32, %[[D:.*]]: f64):
+"test.func2"() ({
+^bb0(%x: f32, %n: i32, %d: f64):
+  // CHECK-NEXT: %{{.*}} = math.asin %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.asin"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %0 = "math.asin"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.acos %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.acos"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %1 = "math.acos"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.atan %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.atan"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %2 = "math.atan"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.sinh %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.sinh"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %3 = "math.sinh"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.cosh %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.cosh"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %4 = "math.cosh"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.asinh %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.asinh"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %5 = "math.asinh"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.acosh %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.acosh"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %6 = "math.acosh"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.atanh %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.atanh"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %7 = "math.atanh"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.log1p %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.log1p"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %8 = "math.log1p"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.expm1 %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.expm1"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %9 = "math.expm1"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.log10 %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.log10"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %10 = "math.log10"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.erf %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.erf"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %11 = "math.erf"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.erfc %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.erfc"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %12 = "math.erfc"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.cbrt %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.cbrt"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %13 = "math.cbrt"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.trunc %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.trunc"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %14 = "math.trunc"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.round %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.round"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %15 = "math.round"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.roundeven %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.roundeven"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  %16 = "math.roundeven"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.copysign %[[X]], %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.copysign"(%[[X]], %[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+  %17 = "math.copysign"(%x, %x) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.fpowi %[[X]], %[[N]] : f32, i32
+  // GENERIC-NEXT: %{{.*}} = "math.fpowi"(%[[X]], %[[N]]) <{fastmath = #arith.fastmath<none>}> : (f32, i32) -> f32
+  %18 = "math.fpowi"(%x, %n) <{fastmath = #arith.fastmath<none>}> : (f32, i32) -> f32
+  // CHECK-NEXT: %{{.*}} = math.fpowi %[[D]], %[[N]] fastmath<fast> : f64, i32
+  // GENERIC-NEXT: %{{.*}} = "math.fpowi"(%[[D]], %[[N]]) <{fastmath = #arith.fastmath<fast>}> : (f64, i32) -> f64
+  %19 = "math.fpowi"(%d, %n) <{fastmath = #arith.fastmath<fast>}> : (f64, i32) -> f64
+  // CHECK-NEXT: %{{.*}} = math.absi %[[N]] : i32
+  // GENERIC-NEXT: %{{.*}} = "math.absi"(%[[N]]) : (i32) -> i32
+  %20 = "math.absi"(%n) : (i32) -> i32
+  // CHECK-NEXT: %{{.*}} = math.isnan %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.isnan"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> i1
+  %21 = "math.isnan"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> i1
+  // CHECK-NEXT: %{{.*}} = math.isinf %[[D]] {fastmath = #arith.fastmath<ninf>} : f64
+  // GENERIC-NEXT: %{{.*}} = "math.isinf"(%[[D]]) <{fastmath = #arith.fastmath<ninf>}> : (f64) -> i1
+  %22 = "math.isinf"(%d) <{fastmath = #arith.fastmath<ninf>}> : (f64) -> i1
+  // CHECK-NEXT: %{{.*}} = math.isfinite %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.isfinite"(%[[X]]) <{fastmath = #arith.fastmath<none>}> : (f32) -> i1
+  %23 = "math.isfinite"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> i1
+  // CHECK-NEXT: %{{.*}} = math.isfinite %[[X]] : f32
+  // GENERIC-NEXT: %{{.*}} = "math.isfinite"(%[[X]]) : (f32) -> i1
+  %24 = "math.isfinite"(%x) : (f32) -> i1
+  "test.end"() : () -> ()
+}) : () -> ()

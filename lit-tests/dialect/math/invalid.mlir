@@ -214,3 +214,121 @@
   %0 = math.tanh %x fastmath<quick> : f32
   "test.end"() : () -> ()
 }) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.asinh' op operand #0 must be floating-point-like, but got 'i32'}}
+  %0 = "math.asinh"(%a) <{fastmath = #arith.fastmath<none>}> : (i32) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.erfc' op requires the same type for all operands and results}}
+  %0 = "math.erfc"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f64
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.copysign' op requires the same type for all operands and results}}
+  %0 = "math.copysign"(%x, %d) <{fastmath = #arith.fastmath<none>}> : (f32, f64) -> f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.fpowi' op operand #1 must be signless-integer-like, but got 'f32'}}
+  %0 = "math.fpowi"(%x, %x) <{fastmath = #arith.fastmath<none>}> : (f32, f32) -> f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.fpowi' op operand #0 must be floating-point-like, but got 'i32'}}
+  %0 = "math.fpowi"(%a, %a) <{fastmath = #arith.fastmath<none>}> : (i32, i32) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.fpowi' op failed to verify that all of {lhs, result} have same type}}
+  %0 = "math.fpowi"(%x, %a) <{fastmath = #arith.fastmath<none>}> : (f32, i32) -> f64
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.fpowi' op expected 2 operands, but found 1}}
+  %0 = "math.fpowi"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.absi' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0 = "math.absi"(%x) : (f32) -> f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{invalid properties {fastmath = #arith.fastmath<none>} for op math.absi: this operation does not support properties}}
+  %0 = "math.absi"(%a) <{fastmath = #arith.fastmath<none>}> : (i32) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.isnan' op result #0 must be bool-like, but got 'i32'}}
+  %0 = "math.isnan"(%x) <{fastmath = #arith.fastmath<none>}> : (f32) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{'math.isinf' op operand #0 must be floating-point-like, but got 'i32'}}
+  %0 = "math.isinf"(%a) <{fastmath = #arith.fastmath<none>}> : (i32) -> i1
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // expected-error@+1 {{expected ':'}}
+  %0 = math.isfinite %x fastmath<nnan> : f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %x: f32, %d: f64):
+  // The exponent's type is missing: the error is at the next token.
+  // expected-error@+2 {{expected ','}}
+  %0 = math.fpowi %x, %a : f32
+  "test.end"() : () -> ()
+}) : () -> ()
