@@ -2,7 +2,10 @@
 //! or remainder by zero and a shift by the width or more stop the thread with the interpreter's
 //! error (`INT_MIN / -1` wraps, its remainder is 0); float ops are IEEE in their own precision
 //! (each float op is `NoContraction`: drivers neither fuse nor reassociate it, Mesa included); `minimumf`/`maximumf` propagate NaN and
-//! order -0 below +0; `fptosi`/`fptoui` saturate (NaN gives 0). `i1` is `OpTypeBool`: its
+//! order -0 below +0; `minnumf`/`maxnumf` return the number when one operand is NaN and order -0
+//! below +0 (built from compares and selects: GLSL's NMin/NMax leave zeros' order open);
+//! `ceildivsi`/`floordivsi`/`ceildivui` adjust the truncated quotient by one; `fptosi`/`fptoui`
+//! saturate (NaN gives 0). `i1` is `OpTypeBool`: its
 //! bitwise ops are logical ops and its extensions selects. Without `Int64`, i64 is the 32-bit
 //! index type and conversions between i64 and i32 are no-ops.
 
@@ -35,19 +38,36 @@ pub(super) fn emit(g: &mut Gen<'_>, op: OpId, name: &str) -> R<()> {
         names::ADDI | names::SUBI | names::MULI | names::ANDI | names::ORI | names::XORI => {
             int_bin(g, op, name)?
         }
-        names::MINSI | names::MAXSI => {
+        names::MINUI | names::MAXUI if result_scalar(g, op)? == Scalar::Bool => {
+            // Unsigned i1 order is 0 < 1: min is and, max is or.
+            let ty = g.scalar_ty(Scalar::Bool);
+            let (a, b) = (g.operand(op, 0)?, g.operand(op, 1)?);
+            if name == names::MINUI {
+                ck!(g, g.b.logical_and(ty, None, a, b))?
+            } else {
+                ck!(g, g.b.logical_or(ty, None, a, b))?
+            }
+        }
+        names::MINSI | names::MAXSI | names::MINUI | names::MAXUI => {
             let s = result_scalar(g, op)?;
             let ty = g.scalar_ty(s);
             let bool_t = g.scalar_ty(Scalar::Bool);
             let (a, b) = (g.operand(op, 0)?, g.operand(op, 1)?);
-            let c = if name == names::MINSI {
-                ck!(g, g.b.s_less_than(bool_t, None, b, a))?
-            } else {
-                ck!(g, g.b.s_greater_than(bool_t, None, b, a))?
+            let c = match name {
+                names::MINSI => ck!(g, g.b.s_less_than(bool_t, None, b, a))?,
+                names::MAXSI => ck!(g, g.b.s_greater_than(bool_t, None, b, a))?,
+                names::MINUI => ck!(g, g.b.u_less_than(bool_t, None, b, a))?,
+                _ => ck!(g, g.b.u_greater_than(bool_t, None, b, a))?,
             };
             ck!(g, g.b.select(ty, None, c, b, a))?
         }
-        names::DIVSI | names::REMSI | names::DIVUI | names::REMUI => division(g, op, name)?,
+        names::DIVSI
+        | names::REMSI
+        | names::DIVUI
+        | names::REMUI
+        | names::CEILDIVSI
+        | names::FLOORDIVSI
+        | names::CEILDIVUI => division(g, op, name)?,
         names::SHLI | names::SHRSI | names::SHRUI => shift(g, op, name)?,
         names::ADDF | names::SUBF | names::MULF | names::DIVF | names::REMF => {
             let s = result_scalar(g, op)?;
@@ -70,7 +90,8 @@ pub(super) fn emit(g: &mut Gen<'_>, op: OpId, name: &str) -> R<()> {
             let a = g.operand(op, 0)?;
             ck!(g, g.b.f_negate(ty, None, a))?
         }
-        names::MINIMUMF | names::MAXIMUMF => min_max_f(g, op, name == names::MINIMUMF)?,
+        names::MINIMUMF | names::MAXIMUMF => min_max_f(g, op, name == names::MINIMUMF, false)?,
+        names::MINNUMF | names::MAXNUMF => min_max_f(g, op, name == names::MINNUMF, true)?,
         _ => cast(g, op, name)?,
     };
     g.set_id(op, v);
@@ -202,6 +223,9 @@ fn division(g: &mut Gen<'_>, op: OpId, name: &str) -> R<Word> {
     Ok(match name {
         names::DIVUI => ck!(g, g.b.u_div(ty, None, a, b))?,
         names::REMUI => ck!(g, g.b.u_mod(ty, None, a, b))?,
+        names::CEILDIVSI | names::FLOORDIVSI | names::CEILDIVUI => {
+            rounding_division(g, name, s, a, b)?
+        }
         _ => {
             // b = -1 is done apart: a / -1 = -a (wrapping), a % -1 = 0.
             let m1 = g.constant(s, u64::MAX);
@@ -219,6 +243,46 @@ fn division(g: &mut Gen<'_>, op: OpId, name: &str) -> R<Word> {
             }
         }
     })
+}
+
+/// `ceildivsi`, `floordivsi` or `ceildivui` of `a` by `b` (not 0) of scalar type `s`: the
+/// truncated quotient moves by one toward the rounding direction when the remainder is not 0
+/// (up for ceil when remainder and divisor have one sign, down for floor when they differ);
+/// `b = -1` is done apart (`-a`, wrapping) as in divsi.
+fn rounding_division(g: &mut Gen<'_>, name: &str, s: Scalar, a: Word, b: Word) -> R<Word> {
+    let ty = g.scalar_ty(s);
+    let bt = g.scalar_ty(Scalar::Bool);
+    let (zero, one) = (g.constant(s, 0), g.constant(s, 1));
+    if name == names::CEILDIVUI {
+        let q = ck!(g, g.b.u_div(ty, None, a, b))?;
+        let r = ck!(g, g.b.u_mod(ty, None, a, b))?;
+        let inexact = ck!(g, g.b.i_not_equal(bt, None, r, zero))?;
+        let up = ck!(g, g.b.i_add(ty, None, q, one))?;
+        return ck!(g, g.b.select(ty, None, inexact, up, q));
+    }
+    let m1 = g.constant(s, u64::MAX);
+    let is_m1 = ck!(g, g.b.i_equal(bt, None, b, m1))?;
+    let safe = ck!(g, g.b.select(ty, None, is_m1, one, b))?;
+    let q = ck!(g, g.b.s_div(ty, None, a, safe))?;
+    // OpSRem takes the dividend's sign, so r ^ b is negative when the exact quotient is.
+    let r = ck!(g, g.b.s_rem(ty, None, a, safe))?;
+    let inexact = ck!(g, g.b.i_not_equal(bt, None, r, zero))?;
+    let signs = ck!(g, g.b.bitwise_xor(ty, None, r, safe))?;
+    let (toward, moved) = if name == names::CEILDIVSI {
+        (
+            ck!(g, g.b.s_greater_than_equal(bt, None, signs, zero))?,
+            ck!(g, g.b.i_add(ty, None, q, one))?,
+        )
+    } else {
+        (
+            ck!(g, g.b.s_less_than(bt, None, signs, zero))?,
+            ck!(g, g.b.i_sub(ty, None, q, one))?,
+        )
+    };
+    let c = ck!(g, g.b.logical_and(bt, None, inexact, toward))?;
+    let rounded = ck!(g, g.b.select(ty, None, c, moved, q))?;
+    let neg = ck!(g, g.b.i_sub(ty, None, zero, a))?;
+    ck!(g, g.b.select(ty, None, is_m1, neg, rounded))
 }
 
 fn shift(g: &mut Gen<'_>, op: OpId, name: &str) -> R<Word> {
@@ -249,8 +313,9 @@ fn shift(g: &mut Gen<'_>, op: OpId, name: &str) -> R<Word> {
     g.ck(r)
 }
 
-/// `minimumf`/`maximumf`: NaN if either is NaN; -0 below +0.
-fn min_max_f(g: &mut Gen<'_>, op: OpId, min: bool) -> R<Word> {
+/// `minimumf`/`maximumf` (NaN if either is NaN) or, with `num`, `minnumf`/`maxnumf` (a NaN
+/// operand gives the other one); -0 below +0 in both.
+fn min_max_f(g: &mut Gen<'_>, op: OpId, min: bool, num: bool) -> R<Word> {
     let s = result_scalar(g, op)?;
     let ty = g.scalar_ty(s);
     let bits = Scalar::I(s.width());
@@ -276,6 +341,10 @@ fn min_max_f(g: &mut Gen<'_>, op: OpId, min: bool) -> R<Word> {
     let m = ck!(g, g.b.select(ty, None, eq, z, m))?;
     let na = ck!(g, g.b.is_nan(bt, None, a))?;
     let nb = ck!(g, g.b.is_nan(bt, None, b))?;
+    if num {
+        let m = ck!(g, g.b.select(ty, None, nb, a, m))?;
+        return ck!(g, g.b.select(ty, None, na, b, m));
+    }
     let nan = ck!(g, g.b.logical_or(bt, None, na, nb))?;
     let sum = ck!(g, g.b.f_add(ty, None, a, b))?;
     ck!(g, g.b.select(ty, None, nan, sum, m))
@@ -381,7 +450,9 @@ fn cast(g: &mut Gen<'_>, op: OpId, name: &str) -> R<Word> {
         (names::EXTSI | names::INDEX_CAST, _, _) if !from.is_float() && !to.is_float() => {
             int_convert(g, x, from, to, true)?
         }
-        (names::EXTUI | names::TRUNCI, _, _) if !from.is_float() && !to.is_float() => {
+        (names::EXTUI | names::TRUNCI | names::INDEX_CASTUI, _, _)
+            if !from.is_float() && !to.is_float() =>
+        {
             int_convert(g, x, from, to, false)?
         }
         (names::BITCAST, a, b) if a.width() == b.width() && a != Scalar::Bool => {

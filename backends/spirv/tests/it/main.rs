@@ -1,5 +1,6 @@
 //! qd-spirv's tests: one binary, one module per concern.
 
+mod arith_ops;
 mod codegen;
 mod corpus;
 mod libm64;
