@@ -170,10 +170,11 @@ impl Float for f64 {
     }
 }
 
-/// How an atomic combines an element's old bits `x` with the value's bits `y`, for `qd.atomic_*`
-/// and `lowered.atomic_*` alike: integers wrap (add) and compare by their signedness (min/max,
-/// signed unless `ui*`; the canonical bits themselves are kept); floats add in their precision
-/// and take IEEE minNum/maxNum (a NaN operand loses to a number).
+/// How an atomic combines an element's old bits `x` with the value's bits `y`, for `qd.atomic_*`,
+/// `qd.ndarray_atomic_*` and `lowered.atomic_*` alike: integers wrap (add, sub) and compare by
+/// their signedness (min/max, signed unless `ui*`; the canonical bits themselves are kept);
+/// floats add and subtract in their precision and take IEEE minNum/maxNum (a NaN operand loses
+/// to a number).
 pub fn atomic_combine(kind: Kind, which: qd_frontend::AtomicKind) -> Box<dyn Fn(u64, u64) -> u64> {
     use qd_frontend::AtomicKind;
     match kind {
@@ -187,6 +188,7 @@ pub fn atomic_combine(kind: Kind, which: qd_frontend::AtomicKind) -> Box<dyn Fn(
             };
             match which {
                 AtomicKind::Add => Box::new(move |x, y| canon(x.wrapping_add(y), w)),
+                AtomicKind::Sub => Box::new(move |x, y| canon(x.wrapping_sub(y), w)),
                 AtomicKind::Min => Box::new(move |x, y| if key(y) < key(x) { y } else { x }),
                 AtomicKind::Max => Box::new(move |x, y| if key(y) > key(x) { y } else { x }),
             }
@@ -201,6 +203,7 @@ fn float_combine<T: Float>(which: qd_frontend::AtomicKind) -> Box<dyn Fn(u64, u6
     let f = T::from_bits64;
     match which {
         AtomicKind::Add => Box::new(move |x, y| (f(x) + f(y)).to_bits64()),
+        AtomicKind::Sub => Box::new(move |x, y| (f(x) - f(y)).to_bits64()),
         AtomicKind::Min => Box::new(move |x, y| f(x).min_num(f(y)).to_bits64()),
         AtomicKind::Max => Box::new(move |x, y| f(x).max_num(f(y)).to_bits64()),
     }

@@ -41,8 +41,10 @@
 //! - Parallelism: a `range_for`/`struct_for` directly in a kernel body is a parallel task; every
 //!   other loop (and every `while`) runs serially per thread. `qd.break`/`qd.continue` need a
 //!   serial loop as their nearest enclosing loop, reached through `qd.if`s only.
-//! - Atomics (`atomic_add/min/max`) have an optional result: the element's value before the
-//!   update (`%old = qd.atomic_add ...`); without `%r =` they have none.
+//! - Atomics (`atomic_add/min/max` on fields, `ndarray_atomic_add/sub/min/max` on ndarrays) have
+//!   an optional result: the element's value before the update (`%old = qd.atomic_add ...`);
+//!   without `%r =` they have none. [`global_write`] describes every write of global memory
+//!   (field and ndarray stores and atomics) in one form, for passes.
 //! - `qd.ndarray_shape` is PURE (an ndarray's shape is fixed for a launch); loads are READ_ONLY;
 //!   stores, atomics and `alloca` have side effects; `elem_ptr`/`member_ptr` are PURE.
 //!
@@ -70,6 +72,7 @@ pub mod syntax;
 pub mod type_syntax;
 pub mod types;
 pub mod verify;
+pub mod writes;
 
 pub use control::{BreakOp, ContinueOp, IfOp};
 pub use globals::{enclosing_kernel, lookup_field, FieldOp, KernelOp};
@@ -79,11 +82,12 @@ pub use loops::{
     StructForOp, WhileOp,
 };
 pub use memory::{AtomicKind, AtomicOp, LoadOp, StoreOp};
-pub use ndarray::{NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp};
+pub use ndarray::{NdarrayAtomicOp, NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp};
 pub use types::{
     array_type, field_type, ndarray_type, ptr_type, struct_type, verify_type, ArrayType, FieldType,
     NdarrayType, PtrType, StructType,
 };
+pub use writes::{global_write, GlobalWrite, WriteKind, WriteTarget};
 
 pub const FIELD_OP: &str = FieldOp::NAME;
 pub const KERNEL_OP: &str = KernelOp::NAME;
@@ -102,6 +106,10 @@ pub const ATOMIC_MAX_OP: &str = memory::AtomicMaxOp::NAME;
 pub const NDARRAY_LOAD_OP: &str = NdarrayLoadOp::NAME;
 pub const NDARRAY_STORE_OP: &str = NdarrayStoreOp::NAME;
 pub const NDARRAY_SHAPE_OP: &str = NdarrayShapeOp::NAME;
+pub const NDARRAY_ATOMIC_ADD_OP: &str = ndarray::NdarrayAtomicAddOp::NAME;
+pub const NDARRAY_ATOMIC_SUB_OP: &str = ndarray::NdarrayAtomicSubOp::NAME;
+pub const NDARRAY_ATOMIC_MIN_OP: &str = ndarray::NdarrayAtomicMinOp::NAME;
+pub const NDARRAY_ATOMIC_MAX_OP: &str = ndarray::NdarrayAtomicMaxOp::NAME;
 pub const ALLOCA_OP: &str = AllocaOp::NAME;
 pub const LOCAL_LOAD_OP: &str = LocalLoadOp::NAME;
 pub const LOCAL_STORE_OP: &str = LocalStoreOp::NAME;

@@ -13,7 +13,10 @@
 use crate::constraints::{same, INDEX};
 use crate::types::FieldType;
 use crate::verify::*;
-use crate::{ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP};
+use crate::{
+    ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP,
+    NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
+};
 use qd_ir::op_def::{constraint, prop};
 use qd_ir::{
     AttrData, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type, Value,
@@ -99,27 +102,51 @@ pub fn field_name_of(ctx: &Context, op: OpId) -> &str {
     }
 }
 
-/// An atomic read-modify-write on a field element.
+/// An atomic read-modify-write: `Add`, `Min` and `Max` exist on fields (`qd.atomic_*`) and
+/// ndarrays (`qd.ndarray_atomic_*`); `Sub` on ndarrays only.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum AtomicKind {
     Add,
+    Sub,
     Min,
     Max,
 }
 
 impl AtomicKind {
-    pub fn op_name(self) -> &'static str {
+    /// The field op of this kind (fields have no atomic sub).
+    pub fn field_op_name(self) -> Option<&'static str> {
         match self {
-            AtomicKind::Add => ATOMIC_ADD_OP,
-            AtomicKind::Min => ATOMIC_MIN_OP,
-            AtomicKind::Max => ATOMIC_MAX_OP,
+            AtomicKind::Add => Some(ATOMIC_ADD_OP),
+            AtomicKind::Sub => None,
+            AtomicKind::Min => Some(ATOMIC_MIN_OP),
+            AtomicKind::Max => Some(ATOMIC_MAX_OP),
         }
     }
+    /// The kind of a field atomic op (`qd.atomic_*`), None for any other op name.
     pub fn from_op_name(name: &str) -> Option<Self> {
         match name {
             ATOMIC_ADD_OP => Some(AtomicKind::Add),
             ATOMIC_MIN_OP => Some(AtomicKind::Min),
             ATOMIC_MAX_OP => Some(AtomicKind::Max),
+            _ => None,
+        }
+    }
+    /// The ndarray op of this kind (`qd.ndarray_atomic_*`).
+    pub fn ndarray_op_name(self) -> &'static str {
+        match self {
+            AtomicKind::Add => NDARRAY_ATOMIC_ADD_OP,
+            AtomicKind::Sub => NDARRAY_ATOMIC_SUB_OP,
+            AtomicKind::Min => NDARRAY_ATOMIC_MIN_OP,
+            AtomicKind::Max => NDARRAY_ATOMIC_MAX_OP,
+        }
+    }
+    /// The kind of an ndarray atomic op (`qd.ndarray_atomic_*`), None for any other op name.
+    pub fn from_ndarray_op_name(name: &str) -> Option<Self> {
+        match name {
+            NDARRAY_ATOMIC_ADD_OP => Some(AtomicKind::Add),
+            NDARRAY_ATOMIC_SUB_OP => Some(AtomicKind::Sub),
+            NDARRAY_ATOMIC_MIN_OP => Some(AtomicKind::Min),
+            NDARRAY_ATOMIC_MAX_OP => Some(AtomicKind::Max),
             _ => None,
         }
     }
@@ -160,7 +187,8 @@ impl AtomicOp {
         AtomicKind::from_op_name(ctx.name(op)).map(|_| AtomicOp(op))
     }
     /// Creates `qd.atomic_<kind> value, @field[indices]`; with `with_result` it also returns the
-    /// element's value before the update.
+    /// element's value before the update. Fields have no atomic sub: `AtomicKind::Sub` is a
+    /// caller's bug (negate the value and add).
     pub fn build(
         b: &mut Builder,
         kind: AtomicKind,
@@ -174,6 +202,7 @@ impl AtomicOp {
             AtomicKind::Add => AtomicAddOp::build(b, value, indices, with_result, field, loc).0,
             AtomicKind::Min => AtomicMinOp::build(b, value, indices, with_result, field, loc).0,
             AtomicKind::Max => AtomicMaxOp::build(b, value, indices, with_result, field, loc).0,
+            AtomicKind::Sub => panic!("qd has no field atomic sub; add the negated value"),
         };
         AtomicOp(op)
     }

@@ -1,26 +1,37 @@
-//! Ndarray access: `qd.ndarray_load`, `qd.ndarray_store`, `qd.ndarray_shape`.
+//! Ndarray access: `qd.ndarray_load`, `qd.ndarray_store`, `qd.ndarray_shape`, and the atomics
+//! `qd.ndarray_atomic_add`, `qd.ndarray_atomic_sub`, `qd.ndarray_atomic_min`,
+//! `qd.ndarray_atomic_max`.
 //!
 //! ```text
 //! %v = qd.ndarray_load %a[%i, %j] : !qd.ndarray<?x?xf32>
 //! qd.ndarray_store %v, %a[%i, %j] : !qd.ndarray<?x?xf32>
 //! %n = qd.ndarray_shape %a, 0 : !qd.ndarray<?x?xf32>      // i32 extent of axis 0
+//! qd.ndarray_atomic_add %v, %a[%i, %j] : !qd.ndarray<?x?xf32>
+//! %old = qd.ndarray_atomic_max %k, %b[%i] : !qd.ndarray<?xi32> // the value before the update
 //! ```
 //!
 //! The type after `:` is the ndarray's; values have its element type, indices are i32.
+//! Atomics take integer (wider than i1) or float elements, as the field atomics; integers wrap
+//! (add, sub) and compare by their signedness (min, max), floats take IEEE minNum/maxNum.
 //! `qd.ndarray_shape` is PURE: an ndarray is bound for a whole launch and stores change its
 //! contents, never its shape, so two reads of the same axis agree and an unused one may go.
 
 use crate::constraints::{ndarray_elem, INDEX, NDARRAY_OPERAND};
+use crate::memory::AtomicKind;
 use crate::types::NdarrayType;
 use crate::verify::*;
 use qd_ir::op_def::{constraint, prop};
-use qd_ir::{Context, DiagResult, OpId, OpInfo, OpTraits, Type, Value};
+use qd_ir::{Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type, Value};
 
 pub(crate) fn ops() -> Vec<OpInfo> {
     vec![
         NdarrayLoadOp::op_info(),
         NdarrayStoreOp::op_info(),
         NdarrayShapeOp::op_info(),
+        NdarrayAtomicAddOp::op_info(),
+        NdarrayAtomicSubOp::op_info(),
+        NdarrayAtomicMinOp::op_info(),
+        NdarrayAtomicMaxOp::op_info(),
     ]
 }
 
@@ -47,6 +58,92 @@ qd_ir::declare_op! {
         ],
         format: "$value `,` $array `[` $indices `]` attr-dict `:` type($array)",
         verify: verify_store,
+    }
+}
+
+/// Declares one ndarray atomic op (the four share operands, result, syntax and verifier).
+macro_rules! ndarray_atomic {
+    ($(#[$doc:meta])* $Name:ident = $op:literal, $summary:literal) => {
+        qd_ir::declare_op! {
+            $(#[$doc])*
+            pub struct $Name = $op {
+                summary: $summary,
+                operands: [
+                    value: single(constraint::ANY) = ndarray_elem(array),
+                    array: single(NDARRAY_OPERAND),
+                    indices: variadic(INDEX),
+                ],
+                results: [old: optional(constraint::ANY) = ndarray_elem(array)],
+                format: "$value `,` $array `[` $indices `]` attr-dict `:` type($array)",
+                verify: verify_atomic,
+            }
+        }
+    };
+}
+
+ndarray_atomic! {
+    /// `[%old =] qd.ndarray_atomic_add %v, %a[indices] : !qd.ndarray<...>`.
+    NdarrayAtomicAddOp = "qd.ndarray_atomic_add", "atomically adds to one element of an ndarray"
+}
+ndarray_atomic! {
+    /// `[%old =] qd.ndarray_atomic_sub %v, %a[indices] : !qd.ndarray<...>`.
+    NdarrayAtomicSubOp = "qd.ndarray_atomic_sub",
+    "atomically subtracts from one element of an ndarray"
+}
+ndarray_atomic! {
+    /// `[%old =] qd.ndarray_atomic_min %v, %a[indices] : !qd.ndarray<...>`.
+    NdarrayAtomicMinOp = "qd.ndarray_atomic_min",
+    "atomically lowers one element of an ndarray to a value"
+}
+ndarray_atomic! {
+    /// `[%old =] qd.ndarray_atomic_max %v, %a[indices] : !qd.ndarray<...>`.
+    NdarrayAtomicMaxOp = "qd.ndarray_atomic_max",
+    "atomically raises one element of an ndarray to a value"
+}
+
+/// A `qd.ndarray_atomic_*` op: one wrapper for the four.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct NdarrayAtomicOp(pub OpId);
+
+impl NdarrayAtomicOp {
+    pub fn from_op(ctx: &Context, op: OpId) -> Option<Self> {
+        AtomicKind::from_ndarray_op_name(ctx.name(op)).map(|_| NdarrayAtomicOp(op))
+    }
+    /// Creates `qd.ndarray_atomic_<kind> value, array[indices]`; with `with_result` it also
+    /// returns the element's value before the update.
+    pub fn build(
+        b: &mut Builder,
+        kind: AtomicKind,
+        value: Value,
+        array: Value,
+        indices: &[Value],
+        with_result: bool,
+        loc: Location,
+    ) -> Self {
+        let (v, a, i, r) = (value, array, indices, with_result);
+        let op = match kind {
+            AtomicKind::Add => NdarrayAtomicAddOp::build(b, v, a, i, r, loc).0,
+            AtomicKind::Sub => NdarrayAtomicSubOp::build(b, v, a, i, r, loc).0,
+            AtomicKind::Min => NdarrayAtomicMinOp::build(b, v, a, i, r, loc).0,
+            AtomicKind::Max => NdarrayAtomicMaxOp::build(b, v, a, i, r, loc).0,
+        };
+        NdarrayAtomicOp(op)
+    }
+    pub fn kind(self, ctx: &Context) -> AtomicKind {
+        AtomicKind::from_ndarray_op_name(ctx.name(self.0)).expect("not an ndarray atomic op")
+    }
+    pub fn value(self, ctx: &Context) -> Value {
+        NdarrayAtomicAddOp(self.0).value(ctx)
+    }
+    pub fn array(self, ctx: &Context) -> Value {
+        NdarrayAtomicAddOp(self.0).array(ctx)
+    }
+    pub fn indices(self, ctx: &Context) -> Vec<Value> {
+        NdarrayAtomicAddOp(self.0).indices(ctx)
+    }
+    /// The element's old value, when the op returns it.
+    pub fn old_value(self, ctx: &Context) -> Option<Value> {
+        NdarrayAtomicAddOp(self.0).old(ctx)
     }
 }
 
@@ -120,6 +217,29 @@ fn verify_store(ctx: &Context, op: OpId) -> DiagResult<()> {
     let a = ndarray_of(ctx, op, ops[1])?;
     check_access(ctx, op, a, &ops[2..])?;
     check_elem(ctx, op, a, ctx.value_type(ops[0]), "value")
+}
+
+fn verify_atomic(ctx: &Context, op: OpId) -> DiagResult<()> {
+    let ops = ctx.operand_vec(op);
+    let a = ndarray_of(ctx, op, ops[1])?;
+    check_access(ctx, op, a, &ops[2..])?;
+    check_elem(ctx, op, a, ctx.value_type(ops[0]), "value")?;
+    if let Some(&r) = ctx.results(op).first() {
+        check_elem(ctx, op, a, ctx.value_type(r), "result")?;
+    }
+    let elem = a.elem(ctx);
+    let d = ctx.type_data(elem);
+    if !(d.is_float() || (d.is_integer() && d.bit_width() != Some(1))) {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects an integer (wider than i1) or float element, got {}",
+                type_str(ctx, elem)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 fn verify_shape(ctx: &Context, op: OpId) -> DiagResult<()> {

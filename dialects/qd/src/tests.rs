@@ -106,7 +106,7 @@ fn dialect_registers_every_op_with_syntax_and_verifier() {
         .registered_ops()
         .filter(|i| i.name.starts_with("qd."))
         .collect();
-    assert_eq!(ops.len(), 22);
+    assert_eq!(ops.len(), 26);
     for i in ops {
         assert!(
             i.verify.is_some() && i.parse.is_some() && i.print.is_some(),
@@ -142,6 +142,10 @@ fn dialect_registers_every_op_with_syntax_and_verifier() {
         ATOMIC_MIN_OP,
         ATOMIC_MAX_OP,
         NDARRAY_STORE_OP,
+        NDARRAY_ATOMIC_ADD_OP,
+        NDARRAY_ATOMIC_SUB_OP,
+        NDARRAY_ATOMIC_MIN_OP,
+        NDARRAY_ATOMIC_MAX_OP,
         LOCAL_STORE_OP,
         ALLOCA_OP,
     ] {
@@ -307,6 +311,119 @@ fn ndarray_rules() {
         fx.verify_op(op).unwrap_err(),
         "'qd.ndarray_shape' op axis 2 is out of bounds for an ndarray of rank 2"
     );
+}
+
+#[test]
+fn ndarray_atomic_rules() {
+    let mut fx = Fx::new();
+    let f32t = fx.ctx.f32_type();
+    let i32t = fx.ctx.i32_type();
+    let i64t = fx.ctx.i64_type();
+    let i1 = fx.ctx.i1_type();
+    let nd = ndarray_type(&mut fx.ctx, 2, f32t);
+    let ndi = ndarray_type(&mut fx.ctx, 1, i32t);
+    let ndb = ndarray_type(&mut fx.ctx, 1, i1);
+    let (k, kb) = fx.kernel(&[nd, f32t, ndi, ndb]);
+    let [a, s, ai, ab] = k.args(&fx.ctx)[..] else {
+        unreachable!()
+    };
+    let loc = fx.loc;
+    let c0 = fx.cst(kb, 0, i32t);
+    for kind in [
+        AtomicKind::Add,
+        AtomicKind::Sub,
+        AtomicKind::Min,
+        AtomicKind::Max,
+    ] {
+        let op = NdarrayAtomicOp::build(&mut fx.b(kb), kind, s, a, &[c0, c0], true, loc);
+        assert_eq!(fx.verify_op(op.0), Ok(()));
+        assert_eq!(fx.ctx.name(op.0), kind.ndarray_op_name());
+        assert_eq!(NdarrayAtomicOp::from_op(&fx.ctx, op.0), Some(op));
+        assert_eq!(AtomicOp::from_op(&fx.ctx, op.0), None);
+        assert_eq!(op.kind(&fx.ctx), kind);
+        assert_eq!(
+            (op.value(&fx.ctx), op.array(&fx.ctx), op.indices(&fx.ctx)),
+            (s, a, vec![c0, c0])
+        );
+        let old = op.old_value(&fx.ctx).unwrap();
+        assert_eq!(fx.ctx.value_type(old), f32t);
+        let op = NdarrayAtomicOp::build(&mut fx.b(kb), kind, c0, ai, &[c0], false, loc);
+        assert_eq!(fx.verify_op(op.0), Ok(()));
+        assert_eq!(op.old_value(&fx.ctx), None);
+    }
+    assert_eq!(AtomicKind::Sub.field_op_name(), None);
+    assert_eq!(AtomicKind::Max.field_op_name(), Some(ATOMIC_MAX_OP));
+    let op = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Add, s, a, &[c0], false, loc).0;
+    assert_eq!(
+        fx.verify_op(op).unwrap_err(),
+        "'qd.ndarray_atomic_add' op expects 2 indices for an ndarray of rank 2, got 1"
+    );
+    let c64 = fx.cst(kb, 0, i64t);
+    let op = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Sub, s, a, &[c0, c64], false, loc);
+    assert_eq!(
+        fx.verify_op(op.0).unwrap_err(),
+        "'qd.ndarray_atomic_sub' op expects index 1 to be i32, got i64"
+    );
+    let op = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Min, c0, a, &[c0, c0], false, loc);
+    assert!(fx
+        .verify_op(op.0)
+        .unwrap_err()
+        .contains("value type to match the ndarray element type f32, got i32"));
+    let op = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Max, s, s, &[], false, loc);
+    assert_eq!(
+        fx.verify_op(op.0).unwrap_err(),
+        "'qd.ndarray_atomic_max' op expects a !qd.ndarray operand, got f32"
+    );
+    let t = fx.cst(kb, 1, i1);
+    let op = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Add, t, ab, &[c0], false, loc);
+    assert_eq!(
+        fx.verify_op(op.0).unwrap_err(),
+        "'qd.ndarray_atomic_add' op expects an integer (wider than i1) or float element, got i1"
+    );
+}
+
+/// `global_write` describes field and ndarray stores and atomics alike, and nothing else.
+#[test]
+fn global_write_covers_every_write() {
+    let mut fx = Fx::new();
+    let f32t = fx.ctx.f32_type();
+    let i32t = fx.ctx.i32_type();
+    fx.field("x", &[4], f32t, false);
+    let nd = ndarray_type(&mut fx.ctx, 1, f32t);
+    let (k, kb) = fx.kernel(&[nd, f32t]);
+    let [a, v] = k.args(&fx.ctx)[..] else {
+        unreachable!()
+    };
+    let loc = fx.loc;
+    let i = fx.cst(kb, 1, i32t);
+    let st = StoreOp::build(&mut fx.b(kb), v, "x", &[i], loc).0;
+    let at = AtomicOp::build(&mut fx.b(kb), AtomicKind::Min, v, "x", &[i], true, loc);
+    let nst = NdarrayStoreOp::build(&mut fx.b(kb), v, a, &[i], loc).0;
+    let nat = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Sub, v, a, &[i], false, loc).0;
+    let ld = LoadOp::build(&mut fx.b(kb), "x", &[i], f32t, loc).0;
+    let ctx = &fx.ctx;
+    let w = |op| global_write(ctx, op).unwrap();
+    let field = WriteTarget::Field("x");
+    let arr = WriteTarget::Ndarray(a);
+    assert_eq!(
+        (w(st).target, w(st).kind, w(st).old),
+        (field, WriteKind::Store, None)
+    );
+    let old = at.old_value(ctx);
+    assert!(old.is_some());
+    assert_eq!(
+        (w(at.0).target, w(at.0).kind, w(at.0).old),
+        (field, WriteKind::Atomic(AtomicKind::Min), old)
+    );
+    assert_eq!((w(nst).target, w(nst).kind), (arr, WriteKind::Store));
+    assert_eq!(
+        (w(nat).target, w(nat).kind, w(nat).old),
+        (arr, WriteKind::Atomic(AtomicKind::Sub), None)
+    );
+    for op in [st, at.0, nst, nat] {
+        assert_eq!((w(op).op, w(op).value, w(op).indices), (op, v, vec![i]));
+    }
+    assert_eq!(global_write(ctx, ld), None);
 }
 
 #[test]

@@ -28,6 +28,9 @@ use qd_frontend::{
     LOAD_OP, LOCAL_LOAD_OP, NDARRAY_LOAD_OP, NDARRAY_SHAPE_OP, NDARRAY_STORE_OP, RANGE_FOR_OP,
     STORE_OP, STRUCT_FOR_OP,
 };
+use qd_frontend::{
+    NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
+};
 use qd_ir::{AttrData, Context, OpId, TypeData, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 
@@ -124,7 +127,13 @@ impl<'a> Bounder<'a> {
                             b.written_fields.insert(f);
                         }
                     }
-                    NDARRAY_STORE_OP if ctx.num_operands(o) > 1 => {
+                    NDARRAY_STORE_OP
+                    | NDARRAY_ATOMIC_ADD_OP
+                    | NDARRAY_ATOMIC_SUB_OP
+                    | NDARRAY_ATOMIC_MIN_OP
+                    | NDARRAY_ATOMIC_MAX_OP
+                        if ctx.num_operands(o) > 1 =>
+                    {
                         if let Some(i) = b.arg_index(ctx.operand(o, 1)) {
                             b.written_args.insert(i);
                         }

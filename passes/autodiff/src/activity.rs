@@ -1,8 +1,8 @@
 //! Activity analysis. A float value is *active* when it depends, through differentiable ops, on
 //! an input that has a gradient (a load of a `needs_grad` field, a read of an active ndarray) AND
-//! influences an output that has one (a store or atomic to a `needs_grad` field, a write to an
-//! active ndarray). Only active values get adjoints, and derivative rules are told which operands
-//! are active, so that they read no more primals than they must.
+//! influences an output that has one (a store or atomic to a `needs_grad` field or to an active
+//! ndarray). Only active values get adjoints, and derivative rules are told which operands are
+//! active, so that they read no more primals than they must.
 //!
 //! Differentiable ops are those with a `ReverseRule`; an op without one (integer arithmetic,
 //! comparisons, integer casts) stops the dependence. Locals are followed through memory: a store
@@ -13,6 +13,7 @@
 
 use crate::structure::{is_float_value, kernel_ops, local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
+use qd_frontend::NdarrayAtomicOp;
 use qd_frontend::{
     KernelOp, LoadOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp, ATOMIC_ADD_OP, ATOMIC_MAX_OP,
     ATOMIC_MIN_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP,
@@ -145,6 +146,12 @@ impl Activity {
                 let s = NdarrayStoreOp(op);
                 if arrays.contains(&s.array(ctx)) {
                     changed |= self.use_(ctx, s.value(ctx));
+                }
+            }
+            _ if NdarrayAtomicOp::from_op(ctx, op).is_some() => {
+                let a = NdarrayAtomicOp(op);
+                if arrays.contains(&a.array(ctx)) {
+                    changed |= self.use_(ctx, a.value(ctx));
                 }
             }
             LOCAL_LOAD_OP | LOAD_ELEMENT_OP => {

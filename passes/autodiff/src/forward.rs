@@ -1,5 +1,5 @@
 //! The forward replay: the original computation, cloned into the gradient kernel, minus its
-//! writes of primal data (stores and atomics to fields, ndarray stores: the gradient kernel
+//! writes of primal data (stores and atomics to fields and ndarrays: the gradient kernel
 //! never writes primal data), with stacked locals turned into their stacks, plus what the
 //! reverse pass needs recorded: trip counts of `qd.while` loops and of loops that `qd.break`
 //! (an i32 counter of the iterations started, or of the bounds' type for `range_for`), the jump
@@ -14,6 +14,9 @@ use qd_frontend::{
     AllocaOp, IfOp, LocalLoadOp, LocalStoreOp, RangeForOp, StructForOp, WhileOp, ALLOCA_OP,
     ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, BREAK_OP, CONTINUE_OP, IF_OP, LOCAL_LOAD_OP,
     LOCAL_STORE_OP, NDARRAY_STORE_OP, RANGE_FOR_OP, STORE_OP, STRUCT_FOR_OP, WHILE_OP,
+};
+use qd_frontend::{
+    NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
 };
 use qd_ir::{BlockId, Builder, Context, IRMapping, OpId, Value};
 
@@ -42,6 +45,10 @@ impl Emitter<'_> {
         let loc = ctx.loc(op);
         match ctx.name(op) {
             STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP | NDARRAY_STORE_OP => {}
+            NDARRAY_ATOMIC_ADD_OP
+            | NDARRAY_ATOMIC_SUB_OP
+            | NDARRAY_ATOMIC_MIN_OP
+            | NDARRAY_ATOMIC_MAX_OP => {}
             qd_ad::LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP => self.replay_element(ctx, op, dst),
             ALLOCA_OP if self.f.elements.whole.contains_key(&op) => {
                 self.replay_whole_alloca(ctx, op, dst)

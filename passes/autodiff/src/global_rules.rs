@@ -74,6 +74,18 @@ pub(crate) fn check(
                 ));
             }
         }
+        if let Some(a) = qd_frontend::NdarrayAtomicOp::from_op(ctx, op) {
+            if a.old_value(ctx).is_some_and(|v| ctx.has_uses(v)) {
+                diags.push(err(
+                    ctx,
+                    op,
+                    format!(
+                        "the value '{}' returns is used; the gradient kernel cannot replay it (it depends on the order of the threads and on what the forward pass wrote)",
+                        ctx.name(op)
+                    ),
+                ));
+            }
+        }
         if ctx.name(op) == WHILE_OP {
             check_while_condition(ctx, op, &mut diags);
         }
@@ -124,7 +136,9 @@ fn read_after_write(
                 .iter()
                 .enumerate()
                 .filter(|(_, &o)| {
-                    ctx.name(o) == NDARRAY_STORE_OP && NdarrayStoreOp(o).array(ctx) == a
+                    (ctx.name(o) == NDARRAY_STORE_OP && NdarrayStoreOp(o).array(ctx) == a)
+                        || qd_frontend::NdarrayAtomicOp::from_op(ctx, o)
+                            .is_some_and(|w| w.array(ctx) == a)
                 })
                 .map(|(i, &o)| (i, o))
                 .collect();

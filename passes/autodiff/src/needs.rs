@@ -17,6 +17,9 @@ use qd_frontend::{
     KernelOp, ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, CONDITION_OP, LOAD_OP, LOCAL_LOAD_OP,
     LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP,
 };
+use qd_frontend::{
+    NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
+};
 use qd_ir::{Context, OpId, OpTraits, Value};
 use std::collections::HashSet;
 
@@ -80,6 +83,10 @@ fn direct_needs(ctx: &Context, op: OpId, act: &Activity, needed: &mut HashSet<Va
         STORE_ELEMENT_OP => 2,
         LOCAL_LOAD_OP | LOAD_ELEMENT_OP => 1,
         STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP | NDARRAY_STORE_OP => 1,
+        NDARRAY_ATOMIC_ADD_OP
+        | NDARRAY_ATOMIC_SUB_OP
+        | NDARRAY_ATOMIC_MIN_OP
+        | NDARRAY_ATOMIC_MAX_OP => 1,
         _ => 0,
     };
     for v in ctx.operands(op).skip(skip) {

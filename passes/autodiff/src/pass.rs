@@ -11,6 +11,7 @@ use qd_frontend::{
     FieldOp, KernelOp, RangeForOp, StructForOp, ATOMIC_MAX_OP, ATOMIC_MIN_OP, LOAD_OP,
     NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP,
 };
+use qd_frontend::{NdarrayAtomicOp, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP};
 use qd_ir::symbol_table::SymbolTable;
 use qd_ir::{BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, Value};
 use qd_pass::{
@@ -216,6 +217,9 @@ fn interacts(ctx: &Context, k: KernelOp, needs_grad: &HashSet<String>) -> bool {
             _ if qd_frontend::AtomicOp::from_op(ctx, op).is_some() => {
                 writes |= needs_grad.contains(field())
             }
+            _ if NdarrayAtomicOp::from_op(ctx, op).is_some() => {
+                writes |= arrays.contains(&NdarrayAtomicOp(op).array(ctx))
+            }
             _ => {}
         }
     }
@@ -252,7 +256,7 @@ fn differentiate(
     let arrays = active_arrays(ctx, k, &activity);
     let mut diags = crate::global_rules::check(ctx, k, needs_grad);
     let act = Activity::compute(ctx, k, needs_grad, &arrays);
-    diags.extend(check_active_uses(ctx, k, &act, needs_grad));
+    diags.extend(check_active_uses(ctx, k, &act, needs_grad, &arrays));
     let elements = match crate::element::plan(ctx, k, &act, aggregates) {
         Ok(p) => p,
         Err(d) => {
@@ -392,13 +396,15 @@ fn emit_parallel(ctx: &mut Context, em: &mut Emitter<'_>, p: OpId, gbody: BlockI
     (em.hoist, em.seg_root) = saved;
 }
 
-/// Errors that depend on activity: non-differentiable writes of active values, and active
+/// Errors that depend on activity: non-differentiable writes of active values (atomic min/max
+/// into needs_grad fields and active ndarrays), and active
 /// values that cross from the kernel's top level into a parallel loop.
 fn check_active_uses(
     ctx: &Context,
     k: KernelOp,
     act: &Activity,
     needs_grad: &HashSet<String>,
+    arrays: &HashSet<Value>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for op in kernel_ops(ctx, k) {
@@ -411,6 +417,18 @@ fn check_active_uses(
                         "'{}' on needs_grad field @{} is not differentiable; reverse-mode-ad supports qd.store and qd.atomic_add into differentiable fields",
                         ctx.name(op),
                         a.field_name(ctx)
+                    ),
+                ));
+            }
+        }
+        if matches!(ctx.name(op), NDARRAY_ATOMIC_MIN_OP | NDARRAY_ATOMIC_MAX_OP) {
+            let a = NdarrayAtomicOp(op);
+            if arrays.contains(&a.array(ctx)) && act.is_active(a.value(ctx)) {
+                out.push(Diagnostic::error(
+                    ctx.loc(op),
+                    format!(
+                        "'{}' on a differentiable ndarray is not differentiable; reverse-mode-ad supports qd.ndarray_store, qd.ndarray_atomic_add and qd.ndarray_atomic_sub into differentiable ndarrays",
+                        ctx.name(op)
                     ),
                 ));
             }

@@ -10,7 +10,10 @@
 //! - `qd.atomic_add v, @y[i]`: `adj(v) += ad.load_field_adjoint @y[i]` (the element keeps its
 //!   adjoint: the earlier contributions still count).
 //! - `y = qd.ndarray_load %a[i]`, a active: `ad.acc_ndarray_adjoint adj(y), %a_adj[i]`;
-//!   `qd.ndarray_store v, %a[i]`: `adj(v) += %a_adj[i]`, then `%a_adj[i] = 0`.
+//!   `qd.ndarray_store v, %a[i]`: `adj(v) += %a_adj[i]`, then `%a_adj[i] = 0`;
+//!   `qd.ndarray_atomic_add v, %a[i]`: `adj(v) += %a_adj[i]` (`-=` for `qd.ndarray_atomic_sub`),
+//!   the element keeping its adjoint, as for fields. Atomic min/max into a differentiable
+//!   output are refused before (see `pass`), on fields and ndarrays alike.
 //! - Locals: a load adds its adjoint to the local's adjoint (an adjoint local of the same type);
 //!   a store moves the local's adjoint to the stored value and zeroes it. Stacked locals keep
 //!   their adjoints in the stack's entries (see `stacks`); element accesses of local arrays and
@@ -19,13 +22,14 @@
 
 use crate::activity::rule_of;
 use crate::emitter::Emitter;
-use qd_arith::names::ADDF;
+use qd_arith::names::{ADDF, NEGF};
+use qd_frontend::{AtomicKind, ElemPtrOp, MemberPtrOp, NdarrayAtomicOp};
 use qd_frontend::{
     AtomicOp, LoadOp, LocalLoadOp, LocalStoreOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp, ALLOCA_OP,
     ATOMIC_ADD_OP, ELEM_PTR_OP, IF_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, MEMBER_PTR_OP,
     NDARRAY_LOAD_OP, NDARRAY_STORE_OP, RANGE_FOR_OP, STORE_OP, STRUCT_FOR_OP, WHILE_OP,
 };
-use qd_frontend::{ElemPtrOp, MemberPtrOp};
+use qd_frontend::{NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_SUB_OP};
 use qd_ir::{Context, Location, OpId, Value};
 
 impl Emitter<'_> {
@@ -51,6 +55,7 @@ impl Emitter<'_> {
             ATOMIC_ADD_OP => self.reverse_atomic_add(ctx, op),
             NDARRAY_LOAD_OP => self.reverse_ndarray_load(ctx, op),
             NDARRAY_STORE_OP => self.reverse_ndarray_store(ctx, op),
+            NDARRAY_ATOMIC_ADD_OP | NDARRAY_ATOMIC_SUB_OP => self.reverse_ndarray_atomic(ctx, op),
             _ => {
                 if rule_of(ctx, op).is_some() {
                     self.reverse_rule(ctx, op);
@@ -213,6 +218,27 @@ impl Emitter<'_> {
         let z = self.zero(ctx, ty, loc);
         let mut b = self.builder(ctx);
         NdarrayStoreOp::build(&mut b, z, g, &idx, loc);
+    }
+
+    /// `qd.ndarray_atomic_add/sub v, %a[i]`: `adj(v) += ±%a_adj[i]`.
+    fn reverse_ndarray_atomic(&mut self, ctx: &mut Context, op: OpId) {
+        let a = NdarrayAtomicOp(op);
+        let loc = ctx.loc(op);
+        let Some(&g) = self.adj_arrays.get(&a.array(ctx)) else {
+            return;
+        };
+        let v = a.value(ctx);
+        if !self.f.act.is_active(v) {
+            return;
+        }
+        let idx = self.primals(ctx, &a.indices(ctx));
+        let sub = a.kind(ctx) == AtomicKind::Sub;
+        let mut b = self.builder(ctx);
+        let mut t = NdarrayLoadOp::build(&mut b, g, &idx, loc).result(b.ctx);
+        if sub {
+            t = qd_arith::build_unary(&mut b, NEGF, t, loc);
+        }
+        self.accumulate(ctx, v, t, loc);
     }
 
     fn reverse_local_load(&mut self, ctx: &mut Context, op: OpId) {

@@ -180,7 +180,12 @@ fn accessed(ctx: &Context, body: BlockId, op: OpId) -> Option<Vec<(Value, Extent
         | qd_ad::ACC_FIELD_ADJOINT_OP
         | qd_ad::STORE_FIELD_ADJOINT_OP => field_indices(1),
         qd::NDARRAY_LOAD_OP => ndarray_indices(0),
-        qd::NDARRAY_STORE_OP | ACC_NDARRAY_ADJOINT_OP => ndarray_indices(1),
+        qd::NDARRAY_STORE_OP
+        | qd::NDARRAY_ATOMIC_ADD_OP
+        | qd::NDARRAY_ATOMIC_SUB_OP
+        | qd::NDARRAY_ATOMIC_MIN_OP
+        | qd::NDARRAY_ATOMIC_MAX_OP
+        | ACC_NDARRAY_ADJOINT_OP => ndarray_indices(1),
         qd::ELEM_PTR_OP => {
             let len = ArrayType::from_type(ctx, pointee_of(ctx, *operands.first()?))?.len(ctx);
             Some(vec![(*operands.get(1)?, Extent::Static(len))])

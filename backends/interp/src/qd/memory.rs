@@ -1,10 +1,13 @@
 //! Fields (`qd.load`, `qd.store`, `qd.atomic_*`) and ndarrays (`qd.ndarray_load`,
-//! `qd.ndarray_store`, `qd.ndarray_shape`). Every index is checked against the shape.
+//! `qd.ndarray_store`, `qd.ndarray_shape`, `qd.ndarray_atomic_*`). Every index is checked
+//! against the shape.
 
 use crate::exec::{Compiler, Exec, Flow, Slot};
 use crate::helpers::{flat_index, missing_ndarray, ndarray_element, out_of_bounds};
 use crate::num::atomic_combine;
-use qd_frontend::{AtomicOp, LoadOp, NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp, StoreOp};
+use qd_frontend::{
+    AtomicOp, LoadOp, NdarrayAtomicOp, NdarrayLoadOp, NdarrayShapeOp, NdarrayStoreOp, StoreOp,
+};
 use qd_ir::{Context, Diagnostic, OpId, Value, ValueDef};
 use qd_runtime::{NdarrayId, RuntimeErrorKind};
 
@@ -143,6 +146,34 @@ pub(super) fn ndarray_store(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diag
         let bits = f.get(v);
         if let Some(nd) = f.mem.ndarray_mut(id) {
             nd.data_mut().store_bits(i, bits);
+        }
+        Ok(Flow::Next)
+    }))
+}
+
+/// `qd.ndarray_atomic_add/sub/min/max`, with the field atomics' arithmetic (sub wraps for
+/// integers and subtracts in the element's precision for floats).
+pub(super) fn ndarray_atomic(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
+    let ctx = c.ctx();
+    let a = NdarrayAtomicOp(op);
+    let combine = atomic_combine(c.kind(op, ctx.value_type(a.value(ctx)))?, a.kind(ctx));
+    let what = ndarray_what(ctx, a.array(ctx));
+    let arr = c.slot(a.array(ctx));
+    let idx = slots(c, a.indices(ctx));
+    let v = c.slot(a.value(ctx));
+    let old = a.old_value(ctx).map(|r| c.slot(r));
+    let loc = ctx.loc(op);
+    Ok(Box::new(move |f| {
+        let (id, i) = ndarray_element(f, arr, &idx, loc, &what)?;
+        let value = f.get(v);
+        // ndarray_element has found the handle; the lookup cannot fail here.
+        let Some(nd) = f.mem.ndarray_mut(id) else {
+            return Ok(Flow::Next);
+        };
+        let prev = nd.data().load_bits(i);
+        nd.data_mut().store_bits(i, combine(prev, value));
+        if let Some(r) = old {
+            f.set(r, prev);
         }
         Ok(Flow::Next)
     }))

@@ -46,6 +46,10 @@ impl DialectInterpreter for QdInterpreter {
             qd::NDARRAY_LOAD_OP => memory::ndarray_load(c, op),
             qd::NDARRAY_STORE_OP => memory::ndarray_store(c, op),
             qd::NDARRAY_SHAPE_OP => memory::ndarray_shape(c, op),
+            qd::NDARRAY_ATOMIC_ADD_OP
+            | qd::NDARRAY_ATOMIC_SUB_OP
+            | qd::NDARRAY_ATOMIC_MIN_OP
+            | qd::NDARRAY_ATOMIC_MAX_OP => memory::ndarray_atomic(c, op),
             qd::ALLOCA_OP => locals::alloca(c, op),
             qd::LOCAL_LOAD_OP => locals::local_load(c, op),
             qd::LOCAL_STORE_OP => locals::local_store(c, op),

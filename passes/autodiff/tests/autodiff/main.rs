@@ -9,3 +9,4 @@ mod edge_cases;
 mod element;
 mod examples;
 mod gradcheck;
+mod ndarray_outputs;

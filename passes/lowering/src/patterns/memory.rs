@@ -1,4 +1,5 @@
-//! Global memory: `qd.load` / `qd.store` / `qd.atomic_*` on fields, `qd.ndarray_*`, and the ad
+//! Global memory: `qd.load` / `qd.store` / `qd.atomic_*` on fields, `qd.ndarray_*` (an atomic sub
+//! is an atomic add of the negated value: `0 - v` wraps as the subtraction does), and the ad
 //! dialect's adjoint accesses (`ad.load_field_adjoint`, `ad.acc_field_adjoint`,
 //! `ad.store_field_adjoint`: the field's adjoint buffer; `ad.acc_ndarray_adjoint`: the adjoint
 //! ndarray argument). Accumulations are atomic adds, as on a device. Each conversion gets the
@@ -9,7 +10,8 @@ use super::access::{
 };
 use super::emit::{Em, R};
 use qd_ad::{FieldAdjointWriteOp, LoadFieldAdjointOp};
-use qd_frontend::{AtomicKind, AtomicOp, LoadOp, NdarrayShapeOp, StoreOp};
+use qd_arith::names::{NEGF, SUBI};
+use qd_frontend::{AtomicKind, AtomicOp, LoadOp, NdarrayAtomicOp, NdarrayShapeOp, StoreOp};
 use qd_ir::{OpId, TypeData, Value};
 use qd_lowered::{AtomicAddOp, AtomicMaxOp, AtomicMinOp, StoreOp as LStore};
 
@@ -20,8 +22,20 @@ fn store(em: &mut Em, v: Value, p: Value) {
 
 fn atomic(em: &mut Em, kind: AtomicKind, v: Value, p: Value) -> Value {
     let loc = em.loc;
+    let v = match kind {
+        AtomicKind::Sub => {
+            let ty = em.ctx().value_type(v);
+            if em.ctx().type_data(ty).is_float() {
+                em.arith(NEGF, &[v])
+            } else {
+                let z = em.zero(ty);
+                em.arith(SUBI, &[z, v])
+            }
+        }
+        _ => v,
+    };
     em.b(|b| match kind {
-        AtomicKind::Add => AtomicAddOp::build(b, v, p, loc).old(b.ctx),
+        AtomicKind::Add | AtomicKind::Sub => AtomicAddOp::build(b, v, p, loc).old(b.ctx),
         AtomicKind::Min => AtomicMinOp::build(b, v, p, loc).old(b.ctx),
         AtomicKind::Max => AtomicMaxOp::build(b, v, p, loc).old(b.ctx),
     })
@@ -89,6 +103,23 @@ pub fn ndarray_store(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     let v = stored_value(em, operands[0], p);
     store(em, v, p);
     em.rw.erase_op(op);
+    Ok(())
+}
+
+pub fn ndarray_atomic(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
+    let kind = NdarrayAtomicOp(op).kind(em.ctx());
+    let what = ndarray_what(em, operands[1], false)?;
+    let (p, elem) = ndarray_element(em, operands[1], &operands[2..], &what)?;
+    // The verifier refuses i1 elements; a generic-form module that was not verified may not.
+    if matches!(em.ctx().type_data(elem), TypeData::Integer { width: 1, .. }) {
+        return Err(em.error("cannot lower an atomic on an i1 element"));
+    }
+    let old = atomic(em, kind, operands[0], p);
+    if em.ctx().num_results(op) > 0 {
+        em.rw.replace_op(op, &[old]);
+    } else {
+        em.rw.erase_op(op);
+    }
     Ok(())
 }
 
