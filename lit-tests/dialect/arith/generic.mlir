@@ -174,3 +174,38 @@
   %4 = "arith.addi"(%a, %b) {note = 1 : i32} : (i32, i32) -> i32
   "test.end"() : () -> ()
 }) : () -> ()
+
+// Unsigned min/max, the rounding divisions (no properties), minnumf/maxnumf (fastmath) and
+// index_castui.
+// CHECK-LABEL: "test.more_ops"() ({
+// CHECK-NEXT: ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32, %[[I:.*]]: index, %[[X:.*]]: f32, %[[D:.*]]: f64):
+// GENERIC-LABEL: "test.more_ops"() ({
+// GENERIC-NEXT: ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32, %[[I:.*]]: index, %[[X:.*]]: f32, %[[D:.*]]: f64):
+"test.more_ops"() ({
+^bb0(%a: i32, %b: i32, %i: index, %x: f32, %d: f64):
+  // CHECK-NEXT: %{{.*}} = arith.maxui %[[A]], %[[B]] : i32
+  // GENERIC-NEXT: %{{.*}} = "arith.maxui"(%[[A]], %[[B]]) : (i32, i32) -> i32
+  %0 = "arith.maxui"(%a, %b) : (i32, i32) -> i32
+  // CHECK-NEXT: %{{.*}} = arith.minui %[[A]], %[[B]] : i32
+  // GENERIC-NEXT: %{{.*}} = "arith.minui"(%[[A]], %[[B]]) : (i32, i32) -> i32
+  %1 = "arith.minui"(%a, %b) : (i32, i32) -> i32
+  // CHECK-NEXT: %{{.*}} = arith.ceildivsi %[[A]], %[[B]] : i32
+  // GENERIC-NEXT: %{{.*}} = "arith.ceildivsi"(%[[A]], %[[B]]) : (i32, i32) -> i32
+  %2 = "arith.ceildivsi"(%a, %b) : (i32, i32) -> i32
+  // CHECK-NEXT: %{{.*}} = arith.floordivsi %[[I]], %[[I]] : index
+  // GENERIC-NEXT: %{{.*}} = "arith.floordivsi"(%[[I]], %[[I]]) : (index, index) -> index
+  %3 = "arith.floordivsi"(%i, %i) : (index, index) -> index
+  // CHECK-NEXT: %{{.*}} = arith.ceildivui %[[A]], %[[B]] : i32
+  // GENERIC-NEXT: %{{.*}} = "arith.ceildivui"(%[[A]], %[[B]]) : (i32, i32) -> i32
+  %4 = "arith.ceildivui"(%a, %b) : (i32, i32) -> i32
+  // CHECK-NEXT: %{{.*}} = arith.maxnumf %[[X]], %[[X]] fastmath<nnan> : f32
+  // GENERIC-NEXT: %{{.*}} = "arith.maxnumf"(%[[X]], %[[X]]) <{fastmath = #arith.fastmath<nnan>}> : (f32, f32) -> f32
+  %5 = "arith.maxnumf"(%x, %x) <{fastmath = #arith.fastmath<nnan>}> : (f32, f32) -> f32
+  // CHECK-NEXT: %{{.*}} = arith.minnumf %[[D]], %[[D]] : f64
+  // GENERIC-NEXT: %{{.*}} = "arith.minnumf"(%[[D]], %[[D]]) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64
+  %6 = "arith.minnumf"(%d, %d) <{fastmath = #arith.fastmath<none>}> : (f64, f64) -> f64
+  // CHECK-NEXT: %{{.*}} = arith.index_castui %[[I]] : index to i32
+  // GENERIC-NEXT: %{{.*}} = "arith.index_castui"(%[[I]]) : (index) -> i32
+  %7 = "arith.index_castui"(%i) : (index) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()

@@ -605,3 +605,102 @@
   %0 = "arith.addf"(%x, %x) <{fastmath = #arith.bogus<none>}> : (f32, f32) -> f32
   "test.end"() : () -> ()
 }) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.maxui' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0 = "arith.maxui"(%x, %x) : (f32, f32) -> f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.minui' op requires the same type for all operands and results}}
+  %0 = "arith.minui"(%a, %b) : (i32, i64) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.ceildivsi' op result #0 must be signless-integer-like, but got 'f32'}}
+  %0 = "arith.ceildivsi"(%a, %a) : (i32, i32) -> f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.floordivsi' op expected 2 operands, but found 1}}
+  %0 = "arith.floordivsi"(%a) : (i32) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{invalid properties {overflowFlags = #arith.overflow<nsw>} for op arith.ceildivui: this operation does not support properties}}
+  %0 = "arith.ceildivui"(%a, %a) <{overflowFlags = #arith.overflow<nsw>}> : (i32, i32) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.maxnumf' op operand #0 must be floating-point-like, but got 'i32'}}
+  %0 = "arith.maxnumf"(%a, %a) : (i32, i32) -> i32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.minnumf' op requires the same type for all operands and results}}
+  %0 = "arith.minnumf"(%x, %d) : (f32, f64) -> f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{invalid properties {fastmath = #arith.overflow<nsw>} for op arith.minnumf: Invalid attribute `fastmath` in property conversion: #arith.overflow<nsw>}}
+  %0 = "arith.minnumf"(%x, %x) <{fastmath = #arith.overflow<nsw>}> : (f32, f32) -> f32
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.index_castui' op operand type 'i32' and result type 'i64' are cast incompatible}}
+  %0 = arith.index_castui %a : i32 to i64
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.index_castui' op operand type 'index' and result type 'index' are cast incompatible}}
+  %0 = "arith.index_castui"(%i) : (index) -> index
+  "test.end"() : () -> ()
+}) : () -> ()
+
+// -----
+
+"test.func"() ({
+^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
+  // expected-error@+1 {{'arith.index_castui' op operand #0 must be signless-integer-like, but got 'f32'}}
+  %0 = "arith.index_castui"(%x) : (f32) -> index
+  "test.end"() : () -> ()
+}) : () -> ()

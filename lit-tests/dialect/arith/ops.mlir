@@ -167,3 +167,33 @@
   %12 = arith.constant {note = 1 : i32} 5 : i32
   "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12) : (i32, i8, i8, i64, index, i1, i1, f32, f64, f32, f32, f16, i32) -> ()
 }) : () -> ()
+
+// Unsigned min/max, the rounding divisions, minnumf/maxnumf (with fastmath) and index_castui.
+// CHECK-LABEL: "test.more_ops"() ({
+// CHECK-NEXT: ^bb0(%[[A:.*]]: i32, %[[B:.*]]: i32, %[[I:.*]]: index, %[[X:.*]]: f32, %[[Y:.*]]: f32, %[[D:.*]]: f64, %[[C:.*]]: i1):
+"test.more_ops"() ({
+^bb0(%a: i32, %b: i32, %i: index, %x: f32, %y: f32, %d: f64, %c: i1):
+  // CHECK-NEXT: arith.maxui %[[A]], %[[B]] : i32
+  %0 = arith.maxui %a, %b : i32
+  // CHECK-NEXT: arith.minui %[[I]], %[[I]] : index
+  %1 = arith.minui %i, %i : index
+  // CHECK-NEXT: arith.ceildivsi %[[A]], %[[B]] : i32
+  %2 = arith.ceildivsi %a, %b : i32
+  // CHECK-NEXT: arith.floordivsi %[[I]], %[[I]] : index
+  %3 = arith.floordivsi %i, %i : index
+  // CHECK-NEXT: arith.ceildivui %[[A]], %[[B]] {note} : i32
+  %4 = arith.ceildivui %a, %b {note} : i32
+  // CHECK-NEXT: arith.maxnumf %[[X]], %[[Y]] : f32
+  %5 = arith.maxnumf %x, %y : f32
+  // CHECK-NEXT: arith.minnumf %[[D]], %[[D]] fastmath<nnan,nsz> : f64
+  %6 = arith.minnumf %d, %d fastmath<nsz,nnan> : f64
+  // CHECK-NEXT: arith.maxnumf %[[X]], %[[Y]] fastmath<fast> : f32
+  %7 = arith.maxnumf %x, %y fastmath<fast> : f32
+  // CHECK-NEXT: arith.index_castui %[[A]] : i32 to index
+  %8 = arith.index_castui %a : i32 to index
+  // CHECK-NEXT: arith.index_castui %[[I]] : index to i1
+  %9 = arith.index_castui %i : index to i1
+  // CHECK-NEXT: arith.maxui %[[C]], %[[C]] : i1
+  %10 = arith.maxui %c, %c : i1
+  "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10) : (i32, index, i32, index, i32, f32, f64, f32, index, i1, i1) -> ()
+}) : () -> ()
