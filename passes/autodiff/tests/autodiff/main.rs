@@ -9,4 +9,5 @@ mod edge_cases;
 mod element;
 mod examples;
 mod gradcheck;
+mod math_sweep;
 mod ndarray_outputs;
