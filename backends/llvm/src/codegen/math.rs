@@ -9,6 +9,14 @@
 //! vectorised math's (`vmath`): sin and cos in f32 arithmetic below 4096 (0.79 ulp at most, by
 //! an exhaustive test), past it an out-of-line f64 path (0.56 ulp); tanh an f32 polynomial below
 //! 0.5 (0.77 ulp), in f64 and rounded once past it (0.50 ulp). Not libm's bits, but within an ulp of the exact value. f64 keeps libm.
+//!
+//! The ops added later (issue #14) are vmath's code in both precisions, so that scalar and
+//! vectorised tasks give the same bits and loops of them vectorize: asin, acos, atan, sinh, cosh,
+//! asinh, acosh, atanh, log1p, expm1, log10 and cbrt (0.5 ulp in f32, 2 ulps of glibc in f64;
+//! table in `vmath`), the exact trunc, round, roundeven, copysign, absi, isnan, isinf, isfinite
+//! and fpowi (libgcc's `__powisf2` multiplication for multiplication, as Rust's `powi`). erf and
+//! erfc, which vmath lacks, call libm's `erf`/`erff`, `erfc`/`erfcf`, resolved by the JIT as the
+//! intrinsics' calls are.
 
 use super::arith::intrinsic;
 use super::{Gen, R};
@@ -21,12 +29,38 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
     let args = (0..n)
         .map(|i| g.operand(op, i))
         .collect::<R<Vec<BasicValueEnum>>>()?;
+    if OWN.contains(&name) || super::vmath::exact_op(name) {
+        let v = super::vmath::emit(g.llcx, g.module, &g.b, name, &args).map_err(|e| g.err(e))?;
+        g.set(op, 0, v);
+        return Ok(());
+    }
     let Some(BasicValueEnum::FloatValue(x)) = args.first().copied() else {
         return Err(g.err(format!("'{name}' expects float operands")));
     };
     let t = x.get_type();
     if t == g.llcx.f32_type() && matches!(name, names::SIN | names::COS | names::TANH) {
         let v = super::vmath::emit(g.llcx, g.module, &g.b, name, &args).map_err(|e| g.err(e))?;
+        g.set(op, 0, v);
+        return Ok(());
+    }
+    if let Some(base) = libm_name(name) {
+        let f32 = t == g.llcx.f32_type();
+        let sym = if f32 {
+            format!("{base}f")
+        } else {
+            base.to_string()
+        };
+        let f = match g.module.get_function(&sym) {
+            Some(f) => f,
+            None => g
+                .module
+                .add_function(&sym, t.fn_type(&[t.into()], false), None),
+        };
+        let call = g.ck(g.b.build_call(f, &[x.into()], "r"))?;
+        let v = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| g.err(format!("{sym} returns nothing")))?;
         g.set(op, 0, v);
         return Ok(());
     }
@@ -57,4 +91,33 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
     }
     g.set(op, 0, v);
     Ok(())
+}
+
+/// The ops compiled by vmath in both precisions (see the module doc).
+const OWN: &[&str] = &[
+    names::ASIN,
+    names::ACOS,
+    names::ATAN,
+    names::SINH,
+    names::COSH,
+    names::ASINH,
+    names::ACOSH,
+    names::ATANH,
+    names::LOG1P,
+    names::EXPM1,
+    names::LOG10,
+    names::CBRT,
+    names::TRUNC,
+    names::ROUND,
+    names::ROUNDEVEN,
+    names::COPYSIGN,
+];
+
+/// The libm function (f64 name; f32 adds `f`) of the math ops compiled as libm calls.
+fn libm_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        names::ERF => "erf",
+        names::ERFC => "erfc",
+        _ => return None,
+    })
 }

@@ -134,6 +134,9 @@ pub(crate) fn plan(ir: &Context, task: lw::TaskOp) -> Result<Info, String> {
         if !(name.starts_with("arith.") || name.starts_with("math.") || KNOWN.contains(&name)) {
             return Err(format!("'{name}' is not vectorised"));
         }
+        if crate::codegen::vmath::UNVECTORISED.contains(&name) {
+            return Err(format!("'{name}' has no vectorised form"));
+        }
         let root = match name {
             lw::FIELD_PTR_OP | lw::NDARRAY_PTR_OP | lw::TEMP_PTR_OP => Some(Root::Global),
             lw::ALLOCA_OP => Some(Root::Slot(Slot::Alloca(op))),

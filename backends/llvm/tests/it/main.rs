@@ -9,6 +9,7 @@ mod device;
 mod emit;
 mod guard;
 mod math;
+mod math_ext;
 mod semantics;
 mod simd;
 mod topcache;

@@ -124,3 +124,20 @@ pub(super) fn atan2<'ctx>(v: &Vb<'_, 'ctx>, y: V<'ctx>, x: V<'ctx>) -> R<V<'ctx>
     let nan = v.mor(v.is_nan(x)?, v.is_nan(y)?)?;
     v.sel(nan, v.add(x, y)?, r)
 }
+
+/// asin, acos and atan of f64 lanes through atan2: asin x = atan2(x, s), acos x = atan2(s, x),
+/// s = sqrt(1 - x^2) with 1 - x^2 from one FMA (one rounding, so s is within an ulp even near
+/// |x| = 1, where it is small); atan x = atan2(x, 1). |x| > 1 gives NaN (the square root of a
+/// negative number), as do NaNs; the signs of zeros and atan(+-inf) = +-pi/2 are atan2's.
+pub(super) fn inverse<'ctx>(v: &Vb<'_, 'ctx>, name: &str, x: V<'ctx>) -> R<V<'ctx>> {
+    use qd_math::names;
+    if name == names::ATAN {
+        return atan2(v, x, v.c(1.0));
+    }
+    let s = v.call("llvm.sqrt", &[v.fma(v.neg(x)?, x, v.c(1.0))?])?;
+    if name == names::ASIN {
+        atan2(v, x, s)
+    } else {
+        atan2(v, s, x)
+    }
+}

@@ -10,7 +10,7 @@ use super::{Vb, R, V};
 use inkwell::FloatPredicate as P;
 
 /// (exp(r) - 1 - r) / r^2 on |r| <= ln2/2 + 0.002 (fit.py; error 2^-58.9).
-const EXP: [f64; 11] = [
+pub(super) const EXP: [f64; 11] = [
     0.5,
     0.1666666666666667,
     0.04166666666666667,
@@ -165,7 +165,7 @@ pub(super) fn log_dd<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>) -> R<(V<'ctx>, V<'ctx>)
 }
 
 /// What log and log2 give outside (0, inf): -inf at 0, NaN below, x itself at +inf and NaN.
-fn special<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>, val: V<'ctx>) -> R<V<'ctx>> {
+pub(super) fn special<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>, val: V<'ctx>) -> R<V<'ctx>> {
     let normal = v.mand(
         v.fcmp(P::OGT, x, v.c(0.0))?,
         v.fcmp(P::OLT, x, v.c(f64::INFINITY))?,

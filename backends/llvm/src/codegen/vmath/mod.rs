@@ -42,12 +42,26 @@
 //! | atan2    | 0.50        | 1                        |
 //! | tanh     | 0.77        | 2 (glibc's `tanh` errs: at x = 0.18182659149169922 it is 1.9 ulp from the exact value, vmath 0.1, by mpmath) |
 //! | rsqrt    | 1.47        | 0 (the same two roundings as the interpreter) |
+//! | asin, acos, atan | 0.50 | 1                        |
+//! | sinh, cosh | 0.50      | 2                        |
+//! | asinh    | 0.50        | 1                        |
+//! | acosh, atanh | 0.50    | 2                        |
+//! | log10    | 0.50        | 2                        |
+//! | log1p, expm1 | 0.50    | 1                        |
+//! | cbrt     | 0.50        | 1                        |
 //!
-//! sqrt, absf, floor, ceil and fma are exact (LLVM's intrinsics; 0.5 ulp in f32); rsqrt is
-//! `1 / sqrt(x)` as in the interpreter.
+//! sqrt, absf, floor, ceil, trunc, round, roundeven, copysign and fma are exact (LLVM's
+//! intrinsics; 0.5 ulp in f32); rsqrt is `1 / sqrt(x)` as in the interpreter. The ops added for
+//! issue #14 (asin ... cbrt: `atan::inverse`, `hyperbolic.rs`, `near_one.rs`) are f64 code, f32
+//! widened and rounded once; absi, isnan, isinf, isfinite and fpowi (`exact.rs`) are exact, fpowi
+//! libgcc's repeated squaring. erf and erfc have no vectorised form ([`UNVECTORISED`]): a task
+//! holding one runs scalar code, which calls libm.
 
 mod atan;
+mod exact;
 mod exp_log;
+mod hyperbolic;
+mod near_one;
 mod pow;
 mod tanh;
 mod trig;
@@ -80,6 +94,9 @@ pub(crate) fn emit<'ctx>(
     let Some(&x) = args.first() else {
         return Err(format!("'{name}' takes operands"));
     };
+    if exact::MIXED.contains(&name) {
+        return exact::emit(llcx, module, b, name, args);
+    }
     let ty = x.get_type();
     if args.iter().any(|a| a.get_type() != ty) {
         return Err(format!("'{name}' expects operands of one type"));
@@ -129,6 +146,49 @@ pub(crate) fn emit<'ctx>(
             want(3)?;
             v.call("llvm.fma", args)
         }
+        names::TRUNC | names::ROUND | names::ROUNDEVEN => {
+            want(1)?;
+            let intr = match name {
+                names::TRUNC => "llvm.trunc",
+                names::ROUND => "llvm.round",
+                _ => "llvm.roundeven",
+            };
+            v.call(intr, &[x])
+        }
+        names::COPYSIGN => {
+            want(2)?;
+            v.copysign(args[0], args[1])
+        }
+        names::ASIN | names::ACOS | names::ATAN => {
+            want(1)?;
+            let d = v.widen(x, f32)?;
+            let r = atan::inverse(&v, name, d)?;
+            v.narrow(r, f32)
+        }
+        names::SINH
+        | names::COSH
+        | names::ASINH
+        | names::ACOSH
+        | names::ATANH
+        | names::LOG10
+        | names::LOG1P
+        | names::EXPM1
+        | names::CBRT => {
+            want(1)?;
+            let d = v.widen(x, f32)?;
+            let r = match name {
+                names::SINH => hyperbolic::sinh(&v, d)?,
+                names::COSH => hyperbolic::cosh(&v, d)?,
+                names::ASINH => hyperbolic::asinh(&v, d)?,
+                names::ACOSH => hyperbolic::acosh(&v, d)?,
+                names::ATANH => hyperbolic::atanh(&v, d)?,
+                names::LOG10 => near_one::log10(&v, d)?,
+                names::LOG1P => near_one::log1p(&v, d)?,
+                names::EXPM1 => near_one::expm1(&v, d)?,
+                _ => near_one::cbrt(&v, d)?,
+            };
+            v.narrow(r, f32)
+        }
         names::SIN | names::COS | names::TAN => {
             want(1)?;
             trig::emit(&v, name, x, f32)
@@ -165,6 +225,16 @@ pub(crate) fn emit<'ctx>(
         _ => Err(format!("vectorised math does not support '{name}'")),
     }
 }
+
+/// Whether `name` is one of the exact ops whose operands or result are not all one float type
+/// (`absi`, `isnan`, `isinf`, `isfinite`, `fpowi`).
+pub(crate) fn exact_op(name: &str) -> bool {
+    exact::MIXED.contains(&name)
+}
+
+/// The math ops with no vectorised form: a task holding one runs one iteration per call (the
+/// scalar codegen, libm's functions).
+pub(crate) const UNVECTORISED: &[&str] = &[names::ERF, names::ERFC];
 
 /// A builder of values of one shape: scalars, or vectors of `lanes` lanes. Constants are splat
 /// to the shape; every operation works on either.

@@ -30,7 +30,51 @@ const FUNCS: &[(&str, Ref, usize, f64, f64)] = &[
     (names::FLOOR, |x, _, _| x.floor(), 1, 0.0, 0.0),
     (names::CEIL, |x, _, _| x.ceil(), 1, 0.0, 0.0),
     (names::FMA, |x, y, z| x.mul_add(y, z), 3, 0.5, 0.0),
+    (names::ASIN, |x, _, _| x.asin(), 1, 1.0, 2.0),
+    (names::ACOS, |x, _, _| x.acos(), 1, 1.0, 2.0),
+    (names::ATAN, |x, _, _| x.atan(), 1, 1.0, 2.0),
+    (names::SINH, |x, _, _| x.sinh(), 1, 1.0, 3.0),
+    (names::COSH, |x, _, _| x.cosh(), 1, 1.0, 3.0),
+    (
+        names::ASINH,
+        |x, _, _| unsafe { glibc::asinh(x) },
+        1,
+        1.0,
+        3.0,
+    ),
+    (
+        names::ACOSH,
+        |x, _, _| unsafe { glibc::acosh(x) },
+        1,
+        1.0,
+        3.0,
+    ),
+    (
+        names::ATANH,
+        |x, _, _| unsafe { glibc::atanh(x) },
+        1,
+        1.0,
+        3.0,
+    ),
+    (names::LOG10, |x, _, _| x.log10(), 1, 1.0, 2.0),
+    (names::LOG1P, |x, _, _| x.ln_1p(), 1, 1.0, 2.0),
+    (names::EXPM1, |x, _, _| x.exp_m1(), 1, 1.0, 2.0),
+    (names::CBRT, |x, _, _| x.cbrt(), 1, 1.0, 2.0),
+    (names::TRUNC, |x, _, _| x.trunc(), 1, 0.0, 0.0),
+    (names::ROUND, |x, _, _| x.round(), 1, 0.0, 0.0),
+    (names::ROUNDEVEN, |x, _, _| x.round_ties_even(), 1, 0.0, 0.0),
+    (names::COPYSIGN, |x, y, _| x.copysign(y), 2, 0.0, 0.0),
 ];
+
+/// glibc's f64 functions that Rust's std computes its own way (asinh, acosh and atanh are not
+/// libm calls in std).
+mod glibc {
+    extern "C" {
+        pub fn asinh(x: f64) -> f64;
+        pub fn acosh(x: f64) -> f64;
+        pub fn atanh(x: f64) -> f64;
+    }
+}
 
 /// A compiled kernel: (in0, in1, in2, out), each a pointer to one value of the kernel's type.
 type K = unsafe extern "C" fn(*const u8, *const u8, *const u8, *mut u8);
@@ -331,6 +375,16 @@ fn inputs(name: &str, f32: bool) -> Vec<Vec<f64>> {
         }
         names::LOG | names::LOG2 => (0.0, 4.0),
         names::TANH => (-12.0, 12.0),
+        names::ASIN | names::ACOS | names::ATANH => (-1.0, 1.0),
+        names::ACOSH => (1.0, 20.0),
+        names::LOG1P => (-1.0, 3.0),
+        names::EXPM1 | names::SINH | names::COSH => {
+            if f32 {
+                (-90.0, 90.0)
+            } else {
+                (-711.0, 711.0)
+            }
+        }
         _ => (-10.0, 10.0),
     };
     for i in 0..dense {
@@ -349,7 +403,7 @@ fn inputs(name: &str, f32: bool) -> Vec<Vec<f64>> {
         let c: Vec<f64> = (0..n).map(|_| pick(&mut rng)).collect();
         return vec![xs.clone(), b, c];
     }
-    if name != names::POWF && name != names::ATAN2 {
+    if name != names::POWF && name != names::ATAN2 && name != names::COPYSIGN {
         return vec![xs];
     }
     // Pairs: every two edge values, then random pairs of the sweep; for pow also y chosen so
@@ -386,7 +440,7 @@ fn inputs(name: &str, f32: bool) -> Vec<Vec<f64>> {
             a.push(x);
             b.push(round((rng.next() - 0.5) * 2e5));
         }
-    } else {
+    } else if name == names::ATAN2 {
         for _ in 0..n / 4 {
             let t = rng.next() * std::f64::consts::TAU;
             let r = 2f64.powf((rng.next() - 0.5) * 100.0);
