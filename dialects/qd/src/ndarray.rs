@@ -11,8 +11,9 @@
 //! ```
 //!
 //! The type after `:` is the ndarray's; values have its element type, indices are i32.
-//! Atomics take integer (wider than i1) or float elements, as the field atomics; integers wrap
-//! (add, sub) and compare by their signedness (min, max), floats take IEEE minNum/maxNum.
+//! Atomics take integer (wider than i1) or float elements, as the field atomics (sub: signless
+//! integer or float); integers wrap (add, sub) and compare by their signedness (min, max), floats
+//! take IEEE minNum/maxNum.
 //! `qd.ndarray_shape` is PURE: an ndarray is bound for a whole launch and stores change its
 //! contents, never its shape, so two reads of the same axis agree and an unused one may go.
 
@@ -235,6 +236,18 @@ fn verify_atomic(ctx: &Context, op: OpId) -> DiagResult<()> {
             op,
             format!(
                 "expects an integer (wider than i1) or float element, got {}",
+                type_str(ctx, elem)
+            ),
+        ));
+    }
+    // A sub is lowered as an add of the negated value, which arith (signless only) cannot
+    // compute for a signed or unsigned element; arith computes no such values either.
+    if ctx.name(op) == crate::NDARRAY_ATOMIC_SUB_OP && d.is_integer() && !d.is_signless_integer() {
+        return Err(err(
+            ctx,
+            op,
+            format!(
+                "expects a signless integer or float element, got {}",
                 type_str(ctx, elem)
             ),
         ));

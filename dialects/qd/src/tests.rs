@@ -323,8 +323,13 @@ fn ndarray_atomic_rules() {
     let nd = ndarray_type(&mut fx.ctx, 2, f32t);
     let ndi = ndarray_type(&mut fx.ctx, 1, i32t);
     let ndb = ndarray_type(&mut fx.ctx, 1, i1);
-    let (k, kb) = fx.kernel(&[nd, f32t, ndi, ndb]);
-    let [a, s, ai, ab] = k.args(&fx.ctx)[..] else {
+    let u32t = fx.ctx.intern_type(qd_ir::TypeData::Integer {
+        width: 32,
+        signedness: qd_ir::Signedness::Unsigned,
+    });
+    let ndu = ndarray_type(&mut fx.ctx, 1, u32t);
+    let (k, kb) = fx.kernel(&[nd, f32t, ndi, ndb, u32t, ndu]);
+    let [a, s, ai, ab, _, _] = k.args(&fx.ctx)[..] else {
         unreachable!()
     };
     let loc = fx.loc;
@@ -374,6 +379,17 @@ fn ndarray_atomic_rules() {
         fx.verify_op(op.0).unwrap_err(),
         "'qd.ndarray_atomic_max' op expects a !qd.ndarray operand, got f32"
     );
+    let u = fx.ctx.value_type(k.args(&fx.ctx)[4]);
+    let w = k.args(&fx.ctx)[4];
+    let ndu = k.args(&fx.ctx)[5];
+    let op = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Sub, w, ndu, &[c0], false, loc);
+    assert_eq!(
+        fx.verify_op(op.0).unwrap_err(),
+        "'qd.ndarray_atomic_sub' op expects a signless integer or float element, got ui32"
+    );
+    let op = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Add, w, ndu, &[c0], false, loc);
+    assert_eq!(fx.verify_op(op.0), Ok(()));
+    assert_eq!(fx.ctx.value_type(w), u);
     let t = fx.cst(kb, 1, i1);
     let op = NdarrayAtomicOp::build(&mut fx.b(kb), AtomicKind::Add, t, ab, &[c0], false, loc);
     assert_eq!(

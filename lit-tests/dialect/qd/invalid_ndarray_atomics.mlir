@@ -54,3 +54,10 @@ qd.kernel @k(%a: !qd.ndarray<?xf32>, %v: f32, %i: i32) {
   // expected-error@+1 {{expected a !qd.ndarray type}}
   qd.ndarray_atomic_add %v, %a[%i] : f32
 }
+
+// -----
+
+qd.kernel @k(%a: !qd.ndarray<?xui32>, %v: ui32, %i: i32) {
+  // expected-error@+1 {{'qd.ndarray_atomic_sub' op expects a signless integer or float element, got ui32}}
+  qd.ndarray_atomic_sub %v, %a[%i] : !qd.ndarray<?xui32>
+}

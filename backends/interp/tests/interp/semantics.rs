@@ -477,7 +477,7 @@ fn atomics_return_the_old_value() {
 
 /// Every ndarray atomic, on f32, f64 (rank 2), i32 and ui32 elements, from 8 threads:
 /// float add/sub of dyadic values (exact in any order), minNum/maxNum, integer sub returning
-/// the old value (each thread gets a distinct one), signed and unsigned min/max, wrapping sub.
+/// the old value (each thread gets a distinct one), signed and unsigned min/max, wrapping add.
 const NDARRAY_ATOMICS: &str = r#"module {
   qd.field @olds : !qd.field<8xi32>
   qd.kernel @k(%x: !qd.ndarray<?xf32>, %f: !qd.ndarray<?xf32>, %g: !qd.ndarray<?x?xf64>, %c: !qd.ndarray<?xi32>, %u: !qd.ndarray<?xui32>, %w: ui32) {
@@ -501,7 +501,7 @@ const NDARRAY_ATOMICS: &str = r#"module {
       qd.ndarray_atomic_max %k, %c[%c1] : !qd.ndarray<?xi32>
       qd.ndarray_atomic_min %k, %c[%c2] : !qd.ndarray<?xi32>
       qd.ndarray_atomic_min %w, %u[%c0] : !qd.ndarray<?xui32>
-      qd.ndarray_atomic_sub %w, %u[%c1] : !qd.ndarray<?xui32>
+      qd.ndarray_atomic_add %w, %u[%c1] : !qd.ndarray<?xui32>
     }
   }
 }"#;
@@ -530,8 +530,8 @@ fn ndarray_atomics_combine_and_return_the_old_value() {
     assert_eq!(arr(&args[2]), vec![0.0, -7.75, 0.0, -2.0]);
     // 8 subs of 1 from 0; fptosi(-7.25) = -7.
     assert_eq!(arr(&args[3]), vec![-8.0, 8.0, -7.0]);
-    // u32::MAX is not below 5 unsigned; 0 - 8 (2^32 - 1) wraps to 8.
-    assert_eq!(arr(&args[4]), vec![5.0, 8.0]);
+    // u32::MAX is not below 5 unsigned; 8 (2^32 - 1) wraps to 2^32 - 8.
+    assert_eq!(arr(&args[4]), vec![5.0, 4294967288.0]);
     let mut olds = p.field("olds").unwrap().as_i32().unwrap().to_vec();
     olds.sort();
     assert_eq!(olds, vec![-7, -6, -5, -4, -3, -2, -1, 0]);

@@ -911,3 +911,81 @@ fn a_task_run_as_several_dispatches_matches_the_interpreter() {
         assert_close_to_interp(&v, &i, &names);
     }
 }
+
+/// Every ndarray atomic from 4096 threads, contending on a few elements (f32 only: lavapipe has
+/// no f64 atomic add): float add/sub of
+/// dyadic values (exact in any order), minNum/maxNum, integer sub returning the old value (each
+/// thread gets a distinct one), signed and unsigned min/max, wrapping unsigned add.
+const NDARRAY_ATOMICS: &str = r#"module {
+  qd.field @olds : !qd.field<4096xi32>
+  qd.kernel @k(%x: !qd.ndarray<?xf32>, %f: !qd.ndarray<?xf32>, %g: !qd.ndarray<?x?xf32>, %c: !qd.ndarray<?xi32>, %u: !qd.ndarray<?xui32>, %w: ui32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %c3 = arith.constant 3 : i32
+    %n = qd.ndarray_shape %x, 0 : !qd.ndarray<?xf32>
+    qd.range_for %i = %c0 to %n : i32 {
+      %xi = qd.ndarray_load %x[%i] : !qd.ndarray<?xf32>
+      qd.ndarray_atomic_add %xi, %f[%c0] : !qd.ndarray<?xf32>
+      qd.ndarray_atomic_sub %xi, %f[%c1] : !qd.ndarray<?xf32>
+      qd.ndarray_atomic_min %xi, %f[%c2] : !qd.ndarray<?xf32>
+      qd.ndarray_atomic_max %xi, %f[%c3] : !qd.ndarray<?xf32>
+      %r = arith.remsi %i, %c2 : i32
+      qd.ndarray_atomic_sub %xi, %g[%r, %c1] : !qd.ndarray<?x?xf32>
+      %old = qd.ndarray_atomic_sub %c1, %c[%c0] : !qd.ndarray<?xi32>
+      qd.store %old, @olds[%i] : i32
+      %k = arith.fptosi %xi : f32 to i32
+      qd.ndarray_atomic_max %k, %c[%c1] : !qd.ndarray<?xi32>
+      qd.ndarray_atomic_min %k, %c[%c2] : !qd.ndarray<?xi32>
+      qd.ndarray_atomic_min %w, %u[%c0] : !qd.ndarray<?xui32>
+      qd.ndarray_atomic_add %w, %u[%c1] : !qd.ndarray<?xui32>
+    }
+  }
+}"#;
+
+/// Runs `NDARRAY_ATOMICS` on `p` and checks every result.
+fn check_ndarray_atomics(p: &mut Program) {
+    let pattern = [3.0, -2.0, 8.0, 0.5, -7.25, 1.5, 4.0, 2.0];
+    let xs: Vec<f64> = (0..4096).map(|i| pattern[i % 8]).collect();
+    let mut nd = |dt: qd_runtime::DType, shape: &[usize], v: &[f64]| {
+        Arg::Ndarray(p.add_ndarray(Ndarray::from_f64(dt, shape, v).unwrap()))
+    };
+    let args = [
+        nd(qd_runtime::DType::F32, &[4096], &xs),
+        nd(qd_runtime::DType::F32, &[4], &[0.0, 0.0, 100.0, -100.0]),
+        nd(qd_runtime::DType::F32, &[2, 2], &[0.0; 4]),
+        nd(qd_runtime::DType::I32, &[3], &[0.0, -100.0, 100.0]),
+        nd(qd_runtime::DType::U32, &[2], &[5.0, 0.0]),
+        Arg::Scalar(qd_runtime::Scalar::U32(u32::MAX)),
+    ];
+    let k = p.kernel("k").unwrap_or_else(|e| panic!("compile: {e}"));
+    p.launch(k, &args).unwrap();
+    p.sync().unwrap();
+    let arr = |a: &Arg| match a {
+        Arg::Ndarray(id) => p.ndarray(*id).unwrap().to_f64_vec(),
+        _ => unreachable!(),
+    };
+    assert_eq!(arr(&args[1]), vec![4992.0, -4992.0, -7.25, 8.0]);
+    assert_eq!(arr(&args[2]), vec![0.0, -3968.0, 0.0, -1024.0]);
+    // 4096 subs of 1 from 0; fptosi(-7.25) = -7.
+    assert_eq!(arr(&args[3]), vec![-4096.0, 8.0, -7.0]);
+    // u32::MAX is not below 5 unsigned; 4096 (2^32 - 1) wraps to 2^32 - 4096.
+    assert_eq!(arr(&args[4]), vec![5.0, 4294963200.0]);
+    let mut olds = p.field("olds").unwrap().as_i32().unwrap().to_vec();
+    olds.sort();
+    assert_eq!(olds, (-4095..=0).collect::<Vec<i32>>());
+}
+
+/// The ndarray atomics on vulkan, with the device's options and with the minimal ones (no float
+/// atomics: f32 add/sub by a compare-and-swap loop; 32-bit indices).
+#[test]
+fn ndarray_atomics_are_atomic() {
+    for minimal in [false, true] {
+        let Some(mut d) = device() else { return };
+        if minimal {
+            d.set_options(Options::minimal());
+        }
+        let mut p = program_on(NDARRAY_ATOMICS, Box::new(d), ProgramConfig::default());
+        check_ndarray_atomics(&mut p);
+    }
+}
