@@ -4,9 +4,10 @@
 //! an `ad.reverse @k` declaration or that reads and writes differentiable data), the pass adds a
 //! gradient kernel `@k_grad(args..., adjoints...)` (one adjoint ndarray per active ndarray
 //! argument, see `qd_ad::reverse`) and records it as `ad.reverse @k -> @k_grad`. The gradient
-//! kernel reads the adjoints of the output fields (`ad.load_field_adjoint`; the user seeds them
-//! before launching it) and accumulates the adjoints of the input fields and ndarrays; it never
-//! writes primal data.
+//! kernel reads the adjoints of the outputs (`ad.load_field_adjoint` for fields; for an ndarray
+//! written by `qd.ndarray_store` or `qd.ndarray_atomic_add/sub`, its adjoint ndarray argument;
+//! the user seeds them before launching it) and accumulates the adjoints of the input fields
+//! and ndarrays; it never writes primal data.
 //!
 //! # Structure of a gradient kernel
 //! A kernel's body is a sequence of parallel loops (`range_for`/`struct_for` directly in the
