@@ -1,8 +1,9 @@
 // RUN: not qd-opt %s --pass=reverse-mode-ad 2>&1 | FileCheck %s
-// Recomputing a field read in reverse is sound only because a differentiable kernel never writes
-// a field it reads: such a kernel is refused, so the reverse pass never re-reads changed memory.
+// Recomputing a field read in reverse is sound only because a differentiable kernel never
+// overwrites an element after a read whose value the gradient needs (docs/access-rule.md): such a
+// kernel is refused, so the reverse pass never re-reads changed memory.
 
-// CHECK: field_written.mlir:[[#@LINE+7]]:5: error: global data access rule violated: field @z is read and also written by this kernel
+// CHECK: field_written.mlir:[[#@LINE+9]]:5: error: global data access rule violated: this qd.store may overwrite an element of @z that the qd.load at [[#@LINE+7]]:5 read earlier in the same thread, and the gradient needs the value read
 qd.field @x : !qd.field<4xf32> {needs_grad}
 qd.field @z : !qd.field<4xf32> {needs_grad}
 qd.field @y : !qd.field<f32> {needs_grad}

@@ -78,19 +78,33 @@
 //!   the stored value and then zeroes it (`ad.store_field_adjoint 0`), so what the element held
 //!   before gets no gradient, even from other kernels launched before; `qd.atomic_add` leaves the
 //!   adjoint in place. After the gradient kernel, the adjoints of stored output elements are 0.
-//! - The global data access rules of differentiable kernels are checked (`global_rules`): a
-//!   kernel may not read what it writes, and repeated writes of a needs_grad element must be
-//!   `qd.atomic_add`. Violations are errors at the offending op.
+//! - The access rule (`access_rule`, docs/access-rule.md): the gradient kernel replays reads
+//!   from memory as the forward kernel left it, so a kernel is refused exactly when a write may
+//!   come after a read of the same element whose value the gradient needs (in the same thread,
+//!   or in a later task), or when a write and a read of one element race between threads of one
+//!   parallel loop; the error is at the write and names the read. Everything else is
+//!   differentiated: reads after writes (also across tasks: the adjoint flows from the later
+//!   task's reverse into the earlier one's), repeated stores (the last one wins: the reverse of
+//!   a `qd.store` zeroes the element's adjoint, so earlier writes get none), in-place updates
+//!   whose read value is not needed (`x[i] = 2 x[i]`) or is read after its write
+//!   (`x[k, i+1] = sin(x[k, i])`). Same-element questions go to `dependence` (affine indices
+//!   over loop induction variables, with loop order, constant bounds and thread identity;
+//!   anything else may alias). Distinct fields and distinct ndarray parameters are distinct
+//!   memory. The other rules (used atomic results, writes in while conditions, kernel-level
+//!   locals in parallel loops, unknown region ops, existing ad ops) are `global_rules`.
 //!
-//! Files: `pass` (the pass, options, kernel selection), `global_rules`, `activity`, `stacks`,
+//! Files: `pass` (the pass, options, kernel selection), `access_rule`, `dependence`,
+//! `global_rules`, `activity`, `stacks`,
 //! `structure` (groups, jumps), `emitter` (state, adjoint storage), `forward`, `tape`, `reverse`,
 //! `control`; `element_access` (the `element-access-ad` pass), `needs`, `element`,
 //! `aggregate_ssa`.
 
+mod access_rule;
 mod activity;
 mod aggregate_ssa;
 mod cleanup;
 mod control;
+mod dependence;
 mod element;
 mod element_access;
 mod emitter;

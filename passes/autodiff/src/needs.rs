@@ -9,9 +9,16 @@
 //! condition (the reverse runs the loop over its recorded trip count). A needed result of an op the
 //! reverse recomputes (pure ops, field and ndarray reads) or re-reads (`ad.load_element`) needs
 //! that op's operands too.
+//!
+//! `replay_needed` widens this to what the reverse pass depends on through the forward replay
+//! (the access rule, `access_rule`, asks it which reads must see the value the forward pass
+//! read): also a `qd.while`'s condition (the replay records the trip count from it), every
+//! operand of an op whose result is needed (the replay computes it from them), and, for a needed
+//! load of a local or of an element of a local aggregate, every value stored into that local
+//! (the replay's stacks and aggregates hold them).
 
 use crate::activity::{rule_of, Activity};
-use crate::structure::kernel_ops;
+use crate::structure::{kernel_ops, local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{
     KernelOp, ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, CONDITION_OP, LOAD_OP, LOCAL_LOAD_OP,
@@ -21,7 +28,7 @@ use qd_frontend::{
     NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
 };
 use qd_ir::{Context, OpId, OpTraits, Value};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// The values of `kernel` whose primal the reverse pass may read.
 pub(crate) fn needed_primals(ctx: &Context, kernel: KernelOp, act: &Activity) -> HashSet<Value> {
@@ -43,6 +50,44 @@ pub(crate) fn needed_primals(ctx: &Context, kernel: KernelOp, act: &Activity) ->
             return needed;
         }
     }
+}
+
+/// The values whose forward-replay value the reverse pass depends on (a superset of
+/// `needed_primals`, see the module doc).
+pub(crate) fn replay_needed(ctx: &Context, kernel: KernelOp, act: &Activity) -> HashSet<Value> {
+    let ops = kernel_ops(ctx, kernel);
+    let mut needed = HashSet::new();
+    // Per local (its `qd.alloca`): the values stored into it.
+    let mut stored: HashMap<OpId, Vec<Value>> = HashMap::new();
+    for &op in &ops {
+        direct_needs(ctx, op, act, &mut needed);
+        if ctx.name(op) == CONDITION_OP {
+            needed.extend(ctx.operands(op));
+        }
+        if let Some((v, p)) = local_write(ctx, op) {
+            if let Some(a) = root_alloca(ctx, p) {
+                stored.entry(a).or_default().push(v);
+            }
+        }
+    }
+    let mut work: Vec<Value> = needed.iter().copied().collect();
+    while let Some(v) = work.pop() {
+        let Some(d) = ctx.defining_op(v) else {
+            continue;
+        };
+        let mut more = ctx.operand_vec(d);
+        if let Some((_, p)) = local_read(ctx, d) {
+            if let Some(vs) = root_alloca(ctx, p).and_then(|a| stored.get(&a)) {
+                more.extend(vs);
+            }
+        }
+        for m in more {
+            if needed.insert(m) {
+                work.push(m);
+            }
+        }
+    }
+    needed
 }
 
 /// Ops whose results the reverse rebuilds from their operands' primals.

@@ -254,8 +254,9 @@ fn differentiate(
         None => default_activity(ctx, &arg_types),
     };
     let arrays = active_arrays(ctx, k, &activity);
-    let mut diags = crate::global_rules::check(ctx, k, needs_grad);
+    let mut diags = crate::global_rules::check(ctx, k);
     let act = Activity::compute(ctx, k, needs_grad, &arrays);
+    diags.extend(crate::access_rule::check(ctx, k, &act));
     diags.extend(check_active_uses(ctx, k, &act, needs_grad, &arrays));
     let elements = match crate::element::plan(ctx, k, &act, aggregates) {
         Ok(p) => p,

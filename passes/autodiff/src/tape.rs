@@ -6,9 +6,12 @@
 //!    body for loose statements): its forward-replay value dominates the reverse pass; use it.
 //! 2. `v` is an induction variable of a reversed loop: the reversed loop recomputes it.
 //! 3. `v` is recomputable: a pure op (constants, arithmetic, `elem_ptr`/`member_ptr`,
-//!    `ndarray_shape`) or a read of a field or ndarray (the kernel does not write what it reads,
-//!    by the global data access rules, and the gradient kernel writes no primal data): the op is
-//!    cloned where it is needed, over its operands' primals.
+//!    `ndarray_shape`) or a read of a field or ndarray: the op is cloned where it is needed,
+//!    over its operands' primals. Re-reading memory gives the value the forward read: the
+//!    gradient kernel writes no primal data, and the access rule (`access_rule`) refuses any
+//!    kernel that writes an element after a read whose value the reverse needs, so the element
+//!    still holds it, even in a field the kernel writes (tests: examples/grad/sibling_scratch,
+//!    inplace_sin_recurrence).
 //! 4. `v` was loaded from a stacked local and no store to that local lies between the load and
 //!    `U`: the stack's top entry is `v` (`load_top`). Likewise an element of a local aggregate
 //!    (`ad.load_element`) is re-read from the aggregate, which the reverse pass restores store by

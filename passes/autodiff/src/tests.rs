@@ -268,12 +268,14 @@ fn valid_kernels_pass_the_global_data_access_rules() {
         let (ctx, m) = parse(&src);
         let k = kernel(&ctx, m, "compute");
         let ng: HashSet<String> = ["x", "y"].into_iter().map(String::from).collect();
+        let act = Activity::compute(&ctx, k, &ng, &HashSet::new());
+        assert!(crate::global_rules::check(&ctx, k).is_empty(), "{name}");
         assert!(
-            crate::global_rules::check(&ctx, k, &ng).is_empty(),
+            crate::access_rule::check(&ctx, k, &act).is_empty(),
             "{name}"
         );
     }
-    // Stores to distinct elements in a loop, and a store followed by atomic adds.
+    // Stores writing elements again (the last write wins), and a store followed by atomic adds.
     let src = format!(
         "{FIELDS}{}",
         r#"
@@ -306,16 +308,15 @@ qd.kernel @k2() {
 "#
     );
     let (ctx, m) = parse(&src);
-    let k = kernel(&ctx, m, "k");
-    let diags = crate::global_rules::check(&ctx, k, &needs_grad());
-    // y[k] in the first j loop varies with j, but the r loop writes the same elements again;
-    // the second j loop's bound varies with r (conservatively: no error).
-    assert_eq!(diags.len(), 1, "{diags:?}");
-    assert!(diags[0]
-        .message
-        .contains("every iteration of a serial loop"));
-    let k2 = kernel(&ctx, m, "k2");
-    assert!(crate::global_rules::check(&ctx, k2, &needs_grad()).is_empty());
+    for name in ["k", "k2"] {
+        let k = kernel(&ctx, m, name);
+        let act = Activity::compute(&ctx, k, &needs_grad(), &HashSet::new());
+        assert!(crate::global_rules::check(&ctx, k).is_empty(), "{name}");
+        assert!(
+            crate::access_rule::check(&ctx, k, &act).is_empty(),
+            "{name}"
+        );
+    }
 }
 
 #[test]
@@ -348,4 +349,62 @@ qd.kernel @k() {
         shape,
         ["loose 1", "qd.struct_for", "loose 2", "qd.range_for"]
     );
+}
+
+#[test]
+fn dependence_test_decides_same_elements() {
+    use crate::dependence::{may_meet, Affine, Rel, Var};
+    let src = r#"
+qd.field @x : !qd.field<16xf32> {needs_grad}
+qd.field @p : !qd.field<16xi32>
+qd.kernel @k() {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c2 = arith.constant 2 : i32
+  %c3 = arith.constant 3 : i32
+  %c5 = arith.constant 5 : i32
+  %t = arith.constant true
+  qd.if %t {
+    qd.range_for %i = %c0 to %c3 : i32 {
+      %n = arith.addi %i, %c1 : i32
+      %d = arith.muli %i, %c2 : i32
+      %e = arith.addi %d, %c1 : i32
+      %j = qd.load @p[%i] : i32
+      %a = qd.load @x[%i] : f32
+      %b = qd.load @x[%n] : f32
+      %f = qd.load @x[%d] : f32
+      %g = qd.load @x[%e] : f32
+      %h = qd.load @x[%j] : f32
+      %k = qd.load @x[%c5] : f32
+    }
+  }
+}
+"#;
+    let (ctx, m) = parse(src);
+    let k = kernel(&ctx, m, "k");
+    let forms: Vec<Vec<Affine>> = kernel_ops(&ctx, k)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == "qd.load" && qd_frontend::LoadOp(o).field_name(&ctx) == "x")
+        .map(|o| vec![Affine::of(&ctx, ctx.operand(o, 0))])
+        .collect();
+    let [i, n, d, e, j, c5] = &forms[..] else {
+        panic!("six loads of x")
+    };
+    let later = |_: Var| Rel::Later;
+    let same = |_: Var| Rel::Same;
+    let free = |_: Var| Rel::Free;
+    // x[i+1] written in a later iteration than x[i] is read: never the same element...
+    assert!(!may_meet(&ctx, n, i, &later));
+    // ...but x[i] written later than x[i+1] is read: the next iteration.
+    assert!(may_meet(&ctx, i, n, &later));
+    // In the same iteration only equal offsets meet.
+    assert!(!may_meet(&ctx, n, i, &same));
+    assert!(may_meet(&ctx, i, i, &same));
+    // 2i and 2i+1 never meet, whatever the iterations (GCD).
+    assert!(!may_meet(&ctx, d, e, &free));
+    // i in [0, 2] never reaches 5 (the loop's constant bounds); a loaded index may.
+    assert!(!may_meet(&ctx, i, c5, &free));
+    assert!(may_meet(&ctx, j, c5, &free));
+    // Two threads' (or iterations') x[i]: distinct when the variables differ.
+    assert!(!may_meet(&ctx, i, i, &|_| Rel::Differs));
 }

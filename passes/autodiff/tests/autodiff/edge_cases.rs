@@ -170,7 +170,9 @@ qd.kernel @k() {
     let errs = errors(src);
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
-        errs[0].starts_with("5: global data access rule violated: field @x"),
+        errs[0].starts_with(
+            "7: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 5:5 read"
+        ),
         "{errs:?}"
     );
     let (mut ctx, m) = parse(src);

@@ -1,6 +1,7 @@
 //! Integration tests of reverse-mode-ad: the IR it builds, the errors it reports, and gradients
 //! checked on the interpreter against central finite differences.
 
+mod access_rule;
 mod common;
 mod constructs;
 mod corpus;
