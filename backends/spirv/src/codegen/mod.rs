@@ -21,6 +21,7 @@ mod arith;
 mod buffers;
 mod checks;
 mod control;
+mod libm32;
 mod libm64;
 mod math;
 mod task;

@@ -4,6 +4,7 @@ mod arith_ops;
 mod codegen;
 mod corpus;
 mod libm64;
+mod math_ext;
 mod spirv_val;
 mod vulkan;
 mod vulkan_spv;
