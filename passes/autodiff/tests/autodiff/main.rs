@@ -2,6 +2,7 @@
 //! checked on the interpreter against central finite differences.
 
 mod access_rule;
+mod arith_sweep;
 mod common;
 mod constructs;
 mod corpus;
