@@ -184,6 +184,8 @@ fn later_in_thread(ctx: &Context, owner: OpId, w: &Access, r: &Access) -> bool {
         let rel = |x: Var| match x {
             Var::Iv(v) => match level_of.get(&v) {
                 Some(&j) if j < k => Rel::Same,
+                // A range_for counts up; a serial struct_for's order is not relied on.
+                Some(&j) if j == k && ctx.name(levels[j].0) == STRUCT_FOR_OP => Rel::Differs,
                 Some(&j) if j == k => Rel::Later,
                 Some(_) => Rel::Free,
                 // The thread's own induction variables, or those of loops only one access is in.

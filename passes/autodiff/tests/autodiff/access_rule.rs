@@ -117,6 +117,30 @@ qd.kernel @k() {
         .replace("qd.load @x[%n]", "qd.load @x[%i]")
         .replace("qd.store %b, @x[%i]", "qd.store %b, @x[%n]");
     differentiate(&ok);
+    // A serial struct_for's iteration order is not relied on: the same recurrence over one is
+    // refused (an iteration may run before the one whose element it reads).
+    let src = r#"
+qd.field @x : !qd.field<5xf32> {needs_grad}
+qd.field @d : !qd.field<4xf32>
+qd.kernel @k() {
+  %c1 = arith.constant 1 : i32
+  %t = arith.constant true
+  qd.if %t {
+    qd.struct_for (%i) in @d {
+      %n = arith.addi %i, %c1 : i32
+      %a = qd.load @x[%i] : f32
+      %b = math.sin %a : f32
+      qd.store %b, @x[%n] : f32
+    }
+  }
+}
+"#;
+    let errs = errors(src);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].starts_with("12: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 10:7 read earlier in the same thread"),
+        "{errs:?}"
+    );
     // An atomic in a later task after a needed read of the same element.
     let src = r#"
 qd.field @x : !qd.field<4xf32> {needs_grad}
