@@ -23,7 +23,7 @@
 //! (documented; the runtime does not check it).
 
 use crate::activity::Activity;
-use crate::dependence::{may_meet, Affine, Rel, Var};
+use crate::dependence::{iv_range, may_meet, Affine, Rel, Var};
 use crate::needs::replay_needed;
 use crate::structure::{kernel_ops, parallel_ancestor};
 use qd_frontend::{
@@ -132,8 +132,10 @@ fn conflict(
 /// Whether `w` and `r` may reach one element from two different threads of parallel loop `p`.
 fn other_thread(ctx: &Context, p: OpId, w: &Access, r: &Access) -> bool {
     let ivs = induction_vars(ctx, p);
-    // Two threads differ in at least one of the loop's induction variables.
-    ivs.iter().any(|&t| {
+    // Two threads differ in at least one of the loop's induction variables (one that takes
+    // more than one value).
+    let several = |&&t: &&Value| iv_range(ctx, Var::Iv(t)).is_none_or(|(l, h)| l < h);
+    ivs.iter().filter(several).any(|&t| {
         let rel = |x: Var| match x {
             Var::Iv(v) if v == t => Rel::Differs,
             Var::Sym(v) if !inside(ctx, v, p) => Rel::Same,

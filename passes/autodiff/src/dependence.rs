@@ -229,7 +229,7 @@ fn in_range(
 
 /// The values a `range_for`'s induction variable takes, `[lower, upper - 1]`, when both bounds
 /// are constants and the loop runs at least once.
-fn iv_range(ctx: &Context, x: Var) -> Option<(i128, i128)> {
+pub(crate) fn iv_range(ctx: &Context, x: Var) -> Option<(i128, i128)> {
     let Var::Iv(v) = x else { return None };
     let ValueDef::BlockArg { block, .. } = ctx.value_def(v) else {
         return None;

@@ -38,6 +38,19 @@ fn loose_statements_reading_what_they_wrote() {
         .seed("y", vec![1.0])
         .wrt(Wrt::Field("x"));
     check(&case);
+    // The same statements as the one thread of a parallel loop over [0, 1): no other thread.
+    let one_thread = LOOSE
+        .replace(
+            "qd.kernel @k() {\n",
+            "qd.kernel @k() {\n  %z0 = arith.constant 0 : i32\n  %z1 = arith.constant 1 : i32\n  qd.range_for %t = %z0 to %z1 : i32 {\n",
+        )
+        .replace("qd.store %g, @y[] : f32\n}", "qd.store %g, @y[] : f32\n  }\n}");
+    assert!(one_thread.contains("qd.range_for") && one_thread.ends_with("  }\n}\n"));
+    let case = GradCase {
+        src: one_thread,
+        ..case
+    };
+    check(&case);
 }
 
 /// A while whose condition reads a field the kernel writes, but only elsewhere: thread i halves
