@@ -790,7 +790,8 @@ fn float_bits(s: Scalar, v: f64) -> u64 {
 
 /// x^n of a float x (f32 or f64) and an integer n of `n_width` bits (at most 32, or 64 for an
 /// f32 x): libgcc's repeated squaring, unrolled over the bits of |n|: r *= a where the bit is
-/// set, a *= a; then 1 / r for negative n.
+/// set, a *= a; then 1 / r for negative n. For an f32 x and |n| past i32's range this gives
+/// what the interpreter's pow in f64 gives (0, +-1 or +-inf: any other f32 base saturates).
 pub(super) fn fpowi(g: &mut Gen<'_>, s: Scalar, x: Word, n: Word, n_width: u32) -> R<Word> {
     let t = g.scalar_ty(s);
     let bt = g.scalar_ty(Scalar::Bool);
@@ -808,6 +809,17 @@ pub(super) fn fpowi(g: &mut Gen<'_>, s: Scalar, x: Word, n: Word, n_width: u32) 
     let nn = ck!(g, g.b.s_negate(it, None, n))?;
     // |n| as an unsigned number (the minimum negates to itself, its magnitude).
     let m = ck!(g, g.b.select(it, None, neg, nn, n))?;
+    // Past 2^53 the interpreter's exponent is n rounded to f64, an even number: the parity bit
+    // goes (the magnitude saturates to 0, 1 or inf either way).
+    let m = if w == 64 {
+        let lim = g.constant(Scalar::I(64), 1 << 53);
+        let even = g.constant(Scalar::I(64), !1u64);
+        let far = ck!(g, g.b.u_greater_than_equal(bt, None, m, lim))?;
+        let me = ck!(g, g.b.bitwise_and(it, None, m, even))?;
+        ck!(g, g.b.select(it, None, far, me, m))?
+    } else {
+        m
+    };
     let one = g.constant(s, float_bits(s, 1.0));
     let (mut a, mut r) = (x, one);
     for k in 0..w {

@@ -343,3 +343,65 @@ fn f64_ops_without_an_emulation_are_refused_at_the_op() {
         );
     }
 }
+
+const WIDE: &str = r#"module {
+  qd.field @x : !qd.field<64xf32>
+  qd.field @n : !qd.field<64xi64>
+  qd.field @p : !qd.field<64xf32>
+  qd.kernel @k() {
+    qd.struct_for (%i) in @x {
+      %x = qd.load @x[%i] : f32
+      %n = qd.load @n[%i] : i64
+      %p = math.fpowi %x, %n : f32, i64
+      qd.store %p, @p[%i] : f32
+    }
+  }
+}"#;
+
+/// An f32 to i64 powers, past i32's range too (where the interpreter takes pow in f64: the
+/// squaring over 64 bits gives the same 0, inf or +-1 there), bit for bit.
+#[test]
+fn f32_fpowi_of_i64_exponents_matches_the_interpreter() {
+    let Some(dev) = device() else {
+        return;
+    };
+    let ns = [
+        0i64,
+        1,
+        -1,
+        7,
+        -7,
+        1 << 31,
+        -(1 << 31),
+        -(1 << 31) - 1,
+        (1 << 31) - 1,
+        (1 << 40) + 1,
+        -(1 << 40) - 1,
+        i64::MAX,
+        i64::MIN,
+        1 << 53,
+        (1 << 33) + 1,
+        -3,
+    ];
+    let n: Vec<qd_runtime::Scalar> = (0..64)
+        .map(|i| qd_runtime::Scalar::I64(ns[i % ns.len()]))
+        .collect();
+    let xs: Vec<f64> = (0..64)
+        .map(|i| match i / 16 {
+            0 => f64::from(-1.000_000_1f32),
+            1 => f64::from(0.999_999_94f32),
+            2 => -1.0,
+            _ => 1.0,
+        })
+        .collect();
+    let mut want = program(WIDE, Box::new(qd_interp::Interpreter::new()));
+    let mut got = program(WIDE, Box::new(dev));
+    for p in [&mut want, &mut got] {
+        p.write_f64("x", &xs).unwrap();
+        p.write_scalars("n", &n).unwrap();
+        let k = p.kernel("k").unwrap();
+        p.launch(k, &[]).unwrap();
+        p.sync().unwrap();
+    }
+    assert_eq!(got.field("p").unwrap(), want.field("p").unwrap());
+}
