@@ -93,3 +93,21 @@ qd.kernel @k() {
 }
 qd.kernel @k_grad() {
 }
+
+// -----
+
+qd.kernel @ndarray_atomic_in_while_condition(%a: !qd.ndarray<?xf32>, %n: !qd.ndarray<?xf32>) {
+  %c0 = arith.constant 0 : i32
+  %c4 = arith.constant 4 : i32
+  qd.range_for %i = %c0 to %c4 : i32 {
+    %v = qd.ndarray_load %a[%i] : !qd.ndarray<?xf32>
+    qd.while {
+      %one = arith.constant 1.0 : f32
+      // expected-error@+1 {{reverse-mode-ad does not support memory writes in a qd.while condition}}
+      qd.ndarray_atomic_add %one, %n[%i] : !qd.ndarray<?xf32>
+      %c = arith.cmpf olt, %one, %v : f32
+      qd.condition %c
+    } do {
+    }
+  }
+}

@@ -9,8 +9,7 @@
 
 use crate::structure::{kernel_ops, parallel_ancestor};
 use qd_frontend::{
-    is_loop, AtomicOp, KernelOp, ALLOCA_OP, IF_OP, LOCAL_STORE_OP, NDARRAY_STORE_OP, STORE_OP,
-    WHILE_OP,
+    global_write, is_loop, AtomicOp, KernelOp, ALLOCA_OP, IF_OP, LOCAL_STORE_OP, WHILE_OP,
 };
 use qd_ir::{Context, Diagnostic, OpId};
 
@@ -99,10 +98,9 @@ fn check_while_condition(ctx: &Context, op: OpId, diags: &mut Vec<Diagnostic>) {
     for b in ctx.region_blocks(cond).to_vec() {
         for o in ctx.block_ops(b) {
             for n in ctx.walk_pre_order(o) {
-                let writes = matches!(
-                    ctx.name(n),
-                    STORE_OP | LOCAL_STORE_OP | NDARRAY_STORE_OP | qd_ad::STORE_ELEMENT_OP
-                ) || AtomicOp::from_op(ctx, n).is_some();
+                // Global writes (field and ndarray stores and atomics) and local ones.
+                let writes = global_write(ctx, n).is_some()
+                    || matches!(ctx.name(n), LOCAL_STORE_OP | qd_ad::STORE_ELEMENT_OP);
                 if writes {
                     diags.push(err(
                         ctx,
