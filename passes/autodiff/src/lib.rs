@@ -72,8 +72,10 @@
 //! # Semantics worth knowing
 //! - An integer cast stops the gradient: casts from or to integers (`sitofp`, `fptosi`,
 //!   `bitcast`, ...) have no derivative rule; `extf`/`truncf` pass the adjoint through.
-//! - `floor` and `ceil` have a zero derivative; `minimumf`/`maximumf` give a tie to the left
-//!   operand; `absf` has derivative 0 at 0.
+//! - `floor`, `ceil`, `trunc`, `round` and `roundeven` have a zero derivative;
+//!   `minimumf`/`maximumf` and `minnumf`/`maxnumf` give a tie to the left operand (and the num
+//!   forms give a NaN operand nothing); `absf` and `copysign` (in its first operand) have
+//!   derivative 0 at 0; classifications (`isnan`, ...) and integer ops have no derivative.
 //! - A `qd.store` to a needs_grad field overwrites: its reverse reads the element's adjoint into
 //!   the stored value and then zeroes it (`ad.store_field_adjoint 0`), so what the element held
 //!   before gets no gradient, even from other kernels launched before; `qd.atomic_add` leaves the
