@@ -13,18 +13,22 @@ use std::ffi::OsString;
 /// The default `--device`.
 pub const DEFAULT_DEVICE: &str = qd_devices::DEFAULT_DEVICE;
 
-const USAGE: &str = "qd-run FILE.mlir --kernel NAME [OPTIONS]\n       qd-run --completions SHELL";
+const USAGE: &str =
+    "qd-run FILE.mlir --kernel NAME [--kernel NAME]... [OPTIONS]\n       qd-run --completions SHELL";
 
 const AFTER_HELP: &str = "\
 VALUES: a comma list (1,2,3), fill(v), linspace(a,b), arange(), or a .npy file;
 for an ndarray argument append its shape (:8, :4x3); a list without one is 1-D.
+Several --kernel: launched in order on the same fields; --arg NAME=... gives every kernel with a
+parameter NAME that value (an ndarray is shared), --arg KERNEL.NAME=... one kernel only; with
+--grad the whole sequence is differentiated (gradients last to first).
 Exit status: 0 on success, 1 on input or runtime errors, 2 on usage errors.";
 
 /// What clap parses; [`parse`] turns it into a [`Command`].
 #[derive(Parser, Debug)]
 #[command(
     name = "qd-run",
-    about = "Runs one kernel of FILE.mlir on a device and prints fields.",
+    about = "Runs kernels of FILE.mlir on a device and prints fields.",
     override_usage = USAGE,
     after_help = AFTER_HELP,
     max_term_width = 100
@@ -33,25 +37,28 @@ struct Cli {
     /// The kernel file (MLIR text)
     #[arg(value_name = "FILE.mlir", required = true)]
     file: Option<String>,
-    /// The kernel to run
-    #[arg(long, value_name = "NAME", required = true)]
-    kernel: Option<String>,
+    /// The kernel to run; repeat it to run a sequence of kernels, in order, on the same fields
+    /// (a kernel may come back)
+    #[arg(long = "kernel", value_name = "NAME", required = true)]
+    kernels: Vec<String>,
     /// Set a field (or its adjoint, FIELD.grad) before the launch (repeatable)
     #[arg(long = "set", value_name = "FIELD=VALUES", value_parser = assignment)]
     sets: Vec<(String, String)>,
-    /// A kernel argument, by parameter name (repeatable; the last one of a name wins)
+    /// A kernel argument, by parameter name, or KERNEL.NAME for one kernel of a sequence
+    /// (repeatable; the last one of a name wins)
     #[arg(long = "arg", value_name = "NAME=VALUES", value_parser = assignment)]
     args: Vec<(String, String)>,
-    /// After the launch, set OUTPUT.grad to SEED (every element) and run the gradient kernel
-    /// (made by reverse-mode-ad; repeatable)
-    #[arg(long = "grad", value_name = "OUTPUT=SEED", value_parser = seed)]
-    grads: Vec<(String, f64)>,
+    /// After the launches, seed the adjoint of OUTPUT (a needs_grad field, or an ndarray
+    /// argument) with VALUES (one number: every element) and run the gradient kernels (made by
+    /// reverse-mode-ad), last launch first; repeatable
+    #[arg(long = "grad", value_name = "OUTPUT=VALUES", value_parser = seed)]
+    grads: Vec<(String, String)>,
     /// Give every adstack exactly N entries per thread (default: each stack is sized at every
     /// launch from its size expression)
     #[arg(long, value_name = "N")]
     ad_stack_size: Option<usize>,
-    /// Print a field (or FIELD.grad) after the launch (repeatable); with --grad, also NAME.grad
-    /// for an active ndarray parameter NAME
+    /// Print a field (or FIELD.grad) or an ndarray argument after the launches (repeatable);
+    /// with --grad, also NAME.grad for an active ndarray parameter NAME
     #[arg(long = "print", value_name = "FIELD", value_parser = field_name)]
     prints: Vec<String>,
     /// After the run, write a field (or FIELD.grad, as --print) to a .npy file, with its element
@@ -105,7 +112,8 @@ struct Cli {
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Options {
     pub file: String,
-    pub kernel: String,
+    /// `--kernel` in launch order.
+    pub kernels: Vec<String>,
     /// `--set` in order: (field, VALUES).
     pub sets: Vec<(String, String)>,
     /// `--arg` in order: (parameter, VALUES).
@@ -113,8 +121,8 @@ pub struct Options {
     pub prints: Vec<String>,
     /// `--save` in order: (field, path).
     pub saves: Vec<(String, String)>,
-    /// `--grad` in order: (output field, seed).
-    pub grads: Vec<(String, f64)>,
+    /// `--grad` in order: (output field or ndarray argument, VALUES).
+    pub grads: Vec<(String, String)>,
     pub ad_stack_size: Option<usize>,
     pub device: String,
     pub shuffle: Option<u64>,
@@ -151,12 +159,15 @@ fn assignment(v: &str) -> Result<(String, String), String> {
     }
 }
 
-fn seed(v: &str) -> Result<(String, f64), String> {
+/// `NAME=VALUES`, the VALUES well formed and a list's items numbers (adjoints are floats).
+fn seed(v: &str) -> Result<(String, String), String> {
     let (name, seed) = assignment(v)?;
-    let seed = seed
-        .trim()
-        .parse()
-        .map_err(|_| format!("the seed '{seed}' is not a number"))?;
+    let spec = crate::values::ValueSpec::parse(&seed)?;
+    if let crate::values::Source::List(items) = &spec.source {
+        if let Some(bad) = items.iter().find(|x| x.parse::<f64>().is_err()) {
+            return Err(format!("the seed '{bad}' is not a number"));
+        }
+    }
     Ok((name, seed))
 }
 
@@ -205,7 +216,7 @@ where
         ));
     }
     // clap requires both unless --completions (exclusive) is given.
-    let (Some(file), Some(kernel)) = (cli.file, cli.kernel) else {
+    let (Some(file), false) = (cli.file, cli.kernels.is_empty()) else {
         return Err(cmd.error(
             ErrorKind::MissingRequiredArgument,
             "FILE.mlir and --kernel NAME are required",
@@ -213,7 +224,7 @@ where
     };
     Ok(Command::Run(Box::new(Options {
         file,
-        kernel,
+        kernels: cli.kernels,
         sets: cli.sets,
         args: cli.args,
         prints: cli.prints,
@@ -286,7 +297,7 @@ mod tests {
             "5",
         ]);
         assert_eq!(o.file, "f.mlir");
-        assert_eq!(o.kernel, "compute");
+        assert_eq!(o.kernels, ["compute"]);
         assert_eq!(
             o.sets,
             vec![
@@ -305,7 +316,10 @@ mod tests {
         );
         assert!(o.json);
         assert_eq!(o.shuffle, Some(7));
-        assert_eq!(o.grads, vec![("y".into(), 1.0), ("z".into(), -0.5)]);
+        assert_eq!(
+            o.grads,
+            vec![("y".into(), "1".into()), ("z".into(), "-0.5".into())]
+        );
         assert_eq!(o.ad_stack_size, Some(32));
         assert!(o.report_adstack);
         assert!(o.check_bounds);
@@ -366,11 +380,6 @@ mod tests {
                 &["f.mlir", "--kernel", "k", "--shuffle", "x"][..],
                 ErrorKind::ValueValidation,
                 "'--shuffle <SEED>'",
-            ),
-            (
-                &["f.mlir", "--kernel", "k", "--kernel", "j"][..],
-                ErrorKind::ArgumentConflict,
-                "cannot be used multiple times",
             ),
             (
                 &["f.mlir", "--kernel", "k", "--json=1"][..],
@@ -455,6 +464,39 @@ mod tests {
             assert_eq!(e.exit_code(), 2, "{s:?}");
             let text = e.to_string();
             assert!(text.contains(want), "{s:?}: {text}");
+        }
+    }
+
+    #[test]
+    fn kernels_repeat_in_order_and_seeds_take_values() {
+        let o = run(&[
+            "f.mlir",
+            "--kernel",
+            "a",
+            "--kernel=b",
+            "--kernel",
+            "a",
+            "--grad",
+            "y=0,0,1",
+            "--grad",
+            "z=fill(2):4",
+            "--grad",
+            "w=s.npy",
+            "--arg",
+            "b.n=3",
+        ]);
+        assert_eq!(o.kernels, ["a", "b", "a"]);
+        assert_eq!(o.args, vec![("b.n".into(), "3".into())]);
+        let seeds: Vec<&str> = o.grads.iter().map(|g| g.1.as_str()).collect();
+        assert_eq!(seeds, ["0,0,1", "fill(2):4", "s.npy"]);
+        for (bad, want) in [
+            ("y=1,x", "the seed 'x' is not a number"),
+            ("y=fill(1", "bad values 'fill(1'"),
+            ("y=1:2y", "bad shape '2y'"),
+        ] {
+            let e = parse_args(&["f.mlir", "--kernel", "k", "--grad", bad]).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::ValueValidation, "{bad}: {e}");
+            assert!(e.to_string().contains(want), "{bad}: {e}");
         }
     }
 

@@ -1,20 +1,24 @@
-//! qd-run: compile and run one kernel of a file on a device, and print fields.
+//! qd-run: compile and run kernels of a file on a device (a sequence: `--kernel a --kernel b`),
+//! differentiate them, and print fields and ndarray arguments.
 //!
 //! ```text
-//! qd-run FILE.mlir --kernel NAME [--set FIELD=VALUES]... [--arg NAME=VALUES]... [--print FIELD]...
-//!        [--save FIELD=PATH.npy]... [--grad OUTPUT=SEED]... [--ad-stack-size N]
+//! qd-run FILE.mlir --kernel NAME [--kernel NAME]... [--set FIELD=VALUES]...
+//!        [--arg [KERNEL.]NAME=VALUES]... [--print NAME]...
+//!        [--save NAME=PATH.npy]... [--grad OUTPUT=VALUES]... [--ad-stack-size N]
 //!        [--report-adstack] [--device NAME] [--shuffle SEED] [--check-bounds] [--repeat N]
 //!        [--json]
 //! qd-run --completions SHELL
 //! ```
 //!
-//! See `cli` for the options, `values` for VALUES, `output` for what is printed, `npy` for .npy
+//! See `cli` for the options, `launches` for kernel sequences and their arguments, `values` for
+//! VALUES, `output` for what is printed, `npy` for .npy
 //! files, `runner` for a run. Kernels and gradients come from the runtime's compile pipeline
 //! (`qd_runtime::pipeline`), devices from the registry (`qd_devices::all_devices`). Exit status:
 //! 0 on success, 1 on input and runtime errors (with a located diagnostic where there is a
 //! location), 2 on usage errors (an unknown device among them).
 
 mod cli;
+mod launches;
 mod npy;
 mod output;
 mod params;

@@ -1,27 +1,31 @@
-//! Running one kernel: read, parse, verify, make the device (by name, from the registry) and the
-//! program, make the gradient kernel (with `--grad`: the runtime's `Program::build_gradient`,
-//! which differentiates the kernel and sizes its adstacks, `--ad-stack-size` forcing them), set
-//! fields, build arguments, compile, launch, sync, then (with `--grad`) seed the outputs'
-//! adjoints, launch the gradient kernel and sync, write the `--save` files, and collect the
-//! printed fields and (with `--report-adstack`) the adstack plan of each launch. Every failure is a message for stderr
-//! with exit status 1: located diagnostics (`file:line:col: error: ...` with the source line)
-//! for the IR and for runtime errors, `qd-run: error: ...` for everything else.
+//! Running kernels: read, parse, verify, make the device (by name, from the registry) and the
+//! program, make the gradient kernels (with `--grad`: the runtime's `Program::build_gradient`,
+//! which differentiates each kernel and sizes its adstacks, `--ad-stack-size` forcing them), set
+//! fields, compile, build arguments (`launches`), launch the kernels in order and sync; with
+//! `--grad` the launches are recorded on a `qd_runtime::Tape`, the outputs' adjoints seeded
+//! (fields' `y.grad`, ndarray arguments' adjoint ndarrays), and the gradient kernels run last
+//! to first, each on the memory its forward launch left (the tape's snapshots). Then the `--save`
+//! files are written and the printed fields and ndarrays collected, with (`--report-adstack`)
+//! the adstack plan of each kernel's last launch. Every failure is a message for stderr with
+//! exit status 1: located diagnostics (`file:line:col: error: ...` with the source line) for the
+//! IR and for runtime errors, `qd-run: error: ...` for everything else.
 //!
-//! `--repeat N`: what is printed and saved is the first run's; then the run (launch, and with
-//! `--grad` seeding and the gradient launch) is repeated N times, each from the first run's
+//! `--repeat N`: what is printed and saved is the first run's; then the run (the launches, and
+//! with `--grad` seeding and the gradient launches) is repeated N times, each from the first run's
 //! inputs (every field, adjoint and ndarray argument as they were before its launch, restored
 //! untimed), and the medians of those launches' times are reported apart from the first run's
 //! and from the compile times (which only the first call pays).
 
 use crate::cli::Options;
+use crate::launches::Launches;
 use crate::output::{self, FieldOut, StackOut, TaskOut, Timings};
 use crate::{npy, params, values};
 use qd_frontend::KernelOp;
 use qd_ir::text::{parse_source, SourceMgr};
 use qd_ir::{Context, Diagnostic};
 use qd_runtime::{
-    Arg, DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId, Ndarray,
-    NdarrayId, ParamType, Program, ProgramConfig, RuntimeError, Storage,
+    DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId, Ndarray,
+    NdarrayId, Program, ProgramConfig, RuntimeError, Storage, Tape, TapeError,
 };
 use std::time::Instant;
 
@@ -73,23 +77,32 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
         .flat_map(|&r| ctx.region_ops(r))
         .filter_map(|op| KernelOp::from_op(&ctx, op))
         .collect();
-    let Some(&kernel) = kernels.iter().find(|k| k.name(&ctx) == o.kernel) else {
-        let names: Vec<String> = kernels
-            .iter()
-            .map(|k| format!("@{}", k.name(&ctx)))
-            .collect();
-        return Err(fail(format!(
-            "no kernel @{} in '{}' (kernels: {})",
-            o.kernel,
-            o.file,
-            if names.is_empty() {
-                "none".to_string()
-            } else {
-                names.join(", ")
-            }
-        )));
-    };
-    let param_names = params::names(&ctx, kernel, &source, &o.file);
+    // The kernels of the run, each once in order of first launch, and the launch order.
+    let mut distinct: Vec<(String, Vec<String>)> = Vec::new();
+    let mut order = Vec::new();
+    for name in &o.kernels {
+        if let Some(i) = distinct.iter().position(|(n, _)| n == name) {
+            order.push(i);
+            continue;
+        }
+        let Some(&kernel) = kernels.iter().find(|k| k.name(&ctx) == name) else {
+            let names: Vec<String> = kernels
+                .iter()
+                .map(|k| format!("@{}", k.name(&ctx)))
+                .collect();
+            return Err(fail(format!(
+                "no kernel @{name} in '{}' (kernels: {})",
+                o.file,
+                if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        };
+        order.push(distinct.len());
+        distinct.push((name.clone(), params::names(&ctx, kernel, &source, &o.file)));
+    }
 
     // Unsupported field types are located errors; check them while the context is ours.
     qd_runtime::Memory::layout(&ctx, module).map_err(|d| render(&sm, &ctx, &d))?;
@@ -115,33 +128,51 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
         Err(e) => return Err(fail(e)),
     };
 
-    // The gradient kernel: made (differentiated and sized), then compiled.
+    // The gradient kernels: made (differentiated and sized), then compiled.
+    let with_grad = !o.grads.is_empty();
     let t = Instant::now();
-    if !o.grads.is_empty() {
-        p.build_gradient(&o.kernel)
-            .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?;
+    if with_grad {
+        for (name, _) in &distinct {
+            p.build_gradient(name)
+                .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?;
+        }
     }
     let autodiff_ms = ms(t);
-    // The gradient kernel's compile (its first call), apart from the forward kernel's below.
+    // The gradient kernels' compile (their first call), apart from the forward kernels' below.
     let t = Instant::now();
-    let gradient: Option<GradientKernel> = if o.grads.is_empty() {
-        None
-    } else {
-        Some(
-            p.gradient(&o.kernel)
-                .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?,
-        )
-    };
+    let mut gradients: Vec<GradientKernel> = Vec::new();
+    if with_grad {
+        for (name, _) in &distinct {
+            gradients.push(
+                p.gradient(name)
+                    .map_err(|e| api_error(&sm, p.context(), "--grad: ", e))?,
+            );
+        }
+    }
     let compile_grad_ms = ms(t);
+
+    let t = Instant::now();
+    let mut compiled = Vec::new();
+    for (name, params) in distinct {
+        let k = p
+            .kernel(&name)
+            .map_err(|e| api_error(&sm, p.context(), "", e))?;
+        compiled.push((name, params, k));
+    }
+    let compile_kernel_ms = ms(t);
+    let launches = Launches::build(&mut p, compiled, order, o).map_err(fail)?;
+    let named = Named {
+        launches: &launches,
+        gradients: &gradients,
+    };
 
     // Check every name before running anything.
     let mut prints: Vec<String> = Vec::new();
     for name in &o.prints {
         if let Err(e) = p.field_info(name) {
-            // `a.grad` of an active ndarray parameter `a` is printed from its adjoint ndarray.
-            if adjoint_param(name, &param_names, gradient.as_ref()).is_none() {
-                return Err(fail(format!("--print {name}: {e}")));
-            }
+            named
+                .check(name, e)
+                .map_err(|e| fail(format!("--print {name}: {e}")))?;
         }
         if !prints.contains(name) {
             prints.push(name.clone());
@@ -149,17 +180,30 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
     }
     for (name, _) in &o.saves {
         if let Err(e) = p.field_info(name) {
-            if adjoint_param(name, &param_names, gradient.as_ref()).is_none() {
-                return Err(fail(format!("--save {name}: {e}")));
-            }
+            named
+                .check(name, e)
+                .map_err(|e| fail(format!("--save {name}: {e}")))?;
         }
     }
-    let mut seeds: Vec<(String, f64)> = Vec::new();
-    for (name, seed) in &o.grads {
+    let mut seeds: Vec<Seed> = Vec::new();
+    for (name, text) in &o.grads {
         let target = format!("{name}.grad");
-        p.field_info(&target)
-            .map_err(|e| fail(format!("--grad {name}: {e}")))?;
-        seeds.push((target, *seed));
+        let ctx_msg = format!("--grad {name}: ");
+        let spec = values::ValueSpec::parse(text).map_err(|e| fail(format!("{ctx_msg}{e}")))?;
+        let (to, dtype, shape) = match p.field_info(&target) {
+            Ok(info) => (SeedTarget::Field(target), info.dtype, info.shape.clone()),
+            Err(e) => {
+                let id = named
+                    .check(&target, e)
+                    .map_err(|e| fail(format!("{ctx_msg}{e}")))?
+                    .expect("an adjoint ndarray");
+                let nd = p.ndarray(id).map_err(|e| fail(format!("{ctx_msg}{e}")))?;
+                (SeedTarget::Ndarray(id), nd.dtype(), nd.shape().to_vec())
+            }
+        };
+        let data =
+            values::for_seed(&spec, dtype, &shape).map_err(|e| fail(format!("{ctx_msg}{e}")))?;
+        seeds.push(Seed { to, data });
     }
     for (name, text) in &o.sets {
         let ctx_msg = format!("--set {name}: ");
@@ -174,24 +218,14 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             .map_err(|e| fail(format!("{ctx_msg}{e}")))?;
     }
 
-    let t = Instant::now();
-    let k = p
-        .kernel(&o.kernel)
-        .map_err(|e| api_error(&sm, p.context(), "", e))?;
-    let compile_kernel_ms = ms(t);
-    let args = build_args(&mut p, k, &param_names, o)?;
-    let inputs = (o.repeat > 0).then(|| Inputs::take(&p, &args));
+    let inputs = (o.repeat > 0).then(|| Inputs::take(&p, &launches.ndarrays()));
+    let first = run_once(&mut p, &sm, &launches, with_grad, &seeds)?;
 
-    let first = run_once(&mut p, &sm, k, gradient.as_ref(), &seeds, &args)?;
-    let adjoint_arrays = first.adjoints;
+    // The kernels launched, each once in launch order, for the reports.
+    let mut launched: Vec<KernelId> = launches.kernels.iter().map(|k| k.id).collect();
+    launched.extend(gradients.iter().map(|g| g.kernel));
 
-    // The kernels launched, in order, for the adstack report.
-    let mut launched = vec![k];
-    if let Some(g) = &gradient {
-        launched.push(g.kernel);
-    }
-
-    let result = |name: &str| result_of(&p, name, &param_names, gradient.as_ref(), &adjoint_arrays);
+    let result = |name: &str| result_of(&p, name, &named, first.tape.as_ref());
     for (name, path) in &o.saves {
         let (shape, data) = result(name);
         npy::write(path, &shape, &data).map_err(|e| fail(format!("--save {name}: {e}")))?;
@@ -211,24 +245,24 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
     let tasks = o.report_tasks.then(|| task_report(&p, &launched));
 
     // The repetitions, each from the first run's inputs; only their launches are timed.
-    let (mut launches, mut grads) = (Vec::new(), Vec::new());
+    let (mut times, mut grads) = (Vec::new(), Vec::new());
     if let Some(inputs) = &inputs {
-        let mut adjoints = Vec::new();
+        let mut last = first.tape;
         for _ in 0..o.repeat {
-            // The previous repetition's adjoint ndarrays are not printed: free them.
-            for (_, id) in adjoints.drain(..) {
-                let _ = p.remove_ndarray(id);
+            // The previous run's adjoint ndarrays are not printed: free them.
+            if let Some(mut tape) = last.take() {
+                tape.release(&mut p);
             }
             inputs.restore(&mut p)?;
-            let r = run_once(&mut p, &sm, k, gradient.as_ref(), &seeds, &args)?;
-            launches.push(r.launch_ms);
+            let r = run_once(&mut p, &sm, &launches, with_grad, &seeds)?;
+            times.push(r.launch_ms);
             grads.extend(r.grad_ms);
-            adjoints = r.adjoints;
+            last = r.tape;
         }
     }
 
     Ok(if o.json {
-        let with_grad = |ms| gradient.is_some().then_some(ms);
+        let with_grad = |ms| with_grad.then_some(ms);
         let timings = Timings {
             parse: parse_ms,
             verify: verify_ms,
@@ -238,7 +272,7 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             launch: first.launch_ms,
             autodiff: with_grad(autodiff_ms),
             grad: first.grad_ms,
-            launch_median: median(launches),
+            launch_median: median(times),
             grad_median: median(grads),
             total: ms(start),
         };
@@ -260,45 +294,111 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
     })
 }
 
-/// One run's launch and gradient times, and the adjoint ndarrays its gradient launch made.
+/// Where a `--grad` seed goes: a field's adjoint, or an ndarray argument's adjoint ndarray.
+enum SeedTarget {
+    Field(String),
+    Ndarray(NdarrayId),
+}
+
+struct Seed {
+    to: SeedTarget,
+    data: Storage,
+}
+
+/// Names of ndarray arguments (`a`, `k.a`) and of their adjoints (`a.grad`, with --grad).
+struct Named<'a> {
+    launches: &'a Launches,
+    gradients: &'a [GradientKernel],
+}
+
+impl Named<'_> {
+    /// What `name`, which is no field (`field_error` says why), names: an ndarray argument
+    /// (None), or `NAME.grad` of an active one (its primal). Otherwise the field error, or why
+    /// the ndarray cannot serve.
+    fn check(&self, name: &str, field_error: Error) -> Result<Option<NdarrayId>, String> {
+        if self.launches.ndarray(name)?.is_some() {
+            return Ok(None);
+        }
+        let Some(base) = name.strip_suffix(".grad") else {
+            return Err(field_error.to_string());
+        };
+        match self.launches.ndarray(base)? {
+            Some((id, uses)) if self.active(&uses) => Ok(Some(id)),
+            _ => Err(field_error.to_string()),
+        }
+    }
+
+    /// Whether a gradient kernel takes an adjoint for one of `uses` (kernel, parameter).
+    fn active(&self, uses: &[(usize, usize)]) -> bool {
+        uses.iter().any(|&(k, p)| {
+            self.gradients
+                .get(k)
+                .is_some_and(|g| g.activity.get(p) == Some(&true))
+        })
+    }
+}
+
+/// One run's launch and gradient times, and its tape (with --grad), which holds the adjoint
+/// ndarrays.
 struct RunOnce {
     launch_ms: f64,
     grad_ms: Option<f64>,
-    adjoints: Vec<(usize, NdarrayId)>,
+    tape: Option<Tape>,
 }
 
-/// Launches `k` on `args` and syncs; with a gradient, seeds the outputs' adjoints (untimed),
-/// then runs the gradient kernel on the primal arguments and zeroed adjoint ndarrays and syncs.
+/// Launches the kernels in order and syncs; with a gradient, records them on a tape, seeds the
+/// outputs' adjoints (untimed), then runs the gradient kernels last to first and syncs.
 fn run_once(
     p: &mut Program,
     sm: &SourceMgr,
-    k: KernelId,
-    gradient: Option<&GradientKernel>,
-    seeds: &[(String, f64)],
-    args: &[Arg],
+    launches: &Launches,
+    with_grad: bool,
+    seeds: &[Seed],
 ) -> Result<RunOnce, Failure> {
+    let tape_error = |p: &Program, e: TapeError| match e {
+        TapeError::Api(e) => api_error(sm, p.context(), "", e),
+        TapeError::Runtime(e) => runtime_errors(sm, p, e),
+    };
     let t = Instant::now();
-    p.launch(k, args)
-        .map_err(|e| api_error(sm, p.context(), "", e))?;
+    let mut tape = with_grad.then(Tape::new);
+    for &i in &launches.order {
+        let k = &launches.kernels[i];
+        match &mut tape {
+            Some(tape) => tape
+                .launch(p, &k.name, &k.args)
+                .map_err(|e| tape_error(p, e))?,
+            None => p
+                .launch(k.id, &k.args)
+                .map_err(|e| api_error(sm, p.context(), "", e))?,
+        }
+    }
     p.sync().map_err(|e| runtime_errors(sm, p, e))?;
     let launch_ms = ms(t);
     let mut run = RunOnce {
         launch_ms,
         grad_ms: None,
-        adjoints: Vec::new(),
+        tape: None,
     };
-    if let Some(g) = gradient {
-        for (target, seed) in seeds {
-            let n = p.field(target).map(|s| s.len()).unwrap_or(0);
-            p.write_f64(target, &vec![*seed; n])
-                .map_err(|e| fail(format!("--grad {target}: {e}")))?;
+    if let Some(mut tape) = tape {
+        for s in seeds {
+            match &s.to {
+                SeedTarget::Field(target) => p
+                    .write(target, s.data.clone())
+                    .map_err(|e| fail(format!("--grad {target}: {e}")))?,
+                SeedTarget::Ndarray(id) => {
+                    let a = tape
+                        .adjoint(p, *id)
+                        .map_err(|e| fail(format!("--grad: {e}")))?;
+                    *p.ndarray_mut(a)
+                        .map_err(|e| fail(format!("--grad: {e}")))?
+                        .data_mut() = s.data.clone();
+                }
+            }
         }
         let t = Instant::now();
-        run.adjoints = p
-            .launch_grad(g, args)
-            .map_err(|e| api_error(sm, p.context(), "--grad: ", e))?;
-        p.sync().map_err(|e| runtime_errors(sm, p, e))?;
+        tape.backward(p).map_err(|e| tape_error(p, e))?;
         run.grad_ms = Some(ms(t));
+        run.tape = Some(tape);
     }
     Ok(run)
 }
@@ -310,7 +410,7 @@ struct Inputs {
 }
 
 impl Inputs {
-    fn take(p: &Program, args: &[Arg]) -> Inputs {
+    fn take(p: &Program, arrays: &[NdarrayId]) -> Inputs {
         let mut fields = Vec::new();
         for name in p.field_names() {
             for name in [name.to_string(), format!("{name}.grad")] {
@@ -320,12 +420,9 @@ impl Inputs {
                 }
             }
         }
-        let arrays = args
+        let arrays = arrays
             .iter()
-            .filter_map(|a| match *a {
-                Arg::Ndarray(id) => p.ndarray(id).ok().map(|nd| (id, nd.clone())),
-                Arg::Scalar(_) => None,
-            })
+            .filter_map(|&id| p.ndarray(id).ok().map(|nd| (id, nd.clone())))
             .collect();
         Inputs { fields, arrays }
     }
@@ -357,30 +454,41 @@ fn median(mut times: Vec<f64>) -> Option<f64> {
     })
 }
 
-/// The shape and contents of field `name` (or its adjoint) after the run, or, for `NAME.grad`
-/// of an active ndarray parameter `NAME`, of the adjoint ndarray the gradient kernel filled. A
-/// field of that name wins, as when the names were checked.
-fn result_of(
-    p: &Program,
-    name: &str,
-    param_names: &[String],
-    gradient: Option<&GradientKernel>,
-    adjoint_arrays: &[(usize, NdarrayId)],
-) -> (Vec<usize>, Storage) {
+/// The shape and contents of field `name` (or its adjoint) after the run, of the ndarray
+/// argument it names, or, for `NAME.grad` of an active ndarray argument, of its adjoint ndarray
+/// (zeros when no gradient launch took it). A field of that name wins, as when the names were
+/// checked.
+fn result_of(p: &Program, name: &str, named: &Named, tape: Option<&Tape>) -> (Vec<usize>, Storage) {
     if let Ok(info) = p.field_info(name) {
         let shape = info.shape.clone();
         if let Ok(data) = p.field(name) {
             return (shape, data.clone());
         }
     }
-    let array = adjoint_param(name, param_names, gradient)
-        .and_then(|i| adjoint_arrays.iter().find(|(j, _)| *j == i))
-        .and_then(|&(_, id)| p.ndarray(id).ok());
-    match array {
-        Some(nd) => (nd.shape().to_vec(), nd.data().clone()),
-        // Checked before the run: every name is one of the above.
-        None => (Vec::new(), Storage::F32(Vec::new())),
+    let array = |id: NdarrayId| {
+        p.ndarray(id)
+            .ok()
+            .map(|nd| (nd.shape().to_vec(), nd.data().clone()))
+    };
+    if let Ok(Some((id, _))) = named.launches.ndarray(name) {
+        if let Some(r) = array(id) {
+            return r;
+        }
     }
+    let primal = name
+        .strip_suffix(".grad")
+        .and_then(|base| named.launches.ndarray(base).ok().flatten());
+    if let Some((id, _)) = primal {
+        if let Some(r) = tape.and_then(|t| t.existing_adjoint(id)).and_then(array) {
+            return r;
+        }
+        if let Some((shape, data)) = array(id) {
+            let zeros = Storage::zeros(data.dtype(), data.len()).unwrap_or(data);
+            return (shape, zeros);
+        }
+    }
+    // Checked before the run: every name is one of the above.
+    (Vec::new(), Storage::F32(Vec::new()))
 }
 
 /// Every adstack of the last launch of each kernel of `launched`, as sized for it.
@@ -446,66 +554,6 @@ fn runtime_errors(sm: &SourceMgr, p: &Program, errors: Vec<RuntimeError>) -> Fai
         }
     }
     Failure(text)
-}
-
-/// The parameter index of `NAME` when `name` is `NAME.grad` for an active ndarray parameter of
-/// the kernel (whose adjoint the gradient kernel accumulates).
-fn adjoint_param(name: &str, params: &[String], g: Option<&GradientKernel>) -> Option<usize> {
-    let base = name.strip_suffix(".grad")?;
-    let i = params.iter().position(|p| p == base)?;
-    g.filter(|g| g.activity.get(i) == Some(&true)).map(|_| i)
-}
-
-/// The launch arguments from `--arg NAME=VALUES` (the last one of a name wins); every parameter
-/// needs one and every name must be a parameter.
-fn build_args(
-    p: &mut Program,
-    k: qd_runtime::KernelId,
-    names: &[String],
-    o: &Options,
-) -> Result<Vec<Arg>, Failure> {
-    let types: Vec<ParamType> = p.kernel_params(k).unwrap_or_default().to_vec();
-    let describe = || {
-        let list: Vec<String> = names
-            .iter()
-            .zip(&types)
-            .map(|(n, t)| format!("%{n}: {t}"))
-            .collect();
-        if list.is_empty() {
-            "it takes none".to_string()
-        } else {
-            format!("parameters: {}", list.join(", "))
-        }
-    };
-    for (name, _) in &o.args {
-        if !names.contains(name) {
-            return Err(fail(format!(
-                "--arg {name}: kernel @{} has no parameter '{name}' ({})",
-                o.kernel,
-                describe()
-            )));
-        }
-    }
-    let mut args = Vec::new();
-    for (name, ty) in names.iter().zip(&types) {
-        let Some((_, text)) = o.args.iter().rev().find(|(n, _)| n == name) else {
-            return Err(fail(format!(
-                "missing --arg {name}=VALUES for parameter %{name} ({ty}) of kernel @{}",
-                o.kernel
-            )));
-        };
-        let ctx_msg = format!("--arg {name}: ");
-        let spec = values::ValueSpec::parse(text).map_err(|e| fail(format!("{ctx_msg}{e}")))?;
-        let arg = match *ty {
-            ParamType::Scalar(dtype) => values::for_scalar(&spec, dtype).map(Arg::Scalar),
-            ParamType::Ndarray { dtype, rank } => {
-                values::for_ndarray(&spec, dtype, rank).map(|nd| Arg::Ndarray(p.add_ndarray(nd)))
-            }
-        }
-        .map_err(|e| fail(format!("{ctx_msg}{e}")))?;
-        args.push(arg);
-    }
-    Ok(args)
 }
 
 #[cfg(test)]

@@ -215,6 +215,19 @@ pub fn for_field(spec: &ValueSpec, dtype: DType, shape: &[usize]) -> Result<Stor
     }
 }
 
+/// The seed of an adjoint of `dtype` and `shape` (a field's, or an ndarray argument's): one
+/// number sets every element (`--grad y=1`); any other VALUES gives every element, as for a
+/// field (`--grad y=0,0,1,0`, `fill(v)`, `linspace(a,b)`, `arange()`, a .npy file, a shape).
+pub fn for_seed(spec: &ValueSpec, dtype: DType, shape: &[usize]) -> Result<Storage, String> {
+    let count: usize = shape.iter().product();
+    match (&spec.source, &spec.shape) {
+        (Source::List(items), None) if items.len() == 1 && count != 1 => {
+            generate(&Source::Fill(items[0].clone()), dtype, count)
+        }
+        _ => for_field(spec, dtype, shape).map_err(|e| e.replace("the field", "the adjoint")),
+    }
+}
+
 /// An ndarray argument of `dtype` and `rank`.
 pub fn for_ndarray(spec: &ValueSpec, dtype: DType, rank: usize) -> Result<Ndarray, String> {
     let nd = match (&spec.source, &spec.shape) {

@@ -8,11 +8,11 @@ fn help_is_generated_and_exits_0() {
         let o = qd_run(&[flag]);
         assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{flag}");
         for want in [
-            "Runs one kernel of FILE.mlir on a device and prints fields.",
-            "Usage: qd-run FILE.mlir --kernel NAME [OPTIONS]\n       qd-run --completions SHELL",
+            "Runs kernels of FILE.mlir on a device and prints fields.",
+            "Usage: qd-run FILE.mlir --kernel NAME [--kernel NAME]... [OPTIONS]\n       qd-run --completions SHELL",
             "--set <FIELD=VALUES>",
             "--arg <NAME=VALUES>",
-            "--grad <OUTPUT=SEED>",
+            "--grad <OUTPUT=VALUES>",
             "--ad-stack-size <N>",
             "--print <FIELD>",
             "--save <FIELD=PATH.npy>",
@@ -24,6 +24,7 @@ fn help_is_generated_and_exits_0() {
             "--json",
             "--completions <SHELL>",
             "VALUES: a comma list (1,2,3), fill(v), linspace(a,b), arange(), or a .npy file;",
+            "Several --kernel: launched in order on the same fields;",
             "Exit status: 0 on success, 1 on input or runtime errors, 2 on usage errors.",
         ] {
             assert!(

@@ -10,3 +10,4 @@ mod grad;
 mod guard;
 mod outputs;
 mod save;
+mod sequence;

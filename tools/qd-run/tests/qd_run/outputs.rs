@@ -344,7 +344,7 @@ fn help_and_nothing_to_print() {
     assert_eq!(o.code, 0);
     assert!(
         o.stdout
-            .contains("\nUsage: qd-run FILE.mlir --kernel NAME [OPTIONS]\n"),
+            .contains("\nUsage: qd-run FILE.mlir --kernel NAME [--kernel NAME]... [OPTIONS]\n"),
         "{}",
         o.stdout
     );
