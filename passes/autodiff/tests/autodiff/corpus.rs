@@ -66,10 +66,11 @@ fn leak(s: &str) -> &'static str {
     Box::leak(s.to_string().into_boxed_str())
 }
 
-/// What the module declares: field element counts, and the kernel's parameters (name, ndarray?).
+/// What the module declares: field element counts, and each kernel's parameters (name,
+/// ndarray?), for the spec's kernels (each once, in order of first launch).
 struct Signature {
     fields: Vec<(String, usize)>,
-    params: Vec<(String, bool)>,
+    kernels: Vec<(String, Vec<(String, bool)>)>,
 }
 
 fn signature(spec: &Spec) -> Result<Signature, String> {
@@ -89,23 +90,30 @@ fn signature(spec: &Spec) -> Result<Signature, String> {
             )
         })
         .collect();
-    let kernel = ops
-        .iter()
-        .filter_map(|&o| KernelOp::from_op(&ctx, o))
-        .find(|k| k.name(&ctx) == spec.kernel)
-        .ok_or_else(|| format!("{file}: no kernel @{}", spec.kernel))?;
-    let params = kernel
-        .args(&ctx)
-        .iter()
-        .map(|&a| {
-            let ty = ctx.value_type(a);
-            (
-                param_name(&ctx, a, &spec.src),
-                NdarrayType::from_type(&ctx, ty).is_some(),
-            )
-        })
-        .collect();
-    Ok(Signature { fields, params })
+    let mut kernels: Vec<(String, Vec<(String, bool)>)> = Vec::new();
+    for name in &spec.kernels {
+        if kernels.iter().any(|(k, _)| k == name) {
+            continue;
+        }
+        let kernel = ops
+            .iter()
+            .filter_map(|&o| KernelOp::from_op(&ctx, o))
+            .find(|k| k.name(&ctx) == name)
+            .ok_or_else(|| format!("{file}: no kernel @{name}"))?;
+        let params = kernel
+            .args(&ctx)
+            .iter()
+            .map(|&a| {
+                let ty = ctx.value_type(a);
+                (
+                    param_name(&ctx, a, &spec.src),
+                    NdarrayType::from_type(&ctx, ty).is_some(),
+                )
+            })
+            .collect();
+        kernels.push((name.clone(), params));
+    }
+    Ok(Signature { fields, kernels })
 }
 
 /// A kernel parameter's name: the `%name` its location points at (as qd-run reads it).
@@ -121,6 +129,82 @@ fn param_name(ctx: &Context, a: qd_ir::Value, src: &str) -> String {
         .collect()
 }
 
+/// The arguments of a spec, as qd-run builds them (tools/qd-run/src/launches.rs): `NAME` gives
+/// every kernel with that parameter one shared value, `KERNEL.NAME` one kernel its own.
+struct Pool {
+    /// The GRAD-ARG name of each argument, and whether it is an ndarray.
+    args: Vec<(String, bool)>,
+    /// Per kernel of the signature: the argument of each parameter.
+    of: Vec<Vec<usize>>,
+}
+
+impl Pool {
+    fn build(spec: &Spec, sig: &Signature) -> Result<Pool, String> {
+        let file = &spec.name;
+        let kernel_names: Vec<&str> = sig.kernels.iter().map(|(k, _)| k.as_str()).collect();
+        for (a, _) in &spec.args {
+            let known = match a.split_once('.') {
+                Some((k, p)) if kernel_names.contains(&k) => sig
+                    .kernels
+                    .iter()
+                    .any(|(n, ps)| n == k && ps.iter().any(|x| x.0 == p)),
+                _ => sig
+                    .kernels
+                    .iter()
+                    .any(|(_, ps)| ps.iter().any(|x| &x.0 == a)),
+            };
+            if !known {
+                let k = spec.kernels.join(", @");
+                return Err(format!("{file}: @{k} has no parameter %{a}"));
+            }
+        }
+        let mut pool = Pool {
+            args: Vec::new(),
+            of: Vec::new(),
+        };
+        for (k, params) in &sig.kernels {
+            let mut mine = Vec::new();
+            for (p, nd) in params {
+                let q = format!("{k}.{p}");
+                let key = if spec.args.iter().any(|(n, _)| *n == q) {
+                    q
+                } else if spec.args.iter().any(|(n, _)| n == p) {
+                    p.clone()
+                } else {
+                    return Err(format!("{file}: no GRAD-ARG for parameter %{p}"));
+                };
+                let i = match pool.args.iter().position(|(n, _)| *n == key) {
+                    Some(i) => i,
+                    None => {
+                        pool.args.push((key, *nd));
+                        pool.args.len() - 1
+                    }
+                };
+                mine.push(i);
+            }
+            pool.of.push(mine);
+        }
+        Ok(pool)
+    }
+
+    /// The ndarray argument `name` names (plain or qualified), when exactly one does.
+    fn ndarray(&self, name: &str, sig: &Signature) -> Option<usize> {
+        let mut found: Vec<usize> = Vec::new();
+        for ((k, params), args) in sig.kernels.iter().zip(&self.of) {
+            for ((p, nd), &a) in params.iter().zip(args) {
+                let named = p == name || format!("{k}.{p}") == name;
+                if *nd && named && !found.contains(&a) {
+                    found.push(a);
+                }
+            }
+        }
+        match found[..] {
+            [a] => Some(a),
+            _ => None,
+        }
+    }
+}
+
 /// The gradient case a spec describes.
 pub fn case(spec: &Spec) -> Result<GradCase, String> {
     let file = &spec.name;
@@ -132,36 +216,47 @@ pub fn case(spec: &Spec) -> Result<GradCase, String> {
             .map(|(_, c)| *c)
             .ok_or_else(|| format!("{file}: no field @{f}"))
     };
-    let mut c = GradCase::new(spec.src.clone(), leak(&spec.kernel)).sized();
+    let mut c = GradCase::new(spec.src.clone(), leak(&spec.kernels[0])).sized();
     for (f, v) in &spec.sets {
         let (_, data) = values(v, Some(count(f)?)).map_err(|e| format!("{file}: {f}: {e}"))?;
         c = c.field(leak(f), data);
     }
-    for (p, _) in &sig.params {
-        let Some((_, v)) = spec.args.iter().find(|(n, _)| n == p) else {
-            return Err(format!("{file}: no GRAD-ARG for parameter %{p}"));
-        };
-        let (shape, data) = values(v, None).map_err(|e| format!("{file}: {p}: {e}"))?;
-        let nd = sig.params.iter().any(|(n, nd)| n == p && *nd);
+    let pool = Pool::build(spec, &sig)?;
+    let mut sizes = Vec::new();
+    for (name, nd) in &pool.args {
+        let v = &spec.args.iter().rev().find(|(n, _)| n == name).unwrap().1;
+        let (shape, data) = values(v, None).map_err(|e| format!("{file}: {name}: {e}"))?;
+        sizes.push(data.len());
         c = c.arg(match (nd, data.as_slice()) {
             (true, _) => ArgSpec::Ndarray { shape, data },
             (false, [x]) => ArgSpec::Scalar(*x),
-            (false, _) => return Err(format!("{file}: %{p} is a scalar: give one value")),
+            (false, _) => return Err(format!("{file}: %{name} is a scalar: give one value")),
         });
     }
-    if let Some((a, _)) = spec
-        .args
-        .iter()
-        .find(|(a, _)| !sig.params.iter().any(|p| &p.0 == a))
-    {
-        return Err(format!("{file}: @{} has no parameter %{a}", spec.kernel));
+    if spec.kernels.len() > 1 {
+        for k in &spec.kernels {
+            let i = sig.kernels.iter().position(|(n, _)| n == k).unwrap();
+            c = c.launch(leak(k), pool.of[i].clone());
+        }
     }
-    for (f, s) in &spec.seeds {
-        c = c.seed(leak(f), vec![*s; count(f)?]);
+    for (name, v) in &spec.seeds {
+        // One number seeds every element; otherwise one value per element.
+        let broadcast = |n: usize| match v.trim().parse::<f64>() {
+            Ok(x) => Ok(vec![x; n]),
+            Err(_) => values(v, Some(n)).map(|(_, d)| d),
+        };
+        let at = |e: String| format!("{file}: GRAD-SEED {name}: {e}");
+        if let Ok(n) = count(name) {
+            c = c.seed(leak(name), broadcast(n).map_err(at)?);
+        } else if let Some(a) = pool.ndarray(name, &sig) {
+            c = c.seed_arg(a, broadcast(sizes[a]).map_err(at)?);
+        } else {
+            return Err(at("not a field nor an ndarray parameter".into()));
+        }
     }
     for w in &spec.wrt {
-        if let Some(i) = sig.params.iter().position(|(n, nd)| n == w && *nd) {
-            c = c.wrt(Wrt::Arg(i));
+        if let Some(a) = pool.ndarray(w, &sig) {
+            c = c.wrt(Wrt::Arg(a));
         } else if spec.sets.iter().any(|(f, _)| f == w) {
             c = c.wrt(Wrt::Field(leak(w)));
         } else {
@@ -344,11 +439,11 @@ fn a_spec_naming_a_missing_parameter_or_field_is_an_error() {
     let spec = |extra: &str| Spec {
         name: "t.mlir".into(),
         src: src.into(),
-        kernel: "k".into(),
+        kernels: vec!["k".into()],
         covers: vec!["t".into()],
         sets: vec![("x".into(), "1,2".into())],
         args: vec![("w".into(), "fill(1):3".into()), ("s".into(), "2".into())],
-        seeds: vec![("y".into(), 1.0)],
+        seeds: vec![("y".into(), "1".into())],
         wrt: vec![extra.into()],
         ..Spec::default()
     };
@@ -374,4 +469,44 @@ fn a_spec_naming_a_missing_parameter_or_field_is_an_error() {
     let mut s = spec("x");
     s.args[1].1 = "1,2".into();
     assert!(case(&s).unwrap_err().contains("is a scalar"));
+}
+
+#[test]
+fn a_sequence_spec_shares_plain_arguments_and_seeds_ndarrays() {
+    let src = "module {\n  qd.field @y : !qd.field<2xf32> {needs_grad}\n  qd.kernel @a(%w: !qd.ndarray<?xf32>, %s: f32) {\n  }\n  qd.kernel @b(%w: !qd.ndarray<?xf32>, %s: i32) {\n  }\n}\n";
+    let spec = Spec {
+        name: "t.mlir".into(),
+        src: src.into(),
+        kernels: vec!["a".into(), "b".into(), "a".into()],
+        covers: vec!["t".into()],
+        args: vec![
+            ("w".into(), "1,2,3".into()),
+            ("a.s".into(), "0.5".into()),
+            ("b.s".into(), "2".into()),
+        ],
+        seeds: vec![("y".into(), "0,1".into()), ("w".into(), "2".into())],
+        wrt: vec!["w".into()],
+        ..Spec::default()
+    };
+    let c = case(&spec).unwrap();
+    // w is one ndarray shared by both kernels; s is each kernel's own.
+    let launches: Vec<(&str, Vec<usize>)> = c.launches.clone();
+    assert_eq!(
+        launches,
+        [("a", vec![0, 1]), ("b", vec![0, 2]), ("a", vec![0, 1])]
+    );
+    assert_eq!(c.seeds, [("y", vec![0.0, 1.0])]);
+    assert_eq!(c.arg_seeds, [(0, vec![2.0; 3])]);
+    assert!(matches!(c.wrt[..], [Wrt::Arg(0)]));
+    let mut bad = spec.clone();
+    bad.seeds[0].1 = "1,2,3".into();
+    assert!(case(&bad).unwrap_err().contains("GRAD-SEED y:"));
+    let mut bad = spec.clone();
+    bad.args.push(("b.q".into(), "1".into()));
+    assert!(case(&bad).unwrap_err().contains("has no parameter %b.q"));
+    let mut bad = spec;
+    bad.args.remove(2);
+    assert!(case(&bad)
+        .unwrap_err()
+        .contains("no GRAD-ARG for parameter %s"));
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 pub const TOL_KEYS: &[&str] = &["h", "fd_rtol", "fd_atol", "f32_rtol", "f32_atol"];
 
 /// The directives a file gives at most once.
-const ONCE: &[&str] = &["KERNEL", "SOURCE", "TOL", "STACKS", "AD-STACK-SIZE"];
+const ONCE: &[&str] = &["SOURCE", "TOL", "STACKS", "AD-STACK-SIZE"];
 
 /// One corpus entry: a kernel file and how to check its gradient.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -17,15 +17,18 @@ pub struct Spec {
     pub name: String,
     /// The kernel file's text.
     pub src: String,
-    pub kernel: String,
+    /// `GRAD-KERNEL`, in launch order: one kernel, or a sequence differentiated as a whole (a
+    /// kernel may come back).
+    pub kernels: Vec<String>,
     /// `GRAD-COVERS`: construct tags, in order.
     pub covers: Vec<String>,
     /// `GRAD-SET`: (field, VALUES).
     pub sets: Vec<(String, String)>,
-    /// `GRAD-ARG`: (parameter, VALUES).
+    /// `GRAD-ARG`: (parameter, VALUES); `KERNEL.NAME` gives one kernel of a sequence its own.
     pub args: Vec<(String, String)>,
-    /// `GRAD-SEED`: (output field, seed of every element).
-    pub seeds: Vec<(String, f64)>,
+    /// `GRAD-SEED`: (output field or ndarray parameter, VALUES: one number for every element,
+    /// or one per element).
+    pub seeds: Vec<(String, String)>,
     /// `GRAD-WRT`: needs_grad fields and active ndarray parameters, by name.
     pub wrt: Vec<String>,
     /// `GRAD-TOL` overrides, (key, value); empty for `default`.
@@ -72,7 +75,7 @@ pub fn parse(
         name: name.to_string(),
         ..Spec::default()
     };
-    let (mut kernel, mut src, mut tol) = (None, None, None);
+    let (mut src, mut tol) = (None, None);
     let mut once: Vec<&str> = Vec::new();
     for (i, line) in directives.lines().enumerate() {
         let Some(d) = line.trim_start().strip_prefix("// GRAD-") else {
@@ -91,7 +94,7 @@ pub fn parse(
                 once.push(key);
             }
             match key {
-                "KERNEL" => kernel = Some(value.to_string()),
+                "KERNEL" => s.kernels.push(value.to_string()),
                 "SOURCE" => src = Some(source(value)?),
                 "COVERS" => s.covers.extend(
                     value
@@ -103,7 +106,8 @@ pub fn parse(
                 "ARG" => s.args.push(assignment("GRAD-ARG", value)?),
                 "SEED" => {
                     let (f, v) = assignment("GRAD-SEED", value)?;
-                    s.seeds.push((f, number("GRAD-SEED", &v)?));
+                    seed_syntax(&v)?;
+                    s.seeds.push((f, v));
                 }
                 "WRT" => s.wrt.push(value.to_string()),
                 "STACKS" => s.stacks = Some(number("GRAD-STACKS", value)?),
@@ -135,7 +139,9 @@ pub fn parse(
         r.map_err(at)?;
     }
     let missing = |what: &str| format!("{name}: no GRAD-{what} directive");
-    s.kernel = kernel.ok_or_else(|| missing("KERNEL"))?;
+    if s.kernels.is_empty() {
+        return Err(missing("KERNEL"));
+    }
     tol.ok_or_else(|| missing("TOL (every file justifies its tolerances)"))?;
     if s.covers.is_empty() {
         return Err(missing("COVERS"));
@@ -152,6 +158,21 @@ pub fn parse(
         None => return Err(missing("SOURCE (a sidecar names its kernel file)")),
     };
     Ok(s)
+}
+
+/// Checks a seed's VALUES where it can without the output's size: a list's items are numbers.
+fn seed_syntax(v: &str) -> Result<(), String> {
+    let head = v.rsplit_once(':').map_or(v, |(h, _)| h).trim();
+    if ["fill(", "linspace(", "arange("]
+        .iter()
+        .any(|f| head.starts_with(f))
+    {
+        return Ok(());
+    }
+    for item in head.split(',') {
+        number::<f64>("GRAD-SEED", item)?;
+    }
+    Ok(())
 }
 
 /// Reads `path` (a kernel file or a `.grad` sidecar, whose GRAD-SOURCE is relative to it).
@@ -246,11 +267,14 @@ module {}
     #[test]
     fn every_directive() {
         let s = parse("k.mlir", GOOD, &no_source).unwrap();
-        assert_eq!(s.kernel, "compute");
+        assert_eq!(s.kernels, ["compute"]);
         assert_eq!(s.covers, ["while-exit", "break", "local-array"]);
         assert_eq!(s.sets[1], ("x".into(), "linspace(0.1,0.9)".into()));
         assert_eq!(s.args, [("a".into(), "0,3,7,1:4".into())]);
-        assert_eq!(s.seeds, [("y".into(), 1.0), ("z".into(), -0.5)]);
+        assert_eq!(
+            s.seeds,
+            [("y".into(), "1".into()), ("z".into(), "-0.5".into())]
+        );
         assert_eq!(s.wrt, ["x", "w"]);
         assert_eq!(s.tol, [("h".into(), 1e-6), ("fd_atol".into(), 1e-7)]);
         assert_eq!(s.tol_reason, "the while moves x by at most 1.3^14");
@@ -291,10 +315,31 @@ module {}
         assert!(e(" ; a scalar-argument bound", " ;").contains("needs a reason"));
         assert!(e("y=1", "y=one").contains("'one' is not a number"));
         assert!(e("GRAD-KERNEL: compute", "GRAD-STACKS: 3").contains("GRAD-STACKS given twice"));
+        assert!(e("y=1", "y=1,x").contains("'x' is not a number"));
         assert!(e("// GRAD-KERNEL: compute\n", "").contains("no GRAD-KERNEL"));
         assert!(e("// GRAD-TOL", "// XGRAD-TOL").contains("no GRAD-TOL"));
         assert!(e("// GRAD-SEED: y=1\n// GRAD-SEED: z=-0.5\n", "").contains("no GRAD-SEED"));
         assert!(e("// GRAD-SET: n=12", "// GRAD-SET n=12").contains("has no ':'"));
+    }
+
+    #[test]
+    fn a_repeated_kernel_is_a_sequence_and_seeds_take_values() {
+        let seq = GOOD
+            .replace(
+                "// GRAD-KERNEL: compute\n",
+                "// GRAD-KERNEL: a\n// GRAD-KERNEL: b\n// GRAD-KERNEL: a\n",
+            )
+            .replace("y=1", "y=0,0,1:3")
+            .replace("z=-0.5", "out=fill(2)");
+        let s = parse("k.mlir", &seq, &no_source).unwrap();
+        assert_eq!(s.kernels, ["a", "b", "a"]);
+        assert_eq!(
+            s.seeds,
+            [
+                ("y".into(), "0,0,1:3".into()),
+                ("out".into(), "fill(2)".into())
+            ]
+        );
     }
 
     #[test]

@@ -13,6 +13,10 @@
 //!    the transformation itself) and `|ad32 - ad64| <= f32_rtol |ad64| + f32_atol` (the f32
 //!    gradient kernel is the f64 one up to f32 rounding).
 //!
+//! A case may be a sequence of launches (`GradCase::launches`): it is differentiated as a whole
+//! through the runtime's `Tape` (forward in order, gradients last to first, each on the memory
+//! its forward launch left), and the finite differences are those of the whole sequence.
+//!
 //! The inputs of the f32 module are rounded to f32 first, and the f64 runs use those rounded
 //! values, so both precisions differentiate the same function at the same point.
 //!
@@ -28,7 +32,7 @@ use qd_autodiff::{reverse_mode_ad, Aggregates, Options};
 use qd_interp::Interpreter;
 use qd_ir::text::parse_source;
 use qd_ir::Context;
-use qd_runtime::{Arg, DType, Ndarray, ParamType, Program, ProgramConfig, Scalar};
+use qd_runtime::{Arg, DType, KernelId, Ndarray, ParamType, Program, ProgramConfig, Scalar, Tape};
 
 /// A kernel argument.
 #[derive(Clone, Debug)]
@@ -52,6 +56,12 @@ pub enum Wrt {
 pub struct GradCase {
     pub src: String,
     pub kernel: &'static str,
+    /// A sequence of launches differentiated as a whole (the runtime's `Tape`: forward in order,
+    /// gradients last to first): each launch's kernel and its arguments, as indices into
+    /// `args` (an ndarray used by several launches is one ndarray). Empty: `kernel` launched
+    /// once on `args`. `Wrt::Arg` and `arg_seeds` then index `args`, and the loss is that of
+    /// the whole sequence.
+    pub launches: Vec<(&'static str, Vec<usize>)>,
     /// Initial field values (fields not listed start at zero).
     pub fields: Vec<(&'static str, Vec<f64>)>,
     pub args: Vec<ArgSpec>,
@@ -91,6 +101,7 @@ impl GradCase {
         GradCase {
             src: src.into(),
             kernel,
+            launches: Vec::new(),
             fields: Vec::new(),
             args: Vec::new(),
             seeds: Vec::new(),
@@ -121,6 +132,11 @@ impl GradCase {
     }
     pub fn seed_arg(mut self, arg: usize, values: Vec<f64>) -> Self {
         self.arg_seeds.push((arg, values));
+        self
+    }
+    /// Adds a launch of `kernel` on `args` (indices into the case's arguments) to the sequence.
+    pub fn launch(mut self, kernel: &'static str, args: Vec<usize>) -> Self {
+        self.launches.push((kernel, args));
         self
     }
     pub fn wrt(mut self, w: Wrt) -> Self {
@@ -181,8 +197,8 @@ pub fn to_f64(src: &str) -> String {
     src.replace("f32", "f64")
 }
 
-/// Parses `src`, runs reverse-mode-ad, and returns the program (on the interpreter), the number
-/// of adstacks it made and which arguments of `kernel` carry gradients.
+/// Parses `src`, runs reverse-mode-ad (on the case's kernels), and returns the program (on the
+/// interpreter), the number of adstacks it made and which arguments of `kernel` carry gradients.
 fn program_with_gradient(src: &str, case: &GradCase) -> (Program, usize, Vec<bool>) {
     let kernel = case.kernel;
     let mut ctx = context();
@@ -193,9 +209,17 @@ fn program_with_gradient(src: &str, case: &GradCase) -> (Program, usize, Vec<boo
         let msgs: Vec<String> = d.iter().map(|d| d.message.clone()).collect();
         panic!("the case's module does not verify: {msgs:?}");
     }
+    // A sequence differentiates each of its kernels (one that touches no differentiable
+    // data too: its gradient is then empty); a single kernel, the pass's default choice.
+    let mut kernels: Vec<String> = Vec::new();
+    for (k, _) in &case.launches {
+        if !kernels.iter().any(|x| x == k) {
+            kernels.push(k.to_string());
+        }
+    }
     let options = Options {
         aggregates: case.aggregates,
-        ..Options::default()
+        kernels: kernels.clone(),
     };
     let report = match reverse_mode_ad(&mut ctx, m, &options) {
         Ok(r) => r,
@@ -211,11 +235,16 @@ fn program_with_gradient(src: &str, case: &GradCase) -> (Program, usize, Vec<boo
     let stacks = report.gradients.iter().map(|g| g.2).sum();
     let decl = qd_ad::find_reverse(&ctx, m, kernel).expect("the pass declares the gradient");
     let active = decl.active(&ctx).expect("the pass records the activity");
+    if kernels.is_empty() {
+        kernels.push(kernel.to_string());
+    }
     if case.size_stacks {
-        let grad = decl
-            .gradient(&ctx)
-            .expect("the pass makes the gradient kernel");
-        size_stacks(&mut ctx, grad.0, case.ad_stack_size, src);
+        for k in &kernels {
+            let grad = qd_ad::find_reverse(&ctx, m, k)
+                .and_then(|d| d.gradient(&ctx))
+                .expect("the pass makes the gradient kernel");
+            size_stacks(&mut ctx, grad.0, case.ad_stack_size, src);
+        }
     }
     (program(ctx, m, case.ad_stack_size), stacks, active)
 }
@@ -300,8 +329,89 @@ fn make_args(
     args
 }
 
-/// Runs the kernel and its gradient; returns the adjoints of the `wrt` inputs.
+/// The launches of the case: (kernel, argument indices), compiled; and the parameter type of
+/// each argument (from the first launch that takes it).
+fn launches(p: &mut Program, case: &GradCase) -> (Vec<(KernelId, Vec<usize>)>, Vec<ParamType>) {
+    let plan: Vec<(&str, Vec<usize>)> = if case.launches.is_empty() {
+        vec![(case.kernel, (0..case.args.len()).collect())]
+    } else {
+        case.launches.iter().map(|(k, a)| (*k, a.clone())).collect()
+    };
+    let mut types: Vec<Option<ParamType>> = vec![None; case.args.len()];
+    let mut out = Vec::new();
+    for (name, args) in plan {
+        let k = p
+            .kernel(name)
+            .unwrap_or_else(|e| panic!("kernel {name}: {e}"));
+        let params = p.kernel_params(k).unwrap().to_vec();
+        assert_eq!(
+            params.len(),
+            args.len(),
+            "{name}: one argument per parameter"
+        );
+        for (&a, t) in args.iter().zip(params) {
+            types[a].get_or_insert(t);
+        }
+        out.push((k, args));
+    }
+    let types = types
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| t.unwrap_or_else(|| panic!("argument {i} is passed to no launch")))
+        .collect();
+    (out, types)
+}
+
+/// Runs a sequence on a tape, then its gradients; returns the adjoints of the `wrt` inputs.
+fn run_ad_sequence(src: &str, case: &GradCase) -> (Vec<Vec<f64>>, usize) {
+    let (mut p, stacks, _) = program_with_gradient(src, case);
+    let (_, types) = launches(&mut p, case);
+    reset_fields(&mut p, case);
+    let pool = make_args(&mut p, &types, case, None);
+    let mut tape = Tape::new();
+    for (k, idx) in &case.launches {
+        let args: Vec<Arg> = idx.iter().map(|&i| pool[i]).collect();
+        tape.launch(&mut p, k, &args)
+            .unwrap_or_else(|e| panic!("{k}: {e}"));
+    }
+    sync(&mut p, "the sequence");
+    for (name, seed) in &case.seeds {
+        p.write_f64(&format!("{name}.grad"), seed).unwrap();
+    }
+    for (i, seed) in &case.arg_seeds {
+        let Arg::Ndarray(id) = pool[*i] else {
+            panic!("argument {i} is not an ndarray");
+        };
+        tape.seed(&mut p, id, seed)
+            .unwrap_or_else(|e| panic!("the seed of argument {i}: {e}"));
+    }
+    tape.backward(&mut p)
+        .unwrap_or_else(|e| panic!("the gradient of the sequence: {e}"));
+    let grads = case
+        .wrt
+        .iter()
+        .map(|w| match w {
+            Wrt::Field(f) => p.read_f64(&format!("{f}.grad")).unwrap(),
+            Wrt::Arg(i) => {
+                let Arg::Ndarray(id) = pool[*i] else {
+                    panic!("argument {i} is not an ndarray");
+                };
+                let adj = tape
+                    .existing_adjoint(id)
+                    .unwrap_or_else(|| panic!("argument {i} has no adjoint"));
+                p.ndarray(adj).unwrap().to_f64_vec()
+            }
+        })
+        .collect();
+    (grads, stacks)
+}
+
+/// Runs the kernel and its gradient (a sequence: [`run_ad_sequence`]); returns the adjoints of
+/// the `wrt` inputs.
 fn run_ad(src: &str, case: &GradCase) -> (Vec<Vec<f64>>, usize) {
+    if !case.launches.is_empty() {
+        return run_ad_sequence(src, case);
+    }
     let (mut p, stacks, active) = program_with_gradient(src, case);
     let k = p.kernel(case.kernel).expect("kernel");
     let kg = p
@@ -363,12 +473,14 @@ fn finite_differences(src64: &str, case: &GradCase, rounded: &GradCase) -> Vec<V
     let mut ctx = context();
     let m = parse_source(&mut ctx, src64, "case64.mlir").expect("f64 twin parses");
     let mut p = program(ctx, m, None);
-    let k = p.kernel(case.kernel).expect("kernel");
-    let params = p.kernel_params(k).unwrap().to_vec();
+    let (runs, params) = launches(&mut p, case);
     let loss = |p: &mut Program, c: &GradCase, perturb: Option<(usize, usize, f64)>| {
         reset_fields(p, c);
         let args = make_args(p, &params, c, perturb);
-        p.launch(k, &args).unwrap();
+        for (k, idx) in &runs {
+            let a: Vec<Arg> = idx.iter().map(|&i| args[i]).collect();
+            p.launch(*k, &a).unwrap();
+        }
         sync(p, c.kernel);
         let fields: f64 = c
             .seeds
