@@ -84,6 +84,10 @@ pub struct StackOut {
     #[serde(skip)]
     pub forced: bool,
     pub bytes_per_thread: u64,
+    /// In a run of several kernels, the launch (1-based: the forward launches in order, then the
+    /// gradient launches, last forward launch's first); None in a run of one kernel.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch: Option<usize>,
 }
 
 /// Pads `cells` into aligned columns (two spaces apart; columns in `right` right-aligned), with
@@ -121,7 +125,8 @@ fn table(rows: &[Vec<String>], right: &[usize]) -> String {
     out
 }
 
-/// The text report of the adstacks of the launches of `kernels` (in launch order).
+/// The text report of the adstacks of the launches of `kernels` (in launch order): a group of
+/// rows per kernel, or in a sequence per launch (`k_grad (launch 4)`).
 pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
     if stacks.is_empty() {
         let names: Vec<String> = kernels.iter().map(|k| format!("@{k}")).collect();
@@ -138,11 +143,22 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
         "bytes/thread",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
-    for k in kernels {
-        let mine: Vec<&StackOut> = stacks.iter().filter(|s| &s.kernel == k).collect();
-        if mine.is_empty() {
-            continue;
+    // One group per launch (a kernel's stacks, or a launch's in a sequence), in report order.
+    let mut groups: Vec<(&str, Option<usize>)> = Vec::new();
+    for s in stacks {
+        if !groups.contains(&(s.kernel.as_str(), s.launch)) {
+            groups.push((s.kernel.as_str(), s.launch));
         }
+    }
+    for (name, launch) in groups {
+        let mine: Vec<&StackOut> = stacks
+            .iter()
+            .filter(|s| s.kernel == name && s.launch == launch)
+            .collect();
+        let k = &match launch {
+            Some(l) => format!("{name} (launch {l})"),
+            None => name.to_string(),
+        };
         for s in &mine {
             let expr = match &s.size_expr {
                 Some(e) if s.inferred => format!("{e} (inferred)"),
@@ -564,7 +580,24 @@ mod tests {
             depth,
             forced: false,
             bytes_per_thread: bytes,
+            launch: None,
         }
+    }
+
+    #[test]
+    fn a_sequence_reports_each_launch() {
+        let mut first = stack("p_grad", 0, Some("2 + (@n[]:i32 - 0)"), 6, 56);
+        first.launch = Some(4);
+        let mut second = stack("p_grad", 0, Some("2 + (@n[]:i32 - 0)"), 4, 40);
+        second.launch = Some(6);
+        let text = adstack_text(&[first.clone(), second], &["p_grad".to_string()]);
+        assert!(text.contains("\np_grad (launch 4)  #0 "), "{text}");
+        assert!(text.contains("\np_grad (launch 6)  total"), "{text}");
+        let json = json(&[], Some(&[first]), None, &Timings::default()).unwrap();
+        assert!(
+            json.contains("\"bytes_per_thread\": 56, \"launch\": 4}"),
+            "{json}"
+        );
     }
 
     #[test]

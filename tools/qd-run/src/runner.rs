@@ -24,8 +24,8 @@ use qd_frontend::KernelOp;
 use qd_ir::text::{parse_source, SourceMgr};
 use qd_ir::{Context, Diagnostic};
 use qd_runtime::{
-    DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId, Ndarray,
-    NdarrayId, Program, ProgramConfig, RuntimeError, Storage, Tape, TapeError,
+    AdstackPlan, DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId,
+    Ndarray, NdarrayId, Program, ProgramConfig, RuntimeError, Storage, Tape, TapeError,
 };
 use std::time::Instant;
 
@@ -196,7 +196,11 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
                 let id = named
                     .check(&target, e)
                     .map_err(|e| fail(format!("{ctx_msg}{e}")))?
-                    .expect("an adjoint ndarray");
+                    .ok_or_else(|| {
+                        fail(format!(
+                            "{ctx_msg}'{target}' is an ndarray argument, not an adjoint"
+                        ))
+                    })?;
                 let nd = p.ndarray(id).map_err(|e| fail(format!("{ctx_msg}{e}")))?;
                 (SeedTarget::Ndarray(id), nd.dtype(), nd.shape().to_vec())
             }
@@ -241,7 +245,26 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             }
         })
         .collect();
-    let stacks = o.report_adstack.then(|| adstack_report(&p, &launched));
+    // A run of one kernel reports each kernel's last launch; a sequence, every launch.
+    let stacks = o.report_adstack.then(|| {
+        if launches.order.len() == 1 {
+            let plans: Vec<_> = launched
+                .iter()
+                .filter_map(|&k| p.last_adstack_plan(k).cloned())
+                .map(|plan| (None, plan))
+                .collect();
+            adstack_report(&p, &plans)
+        } else {
+            let plans: Vec<_> = first
+                .plans
+                .iter()
+                .cloned()
+                .enumerate()
+                .map(|(i, plan)| (Some(i + 1), plan))
+                .collect();
+            adstack_report(&p, &plans)
+        }
+    });
     let tasks = o.report_tasks.then(|| task_report(&p, &launched));
 
     // The repetitions, each from the first run's inputs; only their launches are timed.
@@ -344,6 +367,9 @@ struct RunOnce {
     launch_ms: f64,
     grad_ms: Option<f64>,
     tape: Option<Tape>,
+    /// The adstack plan of every launch: the forward launches in order, then the gradient
+    /// launches (last forward launch's first).
+    plans: Vec<AdstackPlan>,
 }
 
 /// Launches the kernels in order and syncs; with a gradient, records them on a tape, seeds the
@@ -361,6 +387,7 @@ fn run_once(
     };
     let t = Instant::now();
     let mut tape = with_grad.then(Tape::new);
+    let mut plans = Vec::new();
     for &i in &launches.order {
         let k = &launches.kernels[i];
         match &mut tape {
@@ -371,6 +398,7 @@ fn run_once(
                 .launch(k.id, &k.args)
                 .map_err(|e| api_error(sm, p.context(), "", e))?,
         }
+        plans.extend(p.last_adstack_plan(k.id).cloned());
     }
     p.sync().map_err(|e| runtime_errors(sm, p, e))?;
     let launch_ms = ms(t);
@@ -378,6 +406,7 @@ fn run_once(
         launch_ms,
         grad_ms: None,
         tape: None,
+        plans,
     };
     if let Some(mut tape) = tape {
         for s in seeds {
@@ -398,6 +427,11 @@ fn run_once(
         let t = Instant::now();
         tape.backward(p).map_err(|e| tape_error(p, e))?;
         run.grad_ms = Some(ms(t));
+        run.plans.extend(
+            (0..tape.len())
+                .rev()
+                .filter_map(|i| tape.gradient_plan(i).cloned()),
+        );
         run.tape = Some(tape);
     }
     Ok(run)
@@ -491,14 +525,11 @@ fn result_of(p: &Program, name: &str, named: &Named, tape: Option<&Tape>) -> (Ve
     (Vec::new(), Storage::F32(Vec::new()))
 }
 
-/// Every adstack of the last launch of each kernel of `launched`, as sized for it.
-fn adstack_report(p: &Program, launched: &[KernelId]) -> Vec<StackOut> {
+/// Every adstack of each plan (with its launch number in a sequence), as sized for it.
+fn adstack_report(p: &Program, plans: &[(Option<usize>, AdstackPlan)]) -> Vec<StackOut> {
     let ctx = p.context();
     let mut out = Vec::new();
-    for &k in launched {
-        let Some(plan) = p.last_adstack_plan(k) else {
-            continue;
-        };
+    for (launch, plan) in plans {
         for s in &plan.stacks {
             let loc = match ctx.file_line_col(s.loc) {
                 Some((f, l, c)) => format!("{f}:{l}:{c}"),
@@ -515,6 +546,7 @@ fn adstack_report(p: &Program, launched: &[KernelId]) -> Vec<StackOut> {
                 depth: s.depth,
                 forced: s.source == DepthSource::Forced,
                 bytes_per_thread: s.bytes_per_thread,
+                launch: *launch,
             });
         }
     }

@@ -229,6 +229,19 @@ fn ndarray_arguments_are_shared_printed_and_seeded() {
             out, "a.grad = [0.0, 2.0, 6.0]\na = [1.0, 2.0, 3.0]\n",
             "{device}"
         );
+        // --save takes the same names: out's values, as f32.
+        let dir = scratch("nd-save");
+        let path = dir.join("out.npy");
+        let save = format!("out={}", path.display());
+        let mut args = with(&[]);
+        args.extend_from_slice(&["--save", &save]);
+        seq_ok("nd3", &args);
+        let bytes = std::fs::read(&path).unwrap();
+        let want: Vec<u8> = [0.5f32, 2.0, 4.5]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        assert!(bytes.ends_with(&want), "{device}");
         // The qualified name prints the same ndarray.
         let out = seq_ok("nd2", &with(&["--print", "square.out"]));
         assert_eq!(out, "square.out = [0.5, 2.0, 4.5]\n", "{device}");
@@ -333,5 +346,53 @@ fn bad_sequences_arguments_and_seeds_exit_1() {
         ),
     ] {
         seq_fails("bad", &args, want);
+    }
+}
+
+/// `--report-adstack` of a sequence reports every launch: pow_n's two gradient launches got
+/// stacks for n = 4 (launch 4, the last forward launch's gradient) and n = 2 (launch 6).
+#[test]
+fn the_adstack_report_of_a_sequence_has_each_launchs_depth() {
+    let args = [
+        "--kernel",
+        "pow_n",
+        "--kernel",
+        "bump",
+        "--kernel",
+        "pow_n",
+        "--set",
+        "n=2",
+        "--set",
+        "x=0.5,1.5,2",
+        "--grad",
+        "y=1",
+        "--report-adstack",
+    ];
+    for device in EACH_DEVICE {
+        let mut a = args.to_vec();
+        a.extend_from_slice(&["--device", device]);
+        let out = seq_ok("report", &a);
+        let depth = |launch: &str| {
+            let line = out
+                .lines()
+                .find(|l| l.starts_with(&format!("pow_n_grad (launch {launch})  #0")))
+                .unwrap_or_else(|| panic!("{device}: no launch {launch}:\n{out}"));
+            line.split_whitespace().rev().nth(1).unwrap().to_string()
+        };
+        assert_eq!(
+            (depth("4"), depth("6")),
+            ("6".into(), "4".into()),
+            "{device}:\n{out}"
+        );
+        a.push("--json");
+        let json = seq_ok("report", &a);
+        assert!(
+            json.contains("\"depth\": 6, \"bytes_per_thread\": 56, \"launch\": 4}"),
+            "{json}"
+        );
+        assert!(
+            json.contains("\"depth\": 4, \"bytes_per_thread\": 40, \"launch\": 6}"),
+            "{json}"
+        );
     }
 }
