@@ -44,8 +44,19 @@ pub fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/grad")
 }
 
-/// Every corpus file (`.mlir` and `.grad`), sorted by name.
+/// Every corpus file (`.mlir` and `.grad`) of `dir`, sorted by name, then those of its `peer/`
+/// folder when it has one (`examples/grad/peer/`: ports of the peer's autodiff tests).
 fn corpus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = kernel_files(dir);
+    let peer = dir.join("peer");
+    if peer.is_dir() {
+        files.extend(kernel_files(&peer));
+    }
+    files
+}
+
+/// The `.mlir` and `.grad` files of `dir`, sorted by name.
+fn kernel_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())

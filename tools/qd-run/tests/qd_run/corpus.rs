@@ -79,14 +79,23 @@ pub(super) fn command(path: &Path) -> Command {
     Command { args, wrt }
 }
 
-/// The numbers qd-run printed for `name` (`name = [...]`, over one or several lines).
+/// The numbers qd-run printed for `name` (`name = [...]`, over one or several lines, or
+/// `name = v` for a 0-d field).
 fn printed(stdout: &str, name: &str) -> Vec<f64> {
     let start = stdout
-        .find(&format!("\n{name} = ["))
+        .find(&format!("\n{name} = "))
         .map(|i| i + 1)
-        .or_else(|| stdout.starts_with(&format!("{name} = [")).then_some(0))
+        .or_else(|| stdout.starts_with(&format!("{name} = ")).then_some(0))
         .unwrap_or_else(|| panic!("no {name} in:\n{stdout}"));
     let rest = &stdout[start + name.len() + 3..];
+    if !rest.starts_with('[') {
+        let line = rest.lines().next().unwrap_or("");
+        let v = line
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("{name}: bad number {line}"));
+        return vec![v];
+    }
     let mut depth = 0;
     let mut end = rest.len();
     for (i, c) in rest.char_indices() {
@@ -112,9 +121,24 @@ fn printed(stdout: &str, name: &str) -> Vec<f64> {
         .collect()
 }
 
+/// The gradient corpus: `examples/grad/` and the ports of the peer's autodiff tests in
+/// `examples/grad/peer/`.
 pub(super) fn corpus_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("examples/grad"))
-        .unwrap()
+    let mut files = own_corpus_files();
+    files.extend(kernel_files(&root().join("examples/grad/peer")));
+    files
+}
+
+/// `examples/grad/` without the peer ports (the guard tests run these: each file costs several
+/// guarded runs, and the ports add no construct the guard would see differently).
+pub(super) fn own_corpus_files() -> Vec<PathBuf> {
+    kernel_files(&root().join("examples/grad"))
+}
+
+/// The `.mlir` and `.grad` files of `dir`, sorted by name.
+fn kernel_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|e| e.unwrap().path())
         .filter(|p| {
             matches!(
@@ -166,6 +190,8 @@ fn printed_values_over_several_lines() {
     let out = "x.grad: shape [2, 2]\nx.grad = [[1, -2.5e-3],\n          [3, 4]]\nx = [0.5, 1]\n";
     assert_eq!(printed(out, "x.grad"), [1.0, -2.5e-3, 3.0, 4.0]);
     assert_eq!(printed(out, "x"), [0.5, 1.0]);
+    assert_eq!(printed("x.grad = 120.0\nx = 1.0\n", "x.grad"), [120.0]);
+    assert_eq!(printed("x.grad = 120.0\nx = 1.0\n", "x"), [1.0]);
     assert_eq!(ndarray_count("linspace(0,1):4x5"), 20);
     assert_eq!(ndarray_count("1,2,3"), 3);
 }

@@ -18,7 +18,7 @@
 //!   planted write.
 
 use super::common::*;
-use super::corpus::{command, corpus_files};
+use super::corpus::{command, own_corpus_files};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -77,7 +77,7 @@ fn problem(o: &Out, forced: bool) -> Option<String> {
 
 #[test]
 fn every_corpus_kernel_writes_only_in_its_stacks_slices() {
-    let files = corpus_files();
+    let files = own_corpus_files();
     assert!(files.len() >= 30, "{} corpus files", files.len());
     let exe = qd_run_exe();
     let (mut failures, mut overflows, mut forced) = (Vec::new(), 0, 0);
@@ -161,7 +161,7 @@ fn tag_cover(files: &[PathBuf]) -> Vec<PathBuf> {
 
 #[test]
 fn the_cover_names_every_tag() {
-    let files = corpus_files();
+    let files = own_corpus_files();
     let cover = tag_cover(&files);
     let all: BTreeSet<String> = files.iter().flat_map(|f| tags(f)).collect();
     let covered: BTreeSet<String> = cover.iter().flat_map(|f| tags(f)).collect();
@@ -211,7 +211,7 @@ fn valgrind_sees_no_access_outside_an_exact_slice() {
     );
     let dir = scratch("guard-valgrind");
     let exe = stripped_qd_run(&dir);
-    let cover = tag_cover(&corpus_files());
+    let cover = tag_cover(&own_corpus_files());
     let queue = Mutex::new(cover.clone());
     let failures = Mutex::new(Vec::new());
     let overflows = Mutex::new(0);

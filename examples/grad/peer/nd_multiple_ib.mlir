@@ -1,0 +1,34 @@
+// ndarray form (gen_ndarray.py) of for_multiple_ib.mlir, for test_ad_ndarray.py::test_multiple_ib.
+// Port of test_ad_for.py::test_multiple_ib (and test_ad_ndarray.py's): nests of constant-trip range_for loops whose statements are
+// y += x (atomic adds); top-level loops are separate parallel tasks. x.grad = 12.
+// No branch: every input is away from a threshold.
+// GRAD-KERNEL: compute_y
+// GRAD-COVERS: nested-loops, sibling-loops, atomic-scalar
+// GRAD-ARG: x=1:1
+// GRAD-ARG: y=fill(0):1
+// GRAD-SEED: y=1
+// GRAD-WRT: x
+// GRAD-TOL: default ; linear: truncation 0
+// GRAD-STACKS: 0
+module {
+
+  qd.kernel @compute_y(%x: !qd.ndarray<?xf32>, %y: !qd.ndarray<?xf32>) {
+    %nd_c0 = arith.constant 0 : i32
+    %lo1 = arith.constant 0 : i32
+    %hi2 = arith.constant 2 : i32
+    qd.range_for %l3 = %lo1 to %hi2 : i32 {
+      %lo4 = arith.constant 0 : i32
+      %hi5 = arith.constant 3 : i32
+      qd.range_for %l6 = %lo4 to %hi5 : i32 {
+        %v7 = qd.ndarray_load %x[%nd_c0] : !qd.ndarray<?xf32>
+        qd.ndarray_atomic_add %v7, %y[%nd_c0] : !qd.ndarray<?xf32>
+      }
+      %lo8 = arith.constant 0 : i32
+      %hi9 = arith.constant 3 : i32
+      qd.range_for %l10 = %lo8 to %hi9 : i32 {
+        %v11 = qd.ndarray_load %x[%nd_c0] : !qd.ndarray<?xf32>
+        qd.ndarray_atomic_add %v11, %y[%nd_c0] : !qd.ndarray<?xf32>
+      }
+    }
+  }
+}
