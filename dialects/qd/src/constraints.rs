@@ -88,3 +88,20 @@ pub fn same(_: &mut Context, ty: Type) -> Type {
 pub fn ndarray_elem(ctx: &mut Context, ty: Type) -> Type {
     NdarrayType::from_type(ctx, ty).map_or(ty, |a| a.elem(ctx))
 }
+
+/// The element an atomic (field or ndarray) combines in place: an integer wider than i1 (no
+/// atomic read-modify-write of a single bit) or a float.
+pub(crate) fn check_atomic_elem(ctx: &Context, op: qd_ir::OpId, elem: Type) -> DiagResult<()> {
+    let d = ctx.type_data(elem);
+    if d.is_float() || (d.is_integer() && d.bit_width() != Some(1)) {
+        return Ok(());
+    }
+    Err(crate::verify::err(
+        ctx,
+        op,
+        format!(
+            "expects an integer (wider than i1) or float element, got {}",
+            crate::verify::type_str(ctx, elem)
+        ),
+    ))
+}

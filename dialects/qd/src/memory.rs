@@ -10,7 +10,7 @@
 //! The type after `:` is the field's element type. Constant indices (from constant-like ops)
 //! must be in bounds. Atomics take integer (wider than i1) or float elements.
 
-use crate::constraints::{same, INDEX};
+use crate::constraints::{check_atomic_elem, same, INDEX};
 use crate::types::FieldType;
 use crate::verify::*;
 use crate::{
@@ -263,17 +263,5 @@ fn verify_atomic(ctx: &Context, op: OpId) -> DiagResult<()> {
     if let Some(&r) = ctx.results(op).first() {
         check_elem(ctx, op, field, ctx.value_type(r), "result")?;
     }
-    let elem = field.elem(ctx);
-    let d = ctx.type_data(elem);
-    if !(d.is_float() || (d.is_integer() && d.bit_width() != Some(1))) {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects an integer (wider than i1) or float element, got {}",
-                type_str(ctx, elem)
-            ),
-        ));
-    }
-    Ok(())
+    check_atomic_elem(ctx, op, field.elem(ctx))
 }

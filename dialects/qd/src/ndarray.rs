@@ -17,7 +17,7 @@
 //! `qd.ndarray_shape` is PURE: an ndarray is bound for a whole launch and stores change its
 //! contents, never its shape, so two reads of the same axis agree and an unused one may go.
 
-use crate::constraints::{ndarray_elem, INDEX, NDARRAY_OPERAND};
+use crate::constraints::{check_atomic_elem, ndarray_elem, INDEX, NDARRAY_OPERAND};
 use crate::memory::AtomicKind;
 use crate::types::NdarrayType;
 use crate::verify::*;
@@ -229,17 +229,8 @@ fn verify_atomic(ctx: &Context, op: OpId) -> DiagResult<()> {
         check_elem(ctx, op, a, ctx.value_type(r), "result")?;
     }
     let elem = a.elem(ctx);
+    check_atomic_elem(ctx, op, elem)?;
     let d = ctx.type_data(elem);
-    if !(d.is_float() || (d.is_integer() && d.bit_width() != Some(1))) {
-        return Err(err(
-            ctx,
-            op,
-            format!(
-                "expects an integer (wider than i1) or float element, got {}",
-                type_str(ctx, elem)
-            ),
-        ));
-    }
     // A sub is lowered as an add of the negated value, which arith (signless only) cannot
     // compute for a signed or unsigned element; arith computes no such values either.
     if ctx.name(op) == crate::NDARRAY_ATOMIC_SUB_OP && d.is_integer() && !d.is_signless_integer() {
