@@ -2,7 +2,6 @@
 
 mod adjoint;
 mod adstack;
-mod arith_ops;
 mod common;
 mod element;
 mod examples;

@@ -1,7 +1,6 @@
 //! Integration tests of the LLVM backend and the `cpu` device (one test binary: every binary that
 //! links LLVM is large, so each concern is a module here).
 
-mod arith_ops;
 mod bounds;
 mod cache;
 mod common;

@@ -4,7 +4,7 @@
 //! same out-of-bounds error (text and location), whatever the number of workers.
 
 use super::common::*;
-use qd_runtime::{Arg, DType, Ndarray, Program, Scalar};
+use qd_runtime::{Arg, Scalar};
 
 const ARITH: &str = r#"module {
   qd.field @o : !qd.field<8xi32>
@@ -239,75 +239,4 @@ fn f32_sin_and_cos_are_within_an_ulp() {
             assert!((got - want).abs() <= ulp(want), "x = {x}: {got} vs {want}");
         }
     }
-}
-
-/// Every ndarray atomic from 4096 threads, contending on a few elements: float add/sub of
-/// dyadic values (exact in any order), minNum/maxNum, integer sub returning the old value (each
-/// thread gets a distinct one), signed and unsigned min/max, wrapping unsigned add.
-const NDARRAY_ATOMICS: &str = r#"module {
-  qd.field @olds : !qd.field<4096xi32>
-  qd.kernel @k(%x: !qd.ndarray<?xf32>, %f: !qd.ndarray<?xf32>, %g: !qd.ndarray<?x?xf64>, %c: !qd.ndarray<?xi32>, %u: !qd.ndarray<?xui32>, %w: ui32) {
-    %c0 = arith.constant 0 : i32
-    %c1 = arith.constant 1 : i32
-    %c2 = arith.constant 2 : i32
-    %c3 = arith.constant 3 : i32
-    %n = qd.ndarray_shape %x, 0 : !qd.ndarray<?xf32>
-    qd.range_for %i = %c0 to %n : i32 {
-      %xi = qd.ndarray_load %x[%i] : !qd.ndarray<?xf32>
-      qd.ndarray_atomic_add %xi, %f[%c0] : !qd.ndarray<?xf32>
-      qd.ndarray_atomic_sub %xi, %f[%c1] : !qd.ndarray<?xf32>
-      qd.ndarray_atomic_min %xi, %f[%c2] : !qd.ndarray<?xf32>
-      qd.ndarray_atomic_max %xi, %f[%c3] : !qd.ndarray<?xf32>
-      %xd = arith.extf %xi : f32 to f64
-      %r = arith.remsi %i, %c2 : i32
-      qd.ndarray_atomic_sub %xd, %g[%r, %c1] : !qd.ndarray<?x?xf64>
-      %old = qd.ndarray_atomic_sub %c1, %c[%c0] : !qd.ndarray<?xi32>
-      qd.store %old, @olds[%i] : i32
-      %k = arith.fptosi %xi : f32 to i32
-      qd.ndarray_atomic_max %k, %c[%c1] : !qd.ndarray<?xi32>
-      qd.ndarray_atomic_min %k, %c[%c2] : !qd.ndarray<?xi32>
-      qd.ndarray_atomic_min %w, %u[%c0] : !qd.ndarray<?xui32>
-      qd.ndarray_atomic_add %w, %u[%c1] : !qd.ndarray<?xui32>
-    }
-  }
-}"#;
-
-/// Runs `NDARRAY_ATOMICS` on `p` and checks every result.
-fn check_ndarray_atomics(p: &mut Program) {
-    let pattern = [3.0, -2.0, 8.0, 0.5, -7.25, 1.5, 4.0, 2.0];
-    let xs: Vec<f64> = (0..4096).map(|i| pattern[i % 8]).collect();
-    let mut nd = |dt, shape: &[usize], v: &[f64]| {
-        Arg::Ndarray(p.add_ndarray(Ndarray::from_f64(dt, shape, v).unwrap()))
-    };
-    let args = [
-        nd(DType::F32, &[4096], &xs),
-        nd(DType::F32, &[4], &[0.0, 0.0, 100.0, -100.0]),
-        nd(DType::F64, &[2, 2], &[0.0; 4]),
-        nd(DType::I32, &[3], &[0.0, -100.0, 100.0]),
-        nd(DType::U32, &[2], &[5.0, 0.0]),
-        Arg::Scalar(Scalar::U32(u32::MAX)),
-    ];
-    run_ok(p, "k", &args);
-    let arr = |a: &Arg| match a {
-        Arg::Ndarray(id) => p.ndarray(*id).unwrap().to_f64_vec(),
-        _ => unreachable!(),
-    };
-    assert_eq!(arr(&args[1]), vec![4992.0, -4992.0, -7.25, 8.0]);
-    assert_eq!(arr(&args[2]), vec![0.0, -3968.0, 0.0, -1024.0]);
-    // 4096 subs of 1 from 0; fptosi(-7.25) = -7.
-    assert_eq!(arr(&args[3]), vec![-4096.0, 8.0, -7.0]);
-    // u32::MAX is not below 5 unsigned; 4096 (2^32 - 1) wraps to 2^32 - 4096.
-    assert_eq!(arr(&args[4]), vec![5.0, 4294963200.0]);
-    let mut olds = p.field("olds").unwrap().as_i32().unwrap().to_vec();
-    olds.sort();
-    assert_eq!(olds, (-4095..=0).collect::<Vec<i32>>());
-}
-
-#[test]
-fn ndarray_atomics_are_atomic_on_every_worker_count() {
-    for threads in [1, 4] {
-        check_ndarray_atomics(&mut cpu(NDARRAY_ATOMICS, threads));
-    }
-    check_ndarray_atomics(&mut cpu_with(NDARRAY_ATOMICS, 4, false));
-    check_ndarray_atomics(&mut interp(NDARRAY_ATOMICS));
 }

@@ -1,9 +1,9 @@
 //! qd-spirv's tests: one binary, one module per concern.
 
-mod arith_ops;
 mod codegen;
 mod corpus;
 mod libm64;
+mod loop_limit;
 mod math_ext;
 mod spirv_val;
 mod vulkan;
