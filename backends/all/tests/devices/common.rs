@@ -12,8 +12,9 @@ pub struct Config {
     pub label: &'static str,
     /// The registered device's name.
     pub name: &'static str,
-    /// Whether every task must run vectorised (more than one lane, no scalar reason).
-    pub vectorised: bool,
+    /// For the cpu: every task's note gives no reason to run scalar code, and with `Some(true)`
+    /// the task runs more than one lane (vectorised); None for devices without such notes.
+    pub vectorised: Option<bool>,
     /// Without 64-bit integers and floats (vulkan's minimal options).
     pub only_32_bit: bool,
     make: fn() -> Result<Box<dyn Device>, String>,
@@ -71,36 +72,41 @@ pub fn configs() -> Vec<Config> {
         make,
     };
     let list = vec![
-        c("interp", "interp", false, || {
+        c("interp", "interp", None, || {
             create("interp", DeviceOptions::default())
         }),
-        c("interp-lowered", "interp-lowered", false, || {
+        c("interp-lowered", "interp-lowered", None, || {
             create("interp-lowered", DeviceOptions::default())
         }),
-        c("cpu, 4 workers, vectorised", "cpu", true, || {
+        c("cpu, 4 workers, vectorised", "cpu", Some(true), || {
             create("cpu", checked(4, false))
         }),
-        c("cpu, 4 workers, scalar", "cpu", false, || {
+        c("cpu, 4 workers, scalar", "cpu", Some(false), || {
             create("cpu", checked(4, true))
         }),
-        c("cpu, 1 worker", "cpu", true, || {
+        c("cpu, 1 worker", "cpu", Some(true), || {
             create("cpu", checked(1, false))
         }),
-        c("cpu, 4 workers, no bounds checks", "cpu", true, || {
-            create(
-                "cpu",
-                DeviceOptions {
-                    threads: Some(4),
-                    ..Default::default()
-                },
-            )
-        }),
-        c("vulkan", "vulkan", false, || {
+        c(
+            "cpu, 4 workers, no bounds checks",
+            "cpu",
+            Some(true),
+            || {
+                create(
+                    "cpu",
+                    DeviceOptions {
+                        threads: Some(4),
+                        ..Default::default()
+                    },
+                )
+            },
+        ),
+        c("vulkan", "vulkan", None, || {
             create("vulkan", DeviceOptions::default())
         }),
         Config {
             only_32_bit: true,
-            ..c("vulkan, minimal options", "vulkan", false, || {
+            ..c("vulkan, minimal options", "vulkan", None, || {
                 pin_lavapipe();
                 let mut d = qd_spirv::vulkan::VulkanDevice::new().map_err(|e| e.to_string())?;
                 d.set_options(qd_spirv::abi::Options::minimal());
