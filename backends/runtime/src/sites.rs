@@ -26,6 +26,10 @@ pub enum SiteKind {
     Shift { width: u32 },
     /// A `lowered.for` whose step is not positive (value: the step).
     ForStep,
+    /// A loop after which the invocation's loop iterations reached a driver's cap (value: the
+    /// count). Not collected from the IR: a device whose driver has such a cap adds these
+    /// sites ([`Sites::add`]) after the others, so the others keep their numbers.
+    LoopLimit { limit: u32, driver: String },
 }
 
 /// One error site.
@@ -99,6 +103,14 @@ impl Sites {
         s
     }
 
+    /// Appends a site of `kind` at `op` (not found by [`Sites::of`], which keeps giving the
+    /// op's IR site) and returns its number.
+    pub fn add(&mut self, ctx: &Context, op: OpId, kind: SiteKind) -> u32 {
+        let code = self.source_map.code(ctx.loc(op));
+        self.sites.push(Site { op, kind, code });
+        (self.sites.len() - 1) as u32
+    }
+
     /// The number of the site at `op`.
     pub fn of(&self, op: OpId) -> Option<u32> {
         self.by_op.get(&op).copied()
@@ -139,6 +151,17 @@ impl Sites {
             SiteKind::ForStep => (
                 RuntimeErrorKind::InvalidOperation,
                 format!("lowered.for step must be positive, got {}", v(0)),
+            ),
+            SiteKind::LoopLimit { limit, driver } => (
+                RuntimeErrorKind::Device,
+                format!(
+                    "{driver} stops a shader invocation after {limit} loop iterations in all \
+                     (every loop it runs counts); thread {thread} reached {} by the end of this \
+                     loop, so its loops may have been cut short and its results would be wrong; \
+                     run this kernel on --device cpu",
+                    v(0) as u64,
+                    thread = v(1)
+                ),
             ),
         };
         RuntimeError::coded(kind, kernel, s.code, message)

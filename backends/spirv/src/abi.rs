@@ -113,10 +113,39 @@ pub struct Options {
     pub atomic_float_add: bool,
     /// Threads per workgroup of range tasks (serial tasks use 1).
     pub workgroup_size: u32,
+    /// The driver's cap on the loop iterations of one shader invocation, if it has one: with
+    /// it, every task counts its loop iterations and fails after a loop that ended at the cap
+    /// (see [`LoopLimit`]); without it no counter is emitted.
+    pub loop_limit: Option<LoopLimit>,
+}
+
+/// A driver that silently stops a shader invocation's loops after `iterations` loop iterations
+/// in all (every loop of the invocation counts; Mesa's llvmpipe, `LP_MAX_TGSI_LOOP_ITERATIONS`
+/// = 65535). The code counts, per invocation, every pass through a loop header (the driver's
+/// count: one per iteration and one per loop exit), and after each loop fails with the loop's
+/// error site when the count reached `iterations`: a cut-short loop is a located error, never a
+/// wrong result (an invocation that genuinely ran exactly that many is reported too). The
+/// driver counts per SIMD group of invocations, the code per invocation: invocations of a
+/// group whose loops diverge (one runs a loop while another waits, then the reverse) may be
+/// cut before their own count shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LoopLimit {
+    pub iterations: u32,
+    /// The driver as the error names it.
+    pub driver: &'static str,
+}
+
+impl LoopLimit {
+    /// lavapipe's (Mesa gallivm's loop limiter, shared between every loop of a shader).
+    pub const LAVAPIPE: LoopLimit = LoopLimit {
+        iterations: 65535,
+        driver: "the Vulkan driver lavapipe (Mesa llvmpipe)",
+    };
 }
 
 impl Default for Options {
-    /// What lavapipe supports (every capability above), workgroups of 64.
+    /// What lavapipe supports (every capability above), workgroups of 64, no loop limit (the
+    /// Vulkan device sets lavapipe's from the driver it finds).
     fn default() -> Self {
         Options {
             int64: true,
@@ -125,6 +154,7 @@ impl Default for Options {
             int16: true,
             atomic_float_add: true,
             workgroup_size: 64,
+            loop_limit: None,
         }
     }
 }
@@ -139,6 +169,7 @@ impl Options {
             int16: false,
             atomic_float_add: false,
             workgroup_size: 64,
+            loop_limit: None,
         }
     }
 }

@@ -455,6 +455,7 @@ fn float_cas(g: &mut Gen<'_>, p: &GPtr, s: Scalar, v: Word, add: bool, min: bool
     let merge = g.b.id();
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(header)))?;
+    g.count_loop_pass()?;
     ck!(g, g.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []))?;
     ck!(g, g.b.branch(body))?;
     ck!(g, g.b.begin_block(Some(body)))?;
@@ -482,6 +483,7 @@ fn float_cas(g: &mut Gen<'_>, p: &GPtr, s: Scalar, v: Word, add: bool, min: bool
     ck!(g, g.b.begin_block(Some(cont)))?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
+    g.check_loop_count(g.op)?;
     Ok(cur)
 }
 
@@ -525,6 +527,7 @@ fn narrow_cas(
     let merge = g.b.id();
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(header)))?;
+    g.count_loop_pass()?;
     ck!(g, g.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []))?;
     ck!(g, g.b.branch(body))?;
     ck!(g, g.b.begin_block(Some(body)))?;
@@ -557,6 +560,7 @@ fn narrow_cas(
     ck!(g, g.b.begin_block(Some(cont)))?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
+    g.check_loop_count(g.op)?;
     Ok(old)
 }
 

@@ -93,6 +93,11 @@ impl Gen<'_> {
         let Some(site) = self.sites.of(op) else {
             return Err(self.err("internal error: this op has no error site"));
         };
+        self.fail_at_site(site, fail, values)
+    }
+
+    /// Stops the thread with error site number `site`'s record when `fail` holds.
+    pub(super) fn fail_at_site(&mut self, site: u32, fail: Word, values: &[ErrValue]) -> R<()> {
         if values.len() > abi::MAX_ERR_VALUES as usize {
             return Err(self.err(format!(
                 "the SPIR-V backend reports at most {} values per error",

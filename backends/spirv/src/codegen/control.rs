@@ -77,6 +77,7 @@ pub(super) fn for_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(header)))?;
     let i = ck!(g, g.b.phi(sty, None, [(lo, pre), (next, cont)]))?;
+    g.count_loop_pass()?;
     let c = ck!(g, g.b.s_less_than(bool_t, None, i, hi))?;
     ck!(g, g.b.loop_merge(merge, cont, LoopControl::NONE, []))?;
     ck!(g, g.b.branch_conditional(c, body, merge, []))?;
@@ -89,7 +90,7 @@ pub(super) fn for_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
     ck!(g, g.b.i_add(sty, Some(next), i, step))?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
-    Ok(())
+    g.check_loop_count(op)
 }
 
 pub(super) fn while_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
@@ -100,6 +101,7 @@ pub(super) fn while_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
     let merge = g.b.id();
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(header)))?;
+    g.count_loop_pass()?;
     ck!(g, g.b.loop_merge(merge, cont, LoopControl::NONE, []))?;
     ck!(g, g.b.branch(cond_bb))?;
     ck!(g, g.b.begin_block(Some(cond_bb)))?;
@@ -121,5 +123,5 @@ pub(super) fn while_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
     ck!(g, g.b.begin_block(Some(cont)))?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
-    Ok(())
+    g.check_loop_count(op)
 }

@@ -1,6 +1,6 @@
 //! Lowered IR to SPIR-V 1.5 (rspirv): one module per `lowered.kernel`, one `GLCompute` entry
 //! point (a `void()` function with everything inlined) per `lowered.task`, one file per concern
-//! (`types`, `buffers`, `control`, `arith`, `math`, `adstack`, `checks`, `task`). [`Gen`] holds
+//! (`types`, `buffers`, `control`, `arith`, `math`, `adstack`, `checks`, `loop_limit`, `task`). [`Gen`] holds
 //! the module being built and what the task being emitted shares.
 //!
 //! Values: a lowered SSA value is a SPIR-V id, or (for a pointer) a [`Val::Global`] /
@@ -23,6 +23,7 @@ mod checks;
 mod control;
 mod libm32;
 mod libm64;
+mod loop_limit;
 mod math;
 mod task;
 mod types;
@@ -251,6 +252,10 @@ pub(crate) struct Gen<'a> {
     pub task_stacks: Vec<u32>,
     /// The op being emitted (the location of errors).
     pub op: OpId,
+    /// The task's loop-pass counter (a `Function` u32), with a loop limit (`loop_limit`).
+    loop_count: Option<Word>,
+    /// The loop-limit error site of each op that has one (added as loops are emitted).
+    limit_sites: HashMap<OpId, u32>,
 }
 
 impl<'a> Gen<'a> {
@@ -291,6 +296,8 @@ impl<'a> Gen<'a> {
             thread: 0,
             task_stacks: Vec::new(),
             op: kernel,
+            loop_count: None,
+            limit_sites: HashMap::new(),
         }
     }
 

@@ -58,6 +58,7 @@ pub(super) fn emit(
         g.b.begin_function(void, None, spirv::FunctionControl::NONE, fn_ty)
     )?;
     ck!(g, g.b.begin_block(None))?;
+    g.start_loop_count()?;
     invocation_id(g, wg)?;
     // Threads past the dispatch's count (the grid is rounded up to whole workgroups) stop here.
     let n = g.meta_slot(abi::META_THREADS)?;

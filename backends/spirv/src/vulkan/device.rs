@@ -22,6 +22,12 @@
 //!   interpreter's error through the kernel's error sites (located by the program through
 //!   `error_location`), an overflow record the same `AdstackOverflow` the interpreters give (the
 //!   kernel, the stack's location, its capacity in that launch); a later sync is clean;
+//! - a driver that silently stops an invocation's loops after so many iterations in all
+//!   (lavapipe: 65535, Mesa gallivm's loop limiter, shared by every loop of the invocation) is
+//!   found by its driver id (`Capabilities::loop_limit`); kernels compiled for it count loop
+//!   passes and a loop that ends at the cap is a located runtime error at sync (naming the
+//!   loop, the thread and the count; a run of exactly the cap is reported too), never a cut-short
+//!   result (`crate::abi::LoopLimit`; `--device cpu` has no such limit);
 //! - a Vulkan failure (device lost, out of memory) is a runtime error, never a panic.
 
 use super::error::VkError;
@@ -94,6 +100,7 @@ pub fn options_for(caps: &Capabilities) -> Options {
         int16: caps.int16,
         atomic_float_add: caps.float32_atomic_add,
         workgroup_size: 64.min(caps.max_workgroup_invocations.max(1)),
+        loop_limit: caps.loop_limit,
     }
 }
 
@@ -885,5 +892,14 @@ mod tests {
         let o = options_for(&caps);
         assert!(o.int64 && !o.float64 && !o.atomic_float_add);
         assert_eq!(o.workgroup_size, 32);
+        assert_eq!(o.loop_limit, None);
+        let lvp = Capabilities {
+            loop_limit: Some(crate::abi::LoopLimit::LAVAPIPE),
+            ..caps
+        };
+        assert_eq!(
+            options_for(&lvp).loop_limit,
+            Some(crate::abi::LoopLimit::LAVAPIPE)
+        );
     }
 }

@@ -8,6 +8,7 @@
 //! no driver, no device of Vulkan 1.2 with a compute queue) is a [`VkError`], never a panic.
 
 use super::error::VkError;
+use crate::abi::LoopLimit;
 use ash::vk;
 use std::ffi::CStr;
 
@@ -37,6 +38,15 @@ pub struct Capabilities {
     pub max_workgroup_count_x: u32,
     /// `maxStorageBufferRange`: the most bytes one storage-buffer binding may cover.
     pub max_storage_buffer_range: u32,
+    /// The driver's cap on one invocation's loop iterations, if it has one (from
+    /// `VkPhysicalDeviceDriverProperties::driverID`, see [`loop_limit_of`]).
+    pub loop_limit: Option<LoopLimit>,
+}
+
+/// The loop-iteration cap of the driver `id`: lavapipe (`MESA_LLVMPIPE`) stops an invocation's
+/// loops after 65535 iterations in all (gallivm's loop limiter); other drivers have none known.
+pub fn loop_limit_of(id: vk::DriverId) -> Option<LoopLimit> {
+    (id == vk::DriverId::MESA_LLVMPIPE).then_some(LoopLimit::LAVAPIPE)
 }
 
 /// The started device: instance, physical and logical device, one compute queue.
@@ -215,6 +225,11 @@ fn query_capabilities(
         f2 = f2.push_next(&mut af);
     }
     unsafe { instance.get_physical_device_features2(c.physical, &mut f2) };
+    let mut driver = vk::PhysicalDeviceDriverProperties::default();
+    let mut p2 = vk::PhysicalDeviceProperties2::default().push_next(&mut driver);
+    // SAFETY: a plain query; the device is Vulkan 1.2 (checked), where the struct is core.
+    unsafe { instance.get_physical_device_properties2(c.physical, &mut p2) };
+    let driver_id = driver.driver_id;
     let f = f2.features;
     let on = |b: vk::Bool32| b == vk::TRUE;
     let limits = &c.props.limits;
@@ -229,6 +244,7 @@ fn query_capabilities(
         max_workgroup_invocations: limits.max_compute_work_group_invocations,
         max_workgroup_count_x: limits.max_compute_work_group_count[0],
         max_storage_buffer_range: limits.max_storage_buffer_range,
+        loop_limit: loop_limit_of(driver_id),
     };
     let mut extensions = Vec::new();
     if caps.float32_atomic_add || caps.float64_atomic_add {
@@ -293,5 +309,13 @@ mod tests {
         assert!(rank(T::CPU, true) < rank(T::DISCRETE_GPU, true));
         assert!(rank(T::DISCRETE_GPU, false) < rank(T::CPU, false));
         assert!(rank(T::CPU, false) < rank(T::INTEGRATED_GPU, false));
+    }
+
+    #[test]
+    fn only_lavapipe_has_a_loop_limit() {
+        let l = loop_limit_of(vk::DriverId::MESA_LLVMPIPE).expect("lavapipe's limit");
+        assert_eq!(l.iterations, 65535);
+        assert_eq!(loop_limit_of(vk::DriverId::NVIDIA_PROPRIETARY), None);
+        assert_eq!(loop_limit_of(vk::DriverId::MESA_RADV), None);
     }
 }

@@ -3,6 +3,7 @@
 mod codegen;
 mod corpus;
 mod libm64;
+mod loop_limit;
 mod math_ext;
 mod spirv_val;
 mod vulkan;

@@ -8,6 +8,7 @@ mod devices;
 mod errors;
 mod grad;
 mod guard;
+mod loop_limit;
 mod outputs;
 mod save;
 mod sequence;
