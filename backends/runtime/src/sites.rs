@@ -26,8 +26,8 @@ pub enum SiteKind {
     Shift { width: u32 },
     /// A `lowered.for` whose step is not positive (value: the step).
     ForStep,
-    /// A loop after which the invocation's loop iterations reached a driver's cap (value: the
-    /// count). Not collected from the IR: a device whose driver has such a cap adds these
+    /// A loop after which the invocation's loop iterations reached a driver's cap (values: the
+    /// count, the thread). Not collected from the IR: a device whose driver has such a cap adds these
     /// sites ([`Sites::add`]) after the others, so the others keep their numbers.
     LoopLimit { limit: u32, driver: String },
 }
@@ -156,9 +156,10 @@ impl Sites {
                 RuntimeErrorKind::Device,
                 format!(
                     "{driver} stops a shader invocation after {limit} loop iterations in all \
-                     (every loop it runs counts); thread {thread} reached {} by the end of this \
-                     loop, so its loops may have been cut short and its results would be wrong; \
-                     run this kernel on --device cpu",
+                     (every loop it runs counts, shared by the invocations it runs together); \
+                     thread {thread} reached {} by the end of this loop, so its loops may have \
+                     been cut short and its results would be wrong; run this kernel on --device \
+                     cpu",
                     v(0) as u64,
                     thread = v(1)
                 ),

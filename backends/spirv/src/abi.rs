@@ -121,13 +121,12 @@ pub struct Options {
 
 /// A driver that silently stops a shader invocation's loops after `iterations` loop iterations
 /// in all (every loop of the invocation counts; Mesa's llvmpipe, `LP_MAX_TGSI_LOOP_ITERATIONS`
-/// = 65535). The code counts, per invocation, every pass through a loop header (the driver's
-/// count: one per iteration and one per loop exit), and after each loop fails with the loop's
-/// error site when the count reached `iterations`: a cut-short loop is a located error, never a
-/// wrong result (an invocation that genuinely ran exactly that many is reported too). The
-/// driver counts per SIMD group of invocations, the code per invocation: invocations of a
-/// group whose loops diverge (one runs a loop while another waits, then the reverse) may be
-/// cut before their own count shows it.
+/// = 65535, counted per SIMD program, i.e. per subgroup). The code counts as the driver does,
+/// per subgroup, every pass through a loop header (one per iteration and one per loop exit),
+/// and after each loop fails with the loop's error site when the count reached `iterations`:
+/// a cut-short loop is a located error, never a wrong result (a subgroup that genuinely ran
+/// exactly that many is reported too). The counters need `GroupNonUniform` (Vulkan 1.1 gives
+/// it to compute shaders).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LoopLimit {
     pub iterations: u32,

@@ -252,7 +252,9 @@ pub(crate) struct Gen<'a> {
     pub task_stacks: Vec<u32>,
     /// The op being emitted (the location of errors).
     pub op: OpId,
-    /// The task's loop-pass counter (a `Function` u32), with a loop limit (`loop_limit`).
+    /// The per-subgroup loop-pass counters and the `SubgroupId` input (with a loop limit).
+    group_counts: Option<(Word, Word)>,
+    /// The task's pointer to its subgroup's loop-pass counter, with a loop limit.
     loop_count: Option<Word>,
     /// The loop-limit error site of each op that has one (added as loops are emitted).
     limit_sites: HashMap<OpId, u32>,
@@ -296,6 +298,7 @@ impl<'a> Gen<'a> {
             thread: 0,
             task_stacks: Vec::new(),
             op: kernel,
+            group_counts: None,
             loop_count: None,
             limit_sites: HashMap::new(),
         }

@@ -25,9 +25,10 @@
 //! - a driver that silently stops an invocation's loops after so many iterations in all
 //!   (lavapipe: 65535, Mesa gallivm's loop limiter, shared by every loop of the invocation) is
 //!   found by its driver id (`Capabilities::loop_limit`); kernels compiled for it count loop
-//!   passes and a loop that ends at the cap is a located runtime error at sync (naming the
-//!   loop, the thread and the count; a run of exactly the cap is reported too), never a cut-short
-//!   result (`crate::abi::LoopLimit`; `--device cpu` has no such limit);
+//!   passes as the driver does (per subgroup) and a loop that ends at the cap is a located
+//!   runtime error at sync (naming the loop, the thread and the count; a run of exactly the cap
+//!   is reported too), never a cut-short result (`crate::abi::LoopLimit`; `--device cpu` has no
+//!   such limit);
 //! - a Vulkan failure (device lost, out of memory) is a runtime error, never a panic.
 
 use super::error::VkError;

@@ -1,7 +1,8 @@
 //! A driver's loop-iteration cap (`Options::loop_limit`, lavapipe's 65535): with it, every
 //! loop (`lowered.for`, `lowered.while`, the compare-exchange loops of atomics) counts its
-//! header passes into one per-task counter and gets a loop-limit error site checked after it;
-//! without it no counter, no check and no site is emitted. Every module passes spirv-val either
+//! header passes into its subgroup's counter (a `Workgroup` array by `SubgroupId`) and gets a
+//! loop-limit error site checked after it; without it no counter, no check, no site and no
+//! subgroup capability is emitted. Every module passes spirv-val either
 //! way; the device on lavapipe sets the limit from the driver id.
 
 use crate::corpus::{compile_all, compile_source};
@@ -29,10 +30,10 @@ fn limit_sites(k: &SpirvKernel) -> usize {
         .count()
 }
 
-/// Function-storage variables of the module.
-fn function_vars(a: &str) -> usize {
+/// Variables of storage class `class` in the module.
+fn vars(a: &str, class: &str) -> usize {
     a.lines()
-        .filter(|l| l.contains("OpVariable") && l.contains("Function"))
+        .filter(|l| l.contains("OpVariable") && l.trim_end().ends_with(class))
         .count()
 }
 
@@ -74,8 +75,15 @@ fn without_a_limit_no_counter_check_or_site_is_emitted() {
     validate(&k.words, "nolimit").unwrap();
     let a = asm(&k);
     assert!(!a.contains(" 65535\n"), "{a}");
-    // The alloca alone, and only each task's thread-count test compares unsigned.
-    assert_eq!(function_vars(&a), 1, "{a}");
+    // The alloca alone, no shared memory, no subgroup operation, and only each task's
+    // thread-count test compares unsigned.
+    assert_eq!(vars(&a, "Function"), 1, "{a}");
+    assert_eq!(vars(&a, "Workgroup"), 0, "{a}");
+    assert!(
+        !a.contains("GroupNonUniform") && !a.contains("SubgroupId"),
+        "{a}"
+    );
+    assert!(!k.capabilities.iter().any(|c| c == "GroupNonUniform"));
     assert_eq!(
         a.matches("OpUGreaterThanEqual").count(),
         k.tasks.len(),
@@ -96,12 +104,13 @@ fn with_a_limit_every_loop_counts_and_is_checked() {
     let without = c.pop().unwrap().result.unwrap();
     validate(&with.words, "limit").unwrap();
     let (a, b) = (asm(&with), asm(&without));
-    // A counter per task, the cap as a constant, a check (and a site) after each of the 3 loops.
-    assert_eq!(
-        function_vars(&a),
-        function_vars(&b) + with.tasks.len(),
-        "{a}"
-    );
+    // One counter array shared by the tasks, an elected add per header pass, the cap as a
+    // constant, a check (and a site) after each of the 3 loops.
+    assert_eq!(vars(&a, "Function"), vars(&b, "Function"), "{a}");
+    assert_eq!(vars(&a, "Workgroup"), 1, "{a}");
+    assert_eq!(a.matches("OpGroupNonUniformElect").count(), 3, "{a}");
+    assert!(a.contains("BuiltIn SubgroupId"), "{a}");
+    assert!(with.capabilities.iter().any(|c| c == "GroupNonUniform"));
     assert!(a.contains(" 65535\n"), "{a}");
     assert_eq!(
         a.matches("OpUGreaterThanEqual").count(),

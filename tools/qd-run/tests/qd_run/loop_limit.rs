@@ -1,9 +1,10 @@
 //! `--device vulkan` on lavapipe, whose driver stops a shader invocation's loops after 65535
 //! iterations in all (Mesa gallivm's loop limiter): a launch whose thread reaches that count is
 //! a located runtime error (exit 1, no output), never a cut-short result; under the limit the
-//! results are the `cpu` device's. Forward loops, nested loops (the limit is shared) and a
-//! gradient kernel whose replay and reverse loops together pass it. The tests pin the loader to
-//! lavapipe and skip, with a note, where it is not installed.
+//! results are the `cpu` device's. Forward loops, nested loops (the limit is shared), threads the
+//! driver runs together (they share the count) and a gradient kernel whose replay and reverse
+//! loops together pass it. The tests pin the loader to lavapipe and skip, with a note, where it
+//! is not installed.
 
 use super::common::*;
 use std::process::Command;
@@ -52,6 +53,38 @@ const NESTED: &str = "module {
       qd.range_for %j = %c0 to %m : i32 {
         qd.range_for %k = %c0 to %n : i32 {
           qd.atomic_add %c1, @cnt[] : i32
+        }
+      }
+    }
+  }
+}
+";
+
+/// 8 threads (one lavapipe subgroup): even ones run `n` steps in one loop, odd ones `n` steps
+/// in another. No thread runs more than `n + 1` passes, but the subgroup runs both loops, one
+/// after the other, and the driver counts the subgroup's passes.
+const DIVERGENT: &str = "module {
+  qd.field @cnt : !qd.field<8xi32>
+  qd.field @n : !qd.field<i32>
+
+  qd.kernel @k() {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c2 = arith.constant 2 : i32
+    %c8 = arith.constant 8 : i32
+    %n = qd.load @n[] : i32
+    qd.range_for %i = %c0 to %c8 : i32 {
+      %r = arith.remsi %i, %c2 : i32
+      %even = arith.cmpi eq, %r, %c0 : i32
+      qd.if %even {
+        qd.range_for %k = %c0 to %n : i32 {
+          qd.atomic_add %c1, @cnt[%i] : i32
+        }
+      }
+      %odd = arith.cmpi ne, %r, %c0 : i32
+      qd.if %odd {
+        qd.range_for %q = %c0 to %n : i32 {
+          qd.atomic_add %c1, @cnt[%i] : i32
         }
       }
     }
@@ -204,6 +237,27 @@ fn nested_loops_share_the_limit() {
     assert_eq!(
         (o.code, o.stdout.as_str()),
         (0, "cnt = 60000\n"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn threads_run_together_share_the_limit() {
+    if !lavapipe() {
+        return;
+    }
+    let dir = scratch("loop-limit-divergent");
+    let f = write(&dir, "divergent.mlir", DIVERGENT.as_bytes());
+    let args = |n: &'static str| vec![f.as_str(), "--kernel", "k", "--set", n, "--print", "cnt"];
+    // 2 x 40000 passes of the subgroup: the odd threads' loop is the one cut short.
+    let o = run("vulkan", &args("n=40000"));
+    refused(&o, &at(&f, DIVERGENT, "qd.range_for %q"), "k");
+    let o = run("vulkan", &args("n=30000"));
+    let want = format!("cnt = [{}]\n", ["30000"; 8].join(", "));
+    assert_eq!(
+        (o.code, o.stdout.as_str()),
+        (0, want.as_str()),
         "{}",
         o.stderr
     );
