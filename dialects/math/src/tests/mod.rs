@@ -147,7 +147,6 @@ fn dialect_materializes_through_arith() {
 
 #[test]
 fn syntax_round_trips() {
-    use qd_ir::text::{parse_source, print_op, PrintOptions};
     let src = r#"
 "test.func"() ({
 ^bb0(%x: f32, %y: f32, %z: f32, %d: f64):
@@ -170,27 +169,7 @@ fn syntax_round_trips() {
   "test.end"() : () -> ()
 }) : () -> ()
 "#;
-    let custom = PrintOptions::default();
-    let generic = PrintOptions {
-        generic: true,
-        debug_info: false,
-    };
-    let parse = |text: &str| {
-        let mut ctx = qd_ir::Context::new();
-        crate::register(&mut ctx);
-        ctx.allow_unregistered = true;
-        let m = parse_source(&mut ctx, text, "t.mlir")
-            .unwrap_or_else(|| panic!("{:?}", ctx.diagnostics()));
-        for op in ctx.walk_pre_order(m) {
-            if let Some(v) = ctx.info(op).and_then(|i| i.verify) {
-                v(&ctx, op).unwrap();
-            }
-        }
-        (print_op(&ctx, m, &custom), print_op(&ctx, m, &generic))
-    };
-    let (c1, g1) = parse(src);
-    assert_eq!(parse(&c1), (c1.clone(), g1.clone()));
-    assert_eq!(parse(&g1), (c1.clone(), g1.clone()));
+    let (c1, g1) = round_trip(src);
     assert!(
         c1.contains("%11 = math.atan2 %arg0, %arg1 fastmath<nnan,nsz> : f32"),
         "{c1}"
@@ -276,3 +255,31 @@ fn rules_read_the_result_where_it_is_cheaper() {
 }
 
 mod new_ops;
+
+/// `src` printed in custom and generic form, after checking that both parse back (verified) to
+/// the same two texts.
+pub(super) fn round_trip(src: &str) -> (String, String) {
+    use qd_ir::text::{parse_source, print_op, PrintOptions};
+    let custom = PrintOptions::default();
+    let generic = PrintOptions {
+        generic: true,
+        debug_info: false,
+    };
+    let parse = |text: &str| {
+        let mut ctx = qd_ir::Context::new();
+        crate::register(&mut ctx);
+        ctx.allow_unregistered = true;
+        let m = parse_source(&mut ctx, text, "t.mlir")
+            .unwrap_or_else(|| panic!("{:?}", ctx.diagnostics()));
+        for op in ctx.walk_pre_order(m) {
+            if let Some(v) = ctx.info(op).and_then(|i| i.verify) {
+                v(&ctx, op).unwrap();
+            }
+        }
+        (print_op(&ctx, m, &custom), print_op(&ctx, m, &generic))
+    };
+    let (c1, g1) = parse(src);
+    assert_eq!(parse(&c1), (c1.clone(), g1.clone()));
+    assert_eq!(parse(&g1), (c1.clone(), g1.clone()));
+    (c1, g1)
+}
