@@ -108,6 +108,9 @@ def main():
     ap.add_argument("--x", help=argparse.SUPPRESS)
     ap.add_argument("--out", help=argparse.SUPPRESS)
     ap.add_argument("--grad-out", help=argparse.SUPPRESS)
+    # The cpu script's Quadrants driver reads a worker count (0: Quadrants' default); Vulkan
+    # has none to set.
+    ap.add_argument("--threads", type=int, default=0, help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.quadrants:
         return quadrants_main(a)

@@ -157,9 +157,9 @@ impl Sites {
                 format!(
                     "{driver} stops a shader invocation after {limit} loop iterations in all \
                      (every loop it runs counts, shared by the invocations it runs together); \
-                     thread {thread} reached {} by the end of this loop, so its loops may have \
-                     been cut short and its results would be wrong; run this kernel on --device \
-                     cpu",
+                     thread {thread} reached {} by the end of this loop (counting its loops' \
+                     trip counts), so its loops may have been cut short and its results would \
+                     be wrong; run this kernel on --device cpu",
                     v(0) as u64,
                     thread = v(1)
                 ),

@@ -453,9 +453,10 @@ fn float_cas(g: &mut Gen<'_>, p: &GPtr, s: Scalar, v: Word, add: bool, min: bool
     let body = g.b.id();
     let cont = g.b.id();
     let merge = g.b.id();
+    let passes = g.begin_loop_count()?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(header)))?;
-    g.count_loop_pass()?;
+    g.count_loop_pass(passes)?;
     ck!(g, g.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []))?;
     ck!(g, g.b.branch(body))?;
     ck!(g, g.b.begin_block(Some(body)))?;
@@ -483,7 +484,7 @@ fn float_cas(g: &mut Gen<'_>, p: &GPtr, s: Scalar, v: Word, add: bool, min: bool
     ck!(g, g.b.begin_block(Some(cont)))?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
-    g.check_loop_count(g.op)?;
+    g.check_loop_count(g.op, passes)?;
     Ok(cur)
 }
 
@@ -525,9 +526,10 @@ fn narrow_cas(
     let body = g.b.id();
     let cont = g.b.id();
     let merge = g.b.id();
+    let passes = g.begin_loop_count()?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(header)))?;
-    g.count_loop_pass()?;
+    g.count_loop_pass(passes)?;
     ck!(g, g.b.loop_merge(merge, cont, spirv::LoopControl::NONE, []))?;
     ck!(g, g.b.branch(body))?;
     ck!(g, g.b.begin_block(Some(body)))?;
@@ -560,7 +562,7 @@ fn narrow_cas(
     ck!(g, g.b.begin_block(Some(cont)))?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
-    g.check_loop_count(g.op)?;
+    g.check_loop_count(g.op, passes)?;
     Ok(old)
 }
 

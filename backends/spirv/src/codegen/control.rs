@@ -68,6 +68,12 @@ pub(super) fn for_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
             signed: true,
         }],
     )?;
+    let passes = g.begin_for_count(s, lo, hi, step)?;
+    // Wider bounds count in the header instead.
+    let per_pass = match passes {
+        Some(_) => None,
+        None => g.begin_loop_count()?,
+    };
     let pre = g.current_label()?;
     let header = g.b.id();
     let body = g.b.id();
@@ -77,7 +83,7 @@ pub(super) fn for_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(header)))?;
     let i = ck!(g, g.b.phi(sty, None, [(lo, pre), (next, cont)]))?;
-    g.count_loop_pass()?;
+    g.count_loop_pass(per_pass)?;
     let c = ck!(g, g.b.s_less_than(bool_t, None, i, hi))?;
     ck!(g, g.b.loop_merge(merge, cont, LoopControl::NONE, []))?;
     ck!(g, g.b.branch_conditional(c, body, merge, []))?;
@@ -90,7 +96,7 @@ pub(super) fn for_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
     ck!(g, g.b.i_add(sty, Some(next), i, step))?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
-    g.check_loop_count(op)
+    g.check_loop_count(op, passes.or(per_pass))
 }
 
 pub(super) fn while_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
@@ -99,9 +105,10 @@ pub(super) fn while_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
     let body = g.b.id();
     let cont = g.b.id();
     let merge = g.b.id();
+    let passes = g.begin_loop_count()?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(header)))?;
-    g.count_loop_pass()?;
+    g.count_loop_pass(passes)?;
     ck!(g, g.b.loop_merge(merge, cont, LoopControl::NONE, []))?;
     ck!(g, g.b.branch(cond_bb))?;
     ck!(g, g.b.begin_block(Some(cond_bb)))?;
@@ -123,5 +130,5 @@ pub(super) fn while_loop(g: &mut Gen<'_>, op: OpId) -> R<()> {
     ck!(g, g.b.begin_block(Some(cont)))?;
     ck!(g, g.b.branch(header))?;
     ck!(g, g.b.begin_block(Some(merge)))?;
-    g.check_loop_count(op)
+    g.check_loop_count(op, passes)
 }

@@ -258,6 +258,8 @@ pub(crate) struct Gen<'a> {
     loop_count: Option<Word>,
     /// The loop-limit error site of each op that has one (added as loops are emitted).
     limit_sites: HashMap<OpId, u32>,
+    /// The private pass counts of the loops being emitted, outermost first (loop limit only).
+    open_loops: Vec<Word>,
 }
 
 impl<'a> Gen<'a> {
@@ -301,6 +303,7 @@ impl<'a> Gen<'a> {
             group_counts: None,
             loop_count: None,
             limit_sites: HashMap::new(),
+            open_loops: Vec::new(),
         }
     }
 

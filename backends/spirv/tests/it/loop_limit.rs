@@ -104,11 +104,24 @@ fn with_a_limit_every_loop_counts_and_is_checked() {
     let without = c.pop().unwrap().result.unwrap();
     validate(&with.words, "limit").unwrap();
     let (a, b) = (asm(&with), asm(&without));
-    // One counter array shared by the tasks, an elected add per header pass, the cap as a
-    // constant, a check (and a site) after each of the 3 loops.
-    assert_eq!(vars(&a, "Function"), vars(&b, "Function"), "{a}");
+    // One counter array shared by the tasks; per loop a private pass count, and after it the
+    // subgroup's maximum added by one elected invocation and a check (and a site); the cap as
+    // a constant.
+    assert_eq!(vars(&a, "Function"), vars(&b, "Function") + 3, "{a}");
     assert_eq!(vars(&a, "Workgroup"), 1, "{a}");
     assert_eq!(a.matches("OpGroupNonUniformElect").count(), 3, "{a}");
+    assert_eq!(a.matches("OpGroupNonUniformUMax").count(), 3, "{a}");
+    // The two `for` loops count in closed form before they start (a division each), the
+    // `while` in its header.
+    assert_eq!(
+        a.matches("OpUDiv").count(),
+        b.matches("OpUDiv").count() + 2,
+        "{a}"
+    );
+    assert!(with
+        .capabilities
+        .iter()
+        .any(|c| c == "GroupNonUniformArithmetic"));
     assert!(a.contains("BuiltIn SubgroupId"), "{a}");
     assert!(with.capabilities.iter().any(|c| c == "GroupNonUniform"));
     assert!(a.contains(" 65535\n"), "{a}");
