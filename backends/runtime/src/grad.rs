@@ -59,6 +59,7 @@ impl Program {
                 got: args.len(),
             });
         }
+        distinct_ndarrays(&g.primal, args)?;
         let mut full = args.to_vec();
         let mut adjoints = Vec::new();
         for (i, (arg, &active)) in args.iter().zip(&g.activity).enumerate() {
@@ -106,6 +107,7 @@ impl Program {
                 got: args.len(),
             });
         }
+        distinct_ndarrays(&g.primal, args)?;
         let active: Vec<(usize, &Arg)> = args
             .iter()
             .enumerate()
@@ -145,4 +147,22 @@ impl Program {
         full.extend(adjoints.iter().map(|&id| Arg::Ndarray(id)));
         self.launch(g.kernel, &full)
     }
+}
+
+/// Refuses one ndarray bound to two parameters of a kernel being differentiated: reverse-mode-ad
+/// checks its access rule (docs/access-rule.md) with distinct parameters as distinct memory, so
+/// a read through one and a write through the other could destroy a value the gradient replays.
+pub(crate) fn distinct_ndarrays(kernel: &str, args: &[Arg]) -> Result<(), Error> {
+    for (j, b) in args.iter().enumerate() {
+        let Arg::Ndarray(id) = b else { continue };
+        let first = args[..j]
+            .iter()
+            .position(|a| matches!(a, Arg::Ndarray(x) if x == id));
+        if let Some(i) = first {
+            return Err(Error::Value(format!(
+                "arguments {i} and {j} of @{kernel} are the same ndarray; a differentiated kernel takes distinct ndarrays (its access rule treats parameters as distinct memory): pass a copy"
+            )));
+        }
+    }
+    Ok(())
 }

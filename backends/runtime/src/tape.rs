@@ -215,8 +215,9 @@ impl Tape {
     pub fn launch(&mut self, p: &mut Program, name: &str, args: &[Arg]) -> Result<(), TapeError> {
         let gradient = p.gradient(name)?;
         let kernel = p.kernel(name)?;
-        // The argument check, before anything is copied.
+        // The argument checks, before anything is copied or runs.
         p.adstack_plan(kernel, args)?;
+        crate::grad::distinct_ndarrays(name, args)?;
         let ws = self.write_set_of(p, kernel)?;
         let write_arrays: Vec<NdarrayId> = ws
             .params

@@ -20,7 +20,7 @@
 //!
 //! "Same element" is decided by `dependence`. Distinct fields, and distinct ndarray parameters,
 //! are distinct memory: a kernel with a gradient must not get one ndarray for two parameters
-//! (documented; the runtime does not check it).
+//! (the runtime refuses it: `qd_runtime`'s gradient launches and its tape).
 
 use crate::activity::Activity;
 use crate::dependence::{iv_range, may_meet, Affine, Rel, Var};

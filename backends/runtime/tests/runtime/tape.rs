@@ -118,3 +118,27 @@ fn launch_grad_with_checks_the_adjoints() {
     assert!(matches!(e, Error::ArgCount { .. }), "{e:?}");
     p.launch_grad_with(&g, &[Arg::Ndarray(a)], &[a]).unwrap();
 }
+
+#[test]
+fn a_differentiated_kernel_refuses_one_ndarray_for_two_parameters() {
+    let (mut p, log) = program();
+    let a = p.add_ndarray(Ndarray::zeros(DType::F32, &[2]).unwrap());
+    let twice = [Arg::Ndarray(a), Arg::Ndarray(a)];
+    let want = "arguments 0 and 1 of @k are the same ndarray; a differentiated kernel takes distinct ndarrays";
+    // The tape refuses before running anything, and records nothing.
+    let mut tape = Tape::new();
+    let e = tape.launch(&mut p, "k", &twice).unwrap_err();
+    assert!(e.to_string().contains(want), "{e}");
+    assert!(tape.is_empty());
+    assert!(log.borrow().launched.is_empty());
+    // So do both gradient launches.
+    let g = p.gradient("k").unwrap();
+    let e = p.launch_grad(&g, &twice).unwrap_err();
+    assert!(e.to_string().contains(want), "{e}");
+    let b = p.add_ndarray(Ndarray::zeros(DType::F32, &[2]).unwrap());
+    let e = p.launch_grad_with(&g, &twice, &[a, b]).unwrap_err();
+    assert!(e.to_string().contains(want), "{e}");
+    // A plain forward launch is the caller's business.
+    let k = p.kernel("k").unwrap();
+    p.launch(k, &twice).unwrap();
+}
