@@ -1,15 +1,14 @@
 // A trip count from a scalar kernel argument: n steps of v <- v - 0.1 (v^3 - 1) (a damped
-// fixed-point iteration towards 1). A scalar argument is outside the SizeExpr grammar (only
-// fields, ndarrays and literals are read at launch), so determine-ad-stack-size cannot bound
-// v's stack: the file forces a capacity, as `qd-run --ad-stack-size` does.
+// fixed-point iteration towards 1). A scalar argument is a leaf of the sizing grammar
+// (`arg0:i32`), so determine-ad-stack-size bounds v's stack by n and the runtime reads n from
+// each launch: no forced capacity.
 // No branch: every input is away from a threshold.
 // GRAD-KERNEL: compute
-// GRAD-COVERS: scalar-arg-trip, forced-stack-size
+// GRAD-COVERS: scalar-arg-trip
 // GRAD-SET: x=linspace(0.2,1.6)
 // GRAD-ARG: n=15
 // GRAD-SEED: y=1
 // GRAD-WRT: x
-// GRAD-AD-STACK-SIZE: 32 ; the bound n is a scalar argument, outside the sizing grammar; 32 >= n + 2 entries
 // GRAD-TOL: default ; smooth (a cubic) O(1) values: truncation ~1e-11, rounding ~1e-11
 // GRAD-STACKS: 1
 module {

@@ -4,7 +4,7 @@
 // s += sin(x) + 1; t += sin(x); loss += s + t. x.grad = 36 cos(x).
 // No branch: every input is away from a threshold.
 // GRAD-KERNEL: compute
-// GRAD-COVERS: nested-loops, accumulator, atomic-scalar
+// GRAD-COVERS: forced-stack-size, nested-loops, accumulator, atomic-scalar
 // GRAD-SET: x=0
 // GRAD-SEED: loss=1
 // GRAD-WRT: x

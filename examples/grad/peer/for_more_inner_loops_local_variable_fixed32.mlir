@@ -3,7 +3,7 @@
 // for l in range(2): u += sin(x); loss += u; then loss += s. x.grad = 36 cos(x).
 // No branch: every input is away from a threshold.
 // GRAD-KERNEL: compute
-// GRAD-COVERS: nested-loops, accumulator, atomic-scalar
+// GRAD-COVERS: forced-stack-size, nested-loops, accumulator, atomic-scalar
 // GRAD-SET: x=0
 // GRAD-SEED: loss=1
 // GRAD-WRT: x

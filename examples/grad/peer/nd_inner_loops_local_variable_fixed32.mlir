@@ -5,7 +5,7 @@
 // s += sin(x) + 1; t += sin(x); loss += s + t. x.grad = 36 cos(x).
 // No branch: every input is away from a threshold.
 // GRAD-KERNEL: compute
-// GRAD-COVERS: nested-loops, accumulator, atomic-scalar
+// GRAD-COVERS: forced-stack-size, nested-loops, accumulator, atomic-scalar
 // GRAD-ARG: x=0:1
 // GRAD-ARG: arr=fill(0):2
 // GRAD-ARG: loss=fill(0):1

@@ -4,7 +4,7 @@
 // for l in range(2): u += sin(x); loss += u; then loss += s. x.grad = 36 cos(x).
 // No branch: every input is away from a threshold.
 // GRAD-KERNEL: compute
-// GRAD-COVERS: nested-loops, accumulator, atomic-scalar
+// GRAD-COVERS: forced-stack-size, nested-loops, accumulator, atomic-scalar
 // GRAD-ARG: x=0:1
 // GRAD-ARG: arr=fill(0):2
 // GRAD-ARG: loss=fill(0):1

@@ -19,12 +19,13 @@ qd.kernel @division(%v: f32) {
 
 // -----
 
-// Scalar kernel arguments are not leaves of the grammar.
-qd.kernel @scalar_argument(%n: i32, %v: f32) {
-  // expected-error@+1 {{cannot size this adstack: %arg0 (argument 0 of 'qd.kernel') cannot be bounded: scalar kernel arguments are not in the SizeExpr grammar}}
+// A scalar kernel argument is a leaf only when its type is one of the grammar's (i1 is not).
+qd.kernel @scalar_argument(%n: i1, %v: f32) {
+  // expected-error@+1 {{cannot size this adstack: %arg0 (argument 0 of 'qd.kernel') cannot be bounded: the argument's type is not in the grammar}}
   %s = adstack.alloca : f32
   %c0 = arith.constant 0 : i32
-  qd.range_for %i = %c0 to %n : i32 {
+  %m = arith.extsi %n : i1 to i32
+  qd.range_for %i = %c0 to %m : i32 {
     adstack.push %s, %v : f32
   }
 }

@@ -298,11 +298,12 @@ impl<'a> Bounder<'a> {
                             Err(Unbounded::value(v, "it is used outside its loop"))
                         }
                     }
-                    Some(k) if ctx.name(k) == KERNEL_OP => Err(Unbounded::value(
-                        v,
-                        "scalar kernel arguments are not in the SizeExpr grammar (store the \
-                         bound in a field)",
-                    )),
+                    // A scalar argument is fixed for the launch: the leaf is exact both ways.
+                    Some(k) if ctx.name(k) == KERNEL_OP => IntTy::from_type(ctx, ty)
+                        .map(|t| Diff::of(SizeExpr::scalar_arg(index, t)))
+                        .ok_or_else(|| {
+                            Unbounded::value(v, "the argument's type is not in the grammar")
+                        }),
                     _ => Err(Unbounded::value(v, "it is a block argument")),
                 };
             }

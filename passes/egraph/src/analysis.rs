@@ -155,6 +155,7 @@ impl Analysis<Sz> for SizeAnalysis {
         let data = match enode {
             Sz::Num(c) => Data::leaf(Interval::point(*c)),
             Sz::Shape { .. } => Data::leaf(SHAPE_INTERVAL),
+            Sz::Arg { ty, .. } => Data::leaf(read_interval(*ty)),
             Sz::Var(v) => Data {
                 iv: egraph.analysis.var_interval(*v),
                 free: var_bit(*v),

@@ -20,6 +20,11 @@ pub enum Sz {
         arg: u32,
         axis: u32,
     },
+    /// `argN:T`: a scalar argument, `ty` an [`IntTy`] code.
+    Arg {
+        arg: u32,
+        ty: u32,
+    },
     /// `@field[idx]:T`: `field` indexes the [`FieldTable`], `ty` is an [`IntTy`] code.
     Field {
         field: u32,
@@ -52,6 +57,7 @@ pub enum SzKind {
     Num(i64),
     Var(u32),
     Shape(u32, u32),
+    Arg(u32, u32),
     Field(u32, u32, usize),
     Read(u32, u32, usize),
     Add,
@@ -100,6 +106,7 @@ impl Language for Sz {
             Sz::Num(c) => SzKind::Num(*c),
             Sz::Var(v) => SzKind::Var(*v),
             Sz::Shape { arg, axis } => SzKind::Shape(*arg, *axis),
+            Sz::Arg { arg, ty } => SzKind::Arg(*arg, *ty),
             Sz::Field { field, ty, idx } => SzKind::Field(*field, *ty, idx.len()),
             Sz::Read { arg, ty, idx } => SzKind::Read(*arg, *ty, idx.len()),
             Sz::Add(_) => SzKind::Add,
@@ -117,7 +124,7 @@ impl Language for Sz {
 
     fn children(&self) -> &[Id] {
         match self {
-            Sz::Num(_) | Sz::Var(_) | Sz::Shape { .. } => &[],
+            Sz::Num(_) | Sz::Var(_) | Sz::Shape { .. } | Sz::Arg { .. } => &[],
             Sz::Field { idx, .. } | Sz::Read { idx, .. } => idx,
             Sz::Add(c) | Sz::Sub(c) | Sz::Mul(c) | Sz::Max(c) | Sz::Min(c) => c,
             Sz::Mor { ops, .. } => ops,
@@ -126,7 +133,7 @@ impl Language for Sz {
 
     fn children_mut(&mut self) -> &mut [Id] {
         match self {
-            Sz::Num(_) | Sz::Var(_) | Sz::Shape { .. } => &mut [],
+            Sz::Num(_) | Sz::Var(_) | Sz::Shape { .. } | Sz::Arg { .. } => &mut [],
             Sz::Field { idx, .. } | Sz::Read { idx, .. } => idx,
             Sz::Add(c) | Sz::Sub(c) | Sz::Mul(c) | Sz::Max(c) | Sz::Min(c) => c,
             Sz::Mor { ops, .. } => ops,
@@ -141,6 +148,7 @@ impl fmt::Display for Sz {
             Sz::Num(c) => write!(f, "{c}"),
             Sz::Var(v) => write!(f, "v{v}"),
             Sz::Shape { arg, axis } => write!(f, "arg{arg}.shape[{axis}]"),
+            Sz::Arg { arg, ty } => write!(f, "arg{arg}:{ty}"),
             Sz::Field { field, ty, .. } => write!(f, "field{field}:{ty}"),
             Sz::Read { arg, ty, .. } => write!(f, "arg{arg}:{ty}"),
             Sz::Add(_) => f.write_str("+"),
@@ -219,6 +227,10 @@ pub fn to_rec_expr_in(e: &SizeExpr, fields: &mut FieldTable) -> RecExpr<Sz> {
                 arg: *arg,
                 axis: *axis,
             },
+            Node::ScalarArg { arg, ty } => Sz::Arg {
+                arg: *arg,
+                ty: ty.code(),
+            },
             Node::FieldLoad { field, ty, indices } => Sz::Field {
                 field: fields.index(field),
                 ty: ty.code(),
@@ -255,6 +267,10 @@ pub fn to_node(n: &Sz, fields: &FieldTable, ops: &[qd_adstack::size_expr::NodeId
         Sz::Shape { arg, axis } => Node::NdarrayShape {
             arg: *arg,
             axis: *axis,
+        },
+        Sz::Arg { arg, ty } => Node::ScalarArg {
+            arg: *arg,
+            ty: IntTy::from_code(*ty)?,
         },
         Sz::Field { field, ty, .. } => Node::FieldLoad {
             field: fields.name(*field)?.to_string(),

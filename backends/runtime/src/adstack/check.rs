@@ -2,7 +2,8 @@
 //! integer field of the module, with one index per dimension, whose values fit the read's type
 //! (the type bounds the read's interval, which simplifications rely on); an ndarray shape or
 //! read names an ndarray parameter of the kernel, an axis below its rank, one index per
-//! dimension, and (for a read) integer elements that fit the read's type.
+//! dimension, and (for a read) integer elements that fit the read's type; a scalar argument
+//! names an integer scalar parameter whose values fit the leaf's type.
 
 use crate::memory::Memory;
 use crate::program::ParamType;
@@ -76,6 +77,18 @@ pub fn check(e: &SizeExpr, params: &[ParamType], memory: &Memory) -> Result<(), 
                 }
                 elem_fits(&format!("argument {arg}"), dtype, *ty)?;
             }
+            Node::ScalarArg { arg, ty } => match params.get(*arg as usize) {
+                Some(ParamType::Scalar(dtype)) => {
+                    elem_fits(&format!("argument {arg}"), *dtype, *ty)?
+                }
+                Some(p) => return Err(format!("argument {arg} is {p}, not a scalar")),
+                None => {
+                    return Err(format!(
+                        "argument {arg} does not exist (the kernel takes {})",
+                        params.len()
+                    ))
+                }
+            },
             Node::Const(_) | Node::BoundVar(_) | Node::Binary(..) | Node::MaxOverRange { .. } => {}
         }
     }
@@ -95,6 +108,25 @@ mod tests {
         assert!(!fits(DType::I8, IntTy::U32));
         assert!(!fits(DType::U64, IntTy::I64));
         assert!(!fits(DType::F32, IntTy::I64));
+    }
+
+    #[test]
+    fn scalar_leaves_name_integer_scalar_parameters_that_fit() {
+        let params = [
+            ParamType::Scalar(DType::I32),
+            ParamType::Scalar(DType::U16),
+            ParamType::Scalar(DType::I64),
+        ];
+        let mem = Memory::default();
+        let ok = |t: &str| check(&SizeExpr::parse(t).unwrap(), &params, &mem);
+        assert_eq!(ok("arg0:i32 + arg1:i32 + arg1:ui16 + arg2:i64"), Ok(()));
+        let e = ok("arg2:i32").unwrap_err();
+        assert!(
+            e.contains("reads argument 2 as i32, but argument 2 holds i64"),
+            "{e}"
+        );
+        let e = ok("arg0:ui32").unwrap_err();
+        assert!(e.contains("argument 0 holds i32"), "{e}");
     }
 
     #[test]
@@ -127,6 +159,12 @@ mod tests {
             ),
             ("arg2[0]:i32", "argument 2 holds f32"),
             ("@n[]:i32", "there is no field @n"),
+            ("arg0:i32", "argument 0 is ndarray"),
+            (
+                "arg1:i32",
+                "reads argument 1 as i32, but argument 1 holds f32",
+            ),
+            ("arg3:i32", "argument 3 does not exist (the kernel takes 3)"),
         ] {
             let e = ok(text).unwrap_err();
             assert!(e.contains(want), "{text}: {e}");

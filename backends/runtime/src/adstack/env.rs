@@ -1,6 +1,6 @@
 //! [`LaunchEnv`]: what a SizeExpr reads at a launch: the program's field values and the launch's
-//! ndarray arguments (shapes and integer elements), numbered by their position in the kernel's
-//! argument list.
+//! arguments (ndarray shapes and integer elements, integer scalars), numbered by their position
+//! in the kernel's argument list.
 
 use crate::device::Arg;
 use crate::memory::Memory;
@@ -52,12 +52,16 @@ impl LaunchEnv<'_> {
                 .ndarray(*id)
                 .ok_or_else(|| format!("ndarray handle {} is not registered", id.0)),
             Some(Arg::Scalar(_)) => Err(format!("argument {arg} is a scalar, not an ndarray")),
-            None => Err(format!(
-                "the launch has {} argument{}",
-                self.args.len(),
-                if self.args.len() == 1 { "" } else { "s" }
-            )),
+            None => Err(self.arg_count()),
         }
+    }
+
+    fn arg_count(&self) -> String {
+        format!(
+            "the launch has {} argument{}",
+            self.args.len(),
+            if self.args.len() == 1 { "" } else { "s" }
+        )
     }
 }
 
@@ -88,6 +92,14 @@ impl EvalEnv for LaunchEnv<'_> {
             nd.get(flat).and_then(|s| s.to_i128()),
             &format!("argument {arg}"),
         )
+    }
+
+    fn scalar_arg(&self, arg: u32) -> Result<i64, String> {
+        match self.args.get(arg as usize) {
+            Some(Arg::Scalar(s)) => as_i64(s.to_i128(), &format!("argument {arg}")),
+            Some(Arg::Ndarray(_)) => Err(format!("argument {arg} is an ndarray, not a scalar")),
+            None => Err(self.arg_count()),
+        }
     }
 }
 
@@ -141,5 +153,29 @@ mod tests {
             .field_element("n", &[])
             .unwrap_err()
             .contains("no field @n"));
+    }
+
+    #[test]
+    fn reads_integer_scalar_arguments() {
+        let mut mem = Memory::default();
+        let a = mem.add_ndarray(Ndarray::from_f64(DType::I32, &[1], &[0.0]).unwrap());
+        let args = [
+            Arg::Scalar(crate::Scalar::I32(-5)),
+            Arg::Ndarray(a),
+            Arg::Scalar(crate::Scalar::U64(u64::MAX)),
+            Arg::Scalar(crate::Scalar::F32(2.0)),
+            Arg::Scalar(crate::Scalar::U8(200)),
+        ];
+        let env = LaunchEnv {
+            memory: &mem,
+            args: &args,
+        };
+        // A negative value is the value: the evaluator clamps it, as it does a field's.
+        assert_eq!(env.scalar_arg(0), Ok(-5));
+        assert_eq!(env.scalar_arg(4), Ok(200));
+        assert_eq!(env.scalar_arg(2), Ok(i64::MAX));
+        assert!(env.scalar_arg(1).unwrap_err().contains("is an ndarray"));
+        assert!(env.scalar_arg(3).unwrap_err().contains("holds floats"));
+        assert!(env.scalar_arg(5).unwrap_err().contains("has 5 arguments"));
     }
 }

@@ -1,4 +1,4 @@
-//! The evaluator: saturating i64 arithmetic over live field values and ndarray arguments.
+//! The evaluator: saturating i64 arithmetic over live field values and the launch's arguments.
 //!
 //! Semantics (every evaluator of this project must match them exactly):
 //! - `Add`, `Mul`: saturating at `i64::MIN` / `i64::MAX`; `Sub`: `max(a - b, 0)` (saturating);
@@ -20,7 +20,7 @@ pub const MAX_RANGE_ITERATIONS: i64 = 1 << 24;
 /// The most node visits of one evaluation.
 pub const MAX_EVAL_STEPS: u64 = 1 << 28;
 
-/// What an evaluation reads: the launch's field values and ndarray arguments. Errors are
+/// What an evaluation reads: the launch's field values, ndarray and scalar arguments. Errors are
 /// messages (an index out of bounds, an unknown field, a float element).
 pub trait EvalEnv {
     /// The element of integer field `field` (its name without `@`) at `indices`.
@@ -30,6 +30,9 @@ pub trait EvalEnv {
     fn ndarray_shape(&self, arg: u32, axis: u32) -> Result<i64, String>;
     /// The element of the kernel's integer ndarray argument `arg` at `indices`.
     fn ndarray_element(&self, arg: u32, indices: &[i64]) -> Result<i64, String>;
+    /// The value of the kernel's integer scalar argument `arg` (a negative value is returned as
+    /// it is, as a field element is: `Sub` and the capacity clamp it).
+    fn scalar_arg(&self, arg: u32) -> Result<i64, String>;
 }
 
 /// Why an expression could not be evaluated.
@@ -93,7 +96,10 @@ impl SizeExpr {
         let reads = self.nodes().iter().any(|n| {
             matches!(
                 n,
-                Node::FieldLoad { .. } | Node::NdarrayShape { .. } | Node::NdarrayRead { .. }
+                Node::FieldLoad { .. }
+                    | Node::NdarrayShape { .. }
+                    | Node::NdarrayRead { .. }
+                    | Node::ScalarArg { .. }
             )
         });
         if reads || self.validate().is_err() {
@@ -130,6 +136,9 @@ impl EvalEnv for NoReads {
     }
     fn ndarray_element(&self, _: u32, _: &[i64]) -> Result<i64, String> {
         Err("no ndarrays".into())
+    }
+    fn scalar_arg(&self, _: u32) -> Result<i64, String> {
+        Err("no arguments".into())
     }
 }
 
@@ -176,6 +185,12 @@ impl Evaluator<'_> {
                         what: format!("arg{arg}.shape[{axis}]"),
                         message,
                     })
+            }
+            Node::ScalarArg { arg, .. } => {
+                self.env.scalar_arg(*arg).map_err(|message| EvalError::Env {
+                    what: format!("arg{arg}"),
+                    message,
+                })
             }
             Node::NdarrayRead { arg, indices, .. } => {
                 let idx = self.indices(indices)?;

@@ -121,6 +121,10 @@ impl SizeExpr {
         SizeExpr::single(Node::NdarrayShape { arg, axis })
     }
 
+    pub fn scalar_arg(arg: u32, ty: IntTy) -> SizeExpr {
+        SizeExpr::single(Node::ScalarArg { arg, ty })
+    }
+
     pub fn field_load(field: &str, ty: IntTy, indices: &[SizeExpr]) -> SizeExpr {
         let mut b = Builder::default();
         let ids = indices.iter().map(|i| b.import(i)).collect();

@@ -1,7 +1,8 @@
 //! Intervals: for every node, a range `[lo, hi]` that holds its value under any evaluation
 //! environment, with the evaluator's saturating semantics.
 //!
-//! Leaves: a literal is a point; a field or ndarray read holds its element type's range; a shape
+//! Leaves: a literal is a point; a field or ndarray read, or a scalar argument, holds its
+//! type's range; a shape
 //! is in `[0, i32::MAX]` (indices are i32). A bound variable holds the hull, over the
 //! `MaxOverRange`s that bind it, of `[lo(begin), hi(end) - 1]`; since no variable is bound again
 //! inside its own scope, these ranges do not depend on themselves and a few rounds from "any
@@ -146,7 +147,7 @@ impl SizeExpr {
 fn node_interval(n: &Node, iv: &[Interval], vars: &[Interval]) -> Interval {
     match n {
         Node::Const(c) => Interval::point(*c),
-        Node::FieldLoad { ty, .. } | Node::NdarrayRead { ty, .. } => {
+        Node::FieldLoad { ty, .. } | Node::NdarrayRead { ty, .. } | Node::ScalarArg { ty, .. } => {
             let (lo, hi) = ty.range();
             Interval::new(lo, hi)
         }

@@ -1,6 +1,6 @@
 //! SizeExpr: a symbolic upper bound on an adstack's depth, captured at compile time by
 //! `determine-ad-stack-size` and evaluated before every launch against the launch's field values
-//! and ndarray arguments.
+//! and the launch's arguments (ndarrays and integer scalars).
 //!
 //! # Grammar
 //!
@@ -10,6 +10,7 @@
 //! | `FieldLoad(f, idx, T)` | `@n[]:i32`, `@starts[v0 + 1]:i32` | element `idx` of integer field `f` |
 //! | `NdarrayShape(a, k)` | `arg0.shape[1]` | dimension `k` of the kernel's ndarray argument `a` |
 //! | `NdarrayRead(a, idx, T)` | `arg2[v0, 3]:i64` | element `idx` of integer ndarray argument `a` |
+//! | `ScalarArg(a, T)` | `arg1:i32` | the value of integer scalar argument `a` at the launch |
 //! | `BoundVar(v)` | `v0` | the variable of the enclosing `MaxOverRange` over `v` |
 //! | `Add`, `Mul` | `a + b`, `a * b` | saturating i64 |
 //! | `Sub` | `a - b` | `max(a - b, 0)` |

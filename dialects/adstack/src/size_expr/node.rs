@@ -12,7 +12,7 @@ impl NodeId {
     }
 }
 
-/// The element type of a field or ndarray read: it bounds the read's value (its interval).
+/// The element type of a field or ndarray read, or of a scalar argument: it bounds the read's value (its interval).
 /// 64-bit unsigned elements are not representable (they do not fit the evaluator's i64).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum IntTy {
@@ -140,6 +140,11 @@ pub enum Node {
         arg: u32,
         axis: u32,
     },
+    /// `argN:T`: the value of the kernel's integer scalar argument N, at the launch.
+    ScalarArg {
+        arg: u32,
+        ty: IntTy,
+    },
     /// `argN[i, j]:T`: an element of the kernel's integer ndarray argument N.
     NdarrayRead {
         arg: u32,
@@ -163,7 +168,10 @@ impl Node {
     /// The operands, in the order the flat form stores them (indices; lhs, rhs; begin, end, body).
     pub fn operands(&self) -> Vec<NodeId> {
         match self {
-            Node::Const(_) | Node::NdarrayShape { .. } | Node::BoundVar(_) => Vec::new(),
+            Node::Const(_)
+            | Node::NdarrayShape { .. }
+            | Node::ScalarArg { .. }
+            | Node::BoundVar(_) => Vec::new(),
             Node::FieldLoad { indices, .. } | Node::NdarrayRead { indices, .. } => indices.clone(),
             Node::Binary(_, a, b) => vec![*a, *b],
             Node::MaxOverRange {
@@ -175,7 +183,10 @@ impl Node {
     /// The same node with every operand mapped through `f`.
     pub fn map_operands(&self, mut f: impl FnMut(NodeId) -> NodeId) -> Node {
         match self {
-            Node::Const(_) | Node::NdarrayShape { .. } | Node::BoundVar(_) => self.clone(),
+            Node::Const(_)
+            | Node::NdarrayShape { .. }
+            | Node::ScalarArg { .. }
+            | Node::BoundVar(_) => self.clone(),
             Node::FieldLoad { field, ty, indices } => Node::FieldLoad {
                 field: field.clone(),
                 ty: *ty,
@@ -208,6 +219,7 @@ impl Node {
             Node::FieldLoad { .. } => "FieldLoad",
             Node::NdarrayShape { .. } => "NdarrayShape",
             Node::NdarrayRead { .. } => "NdarrayRead",
+            Node::ScalarArg { .. } => "ScalarArg",
             Node::BoundVar(_) => "BoundVar",
             Node::Binary(BinOp::Add, ..) => "Add",
             Node::Binary(BinOp::Sub, ..) => "Sub",

@@ -17,6 +17,7 @@
 //! | 4 | BoundVar | var | | | | |
 //! | 5..=9 | Add, Sub, Mul, Max, Min | lhs | rhs | | | |
 //! | 10 | MaxOverRange | var | begin | end | body | |
+//! | 11 | ScalarArg | arg | element type | | | |
 //!
 //! Element types: 0 i8, 1 i16, 2 i32, 3 i64, 4 ui8, 5 ui16, 6 ui32. Unused fields are 0. The root
 //! is the last node; operands point backwards. Decoding checks everything and returns the
@@ -68,6 +69,7 @@ impl SizeExpr {
                     (3, [*arg, ty.code(), first, count], 0)
                 }
                 Node::BoundVar(v) => (4, [*v, 0, 0, 0], 0),
+                Node::ScalarArg { arg, ty } => (11, [*arg, ty.code(), 0, 0], 0),
                 Node::Binary(op, a, b) => (5 + binop_code(*op), [a.0, b.0, 0, 0], 0),
                 Node::MaxOverRange {
                     var,
@@ -206,6 +208,10 @@ impl SizeExpr {
                         end: NodeId(c),
                         body: NodeId(d),
                     }
+                }
+                11 => {
+                    unused(&[c, d], value)?;
+                    Node::ScalarArg { arg: a, ty: ty(b)? }
                 }
                 k => return Err(format!("node {i}: unknown kind {k}")),
             };

@@ -7,7 +7,8 @@
 //!        | 'v' N                               a bound variable
 //!        | '@' SYMBOL '[' [expr (',' expr)*] ']' ':' TYPE    a field element (TYPE: i8 i16 i32
 //!        | 'arg' N '[' expr (',' expr)* ']' ':' TYPE         i64 ui8 ui16 ui32); an ndarray
-//!        | 'arg' N '.shape' '[' N ']'                        element; an ndarray dimension
+//!        | 'arg' N '.shape' '[' N ']'                        element; an ndarray dimension;
+//!        | 'arg' N ':' TYPE                                  an integer scalar argument
 //!        | 'max' '(' expr ',' expr ')' | 'min' '(' expr ',' expr ')'
 //!        | 'max' '(' expr 'for' 'v' N 'in' 'range' '(' expr ',' expr ')' ')'
 //!        | '(' expr ')'
@@ -119,6 +120,7 @@ fn write_node(e: &SizeExpr, id: NodeId, min_prec: u8, out: &mut String) {
         Node::Const(c) => out.push_str(&c.to_string()),
         Node::BoundVar(v) => out.push_str(&format!("v{v}")),
         Node::NdarrayShape { arg, axis } => out.push_str(&format!("arg{arg}.shape[{axis}]")),
+        Node::ScalarArg { arg, ty } => out.push_str(&format!("arg{arg}:{}", ty.name())),
         Node::FieldLoad { field, ty, indices } => {
             out.push('@');
             write_symbol(field, out);
@@ -426,8 +428,12 @@ impl Parser<'_> {
         }
     }
 
-    /// After `argN`: `.shape[axis]` or `[indices]:TYPE`.
+    /// After `argN`: `.shape[axis]`, `[indices]:TYPE` or (a scalar argument) `:TYPE`.
     fn ndarray(&mut self, arg: u32) -> Result<Parsed, ParseError> {
+        if self.peek() == Some(b':') {
+            let ty = self.elem_type()?;
+            return Ok((SizeExpr::scalar_arg(arg, ty), 1));
+        }
         if self.eat(b'.') {
             self.keyword("shape")?;
             self.expect(b'[')?;

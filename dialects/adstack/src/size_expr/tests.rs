@@ -12,11 +12,12 @@ fn perr(s: &str) -> String {
     }
 }
 
-/// A launch: fields, ndarray shapes and elements (row-major).
+/// A launch: fields, ndarray shapes and elements (row-major), scalar arguments.
 #[derive(Default)]
 struct Env {
     fields: HashMap<String, (Vec<i64>, Vec<i64>)>,
     arrays: HashMap<u32, (Vec<i64>, Vec<i64>)>,
+    scalars: HashMap<u32, i64>,
 }
 
 fn linear(shape: &[i64], idx: &[i64]) -> Result<usize, String> {
@@ -49,6 +50,12 @@ impl EvalEnv for Env {
         let (shape, data) = self.arrays.get(&arg).ok_or("no such argument")?;
         Ok(data[linear(shape, idx)?])
     }
+    fn scalar_arg(&self, arg: u32) -> Result<i64, String> {
+        self.scalars
+            .get(&arg)
+            .copied()
+            .ok_or_else(|| "no such scalar argument".into())
+    }
 }
 
 fn env() -> Env {
@@ -59,6 +66,8 @@ fn env() -> Env {
     e.arrays.insert(0, (vec![4], vec![0, 0, 0, 100]));
     e.arrays.insert(1, (vec![2], vec![1, 1]));
     e.arrays.insert(2, (vec![2, 3], vec![1, 2, 3, 4, 5, 6]));
+    e.scalars.insert(3, 15);
+    e.scalars.insert(4, -7);
     e
 }
 
@@ -460,4 +469,66 @@ fn a_range_over_a_body_that_rebinds_its_variable_renames_the_inner_binder() {
     let mut d = env();
     d.arrays.insert(0, (vec![5], vec![1, 9, 2, 0, 4]));
     assert_eq!(e.eval(&d), Ok(11));
+}
+
+#[test]
+fn scalar_arguments_are_leaves() {
+    // Text: `argN:T`, next to the ndarray forms of the same argument numbering.
+    for s in [
+        "arg3:i32",
+        "arg3:i32 + 2",
+        "arg1:ui8 * arg0.shape[0]",
+        "max(arg2[v0, 1]:i64 - arg3:i32 for v0 in range(0, arg3:i64))",
+    ] {
+        let e = p(s);
+        assert_eq!(e.to_string(), s);
+        let b = e.to_bytes();
+        let d = SizeExpr::from_bytes(&b).unwrap_or_else(|m| panic!("{s}: {m}"));
+        assert_eq!(d, e);
+        assert_eq!(d.to_bytes(), b);
+    }
+    assert_eq!(
+        p("arg3:i32").nodes(),
+        &[Node::ScalarArg {
+            arg: 3,
+            ty: IntTy::I32
+        }]
+    );
+    // Different types are different leaves.
+    assert_ne!(p("arg3:i32"), p("arg3:i64"));
+    assert!(perr("arg3:f32").contains("element type"));
+    assert!(perr("arg3").contains("expected '['"));
+    // Binary: kind 11, arg in a, the type code in b; unused fields must be 0.
+    let mut b = p("arg3:ui16").to_bytes();
+    assert_eq!(&b[20..32], &[11, 0, 0, 0, 3, 0, 0, 0, 5, 0, 0, 0]);
+    b[36] = 1;
+    assert!(SizeExpr::from_bytes(&b).unwrap_err().contains("unused"));
+    let mut b = p("arg3:ui16").to_bytes();
+    b[28] = 9;
+    assert!(SizeExpr::from_bytes(&b)
+        .unwrap_err()
+        .contains("unknown element type 9"));
+    // Evaluation reads the launch's value; a negative value is kept, as a field's is, and only
+    // `Sub` and the capacity clamp it.
+    assert_eq!(ev("arg3:i32 + 2"), 17);
+    assert_eq!(ev("arg4:i32"), -7);
+    assert_eq!(ev("arg4:i32 + 10"), 3);
+    assert_eq!(ev("arg4:i32 - 0"), 0);
+    assert_eq!(p("arg4:i32").eval_capacity(&env()), Ok(0));
+    assert_eq!(ev("max(v0 for v0 in range(0, arg3:i32))"), 14);
+    assert_eq!(ev("max(1 for v0 in range(0, arg4:i32))"), 0);
+    let e = p("arg0:i32").eval(&env()).unwrap_err();
+    assert_eq!(e.to_string(), "cannot read arg0: no such scalar argument");
+    // A read is not a literal.
+    assert_eq!(p("arg3:i32 * 0 + 1").eval_literal(100), None);
+    // Interval: the type's range.
+    assert_eq!(p("arg3:ui8").interval(), Interval::new(0, 255));
+    assert_eq!(
+        p("arg3:i32 + 1").interval(),
+        Interval::new(i32::MIN as i64 + 1, i32::MAX as i64 + 1)
+    );
+    assert_eq!(p("arg3:ui8 - arg4:i8").interval(), Interval::new(0, 383));
+    for s in ["arg3:i32 * 2 - 3", "max(arg4:i32, arg3:i32)"] {
+        assert!(p(s).interval().contains(ev(s)), "{s}");
+    }
 }

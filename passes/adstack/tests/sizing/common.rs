@@ -70,6 +70,7 @@ pub fn bounds(ctx: &Context, m: OpId, kernel: &str) -> Vec<(OpId, SizeExpr)> {
 pub struct Data {
     pub fields: Vec<(String, Vec<usize>, Vec<i64>)>,
     pub ndarrays: Vec<(u32, Vec<usize>, Vec<i64>)>,
+    pub scalars: Vec<(u32, i64)>,
 }
 
 fn linear(shape: &[usize], idx: &[i64]) -> Result<usize, String> {
@@ -117,6 +118,13 @@ impl EvalEnv for Data {
             .find(|(a, _, _)| *a == arg)
             .ok_or_else(|| format!("no ndarray argument {arg}"))?;
         Ok(data[linear(shape, idx)?])
+    }
+    fn scalar_arg(&self, arg: u32) -> Result<i64, String> {
+        self.scalars
+            .iter()
+            .find(|(a, _)| *a == arg)
+            .map(|&(_, v)| v)
+            .ok_or_else(|| format!("no scalar argument {arg}"))
     }
 }
 

@@ -327,6 +327,7 @@ impl Launch {
                 ("g".into(), vec![9], self.g.clone()),
             ],
             ndarrays: vec![(0, vec![9], self.a.clone()), (1, vec![9], self.b.clone())],
+            scalars: Vec::new(),
         }
     }
 }

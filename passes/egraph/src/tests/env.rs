@@ -37,11 +37,12 @@ impl Array {
     }
 }
 
-/// Fields by name and ndarray arguments by position.
+/// Fields by name, ndarray and scalar arguments by position.
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     pub fields: Vec<(String, Array)>,
     pub arrays: Vec<(u32, Array)>,
+    pub scalars: Vec<(u32, i64)>,
 }
 
 impl Env {
@@ -83,6 +84,13 @@ impl EvalEnv for Env {
             .ok_or("no such argument")?;
         a.at(idx)
     }
+    fn scalar_arg(&self, arg: u32) -> Result<i64, String> {
+        self.scalars
+            .iter()
+            .find(|(n, _)| *n == arg)
+            .map(|&(_, v)| v)
+            .ok_or_else(|| "no such scalar argument".into())
+    }
 }
 
 /// The random fields and arrays: name (or argument), element type, shape.
@@ -97,6 +105,8 @@ pub const FIELDS: &[(&str, IntTy, &[i64])] = &[
 ];
 pub const ARRAYS: &[(u32, IntTy, usize)] =
     &[(0, IntTy::I8, 1), (1, IntTy::U8, 1), (2, IntTy::I32, 2)];
+/// The random scalar arguments: position and type.
+pub const SCALARS: &[(u32, IntTy)] = &[(3, IntTy::I32), (4, IntTy::U8)];
 
 /// A value of type `ty`: mostly small, sometimes at the type's edges.
 fn value(ty: IntTy) -> impl Strategy<Value = i64> + Clone {
@@ -114,8 +124,8 @@ fn array(ty: IntTy, shape: Vec<i64>) -> impl Strategy<Value = Array> {
     proptest::collection::vec(value(ty), len).prop_map(move |data| Array::new(&shape, &data))
 }
 
-/// Every field of [`FIELDS`] and every argument of [`ARRAYS`] (shapes 0 to 5 per axis), with
-/// random contents.
+/// Every field of [`FIELDS`], every argument of [`ARRAYS`] (shapes 0 to 5 per axis) and of
+/// [`SCALARS`], with random contents.
 pub fn env() -> BoxedStrategy<Env> {
     let fields: Vec<_> = FIELDS
         .iter()
@@ -131,7 +141,15 @@ pub fn env() -> BoxedStrategy<Env> {
                 .prop_map(move |a| (arg, a))
         })
         .collect();
-    (fields, arrays)
-        .prop_map(|(fields, arrays)| Env { fields, arrays })
+    let scalars: Vec<_> = SCALARS
+        .iter()
+        .map(|&(arg, ty)| value(ty).prop_map(move |v| (arg, v)))
+        .collect();
+    (fields, arrays, scalars)
+        .prop_map(|(fields, arrays, scalars)| Env {
+            fields,
+            arrays,
+            scalars,
+        })
         .boxed()
 }

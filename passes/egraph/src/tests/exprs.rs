@@ -1,10 +1,10 @@
 //! Proptest strategies of random closed size expressions over the environment of `env`: leaves
-//! (literals, bound variables, field and ndarray reads, shapes), operators, shared operands
+//! (literals, bound variables, field and ndarray reads, shapes, scalar arguments), operators, shared operands
 //! (what the cancellation and absorption rules match), ranges, and the fusion's shape. Every
 //! choice shrinks towards the first (simplest) alternative, so a failure reports a small
 //! expression.
 
-use super::env::{ARRAYS, FIELDS};
+use super::env::{ARRAYS, FIELDS, SCALARS};
 use proptest::prelude::*;
 use proptest::sample::select;
 use qd_adstack::size_expr::{BinOp, IntTy, SizeExpr};
@@ -84,6 +84,12 @@ fn shape() -> Expr {
         .boxed()
 }
 
+fn scalar_arg() -> Expr {
+    select(SCALARS.to_vec())
+        .prop_map(|(arg, ty)| SizeExpr::scalar_arg(arg, ty))
+        .boxed()
+}
+
 pub fn leaf(scope: &[u32]) -> Expr {
     prop_oneof![
         2 => literal(),
@@ -91,6 +97,7 @@ pub fn leaf(scope: &[u32]) -> Expr {
         1 => field_read(scope),
         1 => ndarray_read(scope),
         1 => shape(),
+        1 => scalar_arg(),
     ]
     .boxed()
 }
