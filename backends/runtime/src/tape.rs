@@ -50,8 +50,8 @@ use crate::grad::GradientKernel;
 use crate::memory::Storage;
 use crate::ndarray::{Ndarray, NdarrayId};
 use crate::program::{KernelId, Program};
-use qd_frontend::{KernelOp, NdarrayType};
-use qd_ir::{AttrData, Context, OpTraits};
+use qd_frontend::{global_write, KernelOp, WriteTarget};
+use qd_ir::Context;
 use std::collections::HashMap;
 use std::fmt;
 
@@ -63,11 +63,10 @@ pub struct WriteSet {
     pub params: Vec<usize>,
 }
 
-/// The write set of `kernel`: every op that is neither pure nor read-only and names a field
-/// (`qd.store`, `qd.atomic_*`) writes that field; every such op with an ndarray operand
-/// (`qd.ndarray_store`, `qd.ndarray_atomic_*`) writes that ndarray parameter. Ops added later
-/// are covered by the same rule; an over-approximation only costs snapshot memory. Fields are
-/// resolved with `field_index` (a name it does not know is skipped: the verifier rejects it).
+/// The write set of `kernel`: the fields and ndarray parameters its global writes
+/// (`qd_frontend::global_write`: stores and atomics of fields and ndarrays, the writes the
+/// access rule of reverse-mode-ad reasons about) target. Fields are resolved with `field_index`
+/// (a name it does not know is skipped: the verifier rejects it).
 pub fn write_set(
     ctx: &Context,
     kernel: KernelOp,
@@ -76,34 +75,16 @@ pub fn write_set(
     let args = kernel.args(ctx);
     let mut w = WriteSet::default();
     for op in ctx.walk_pre_order(kernel.0) {
-        if op == kernel.0
-            || ctx.has_trait(op, OpTraits::PURE)
-            || ctx.has_trait(op, OpTraits::READ_ONLY)
-        {
-            continue;
-        }
-        if let Some(AttrData::SymbolRef { root, .. }) =
-            ctx.prop(op, "field").map(|a| ctx.attr_data(a))
-        {
-            if let Some(i) = field_index(ctx.ident_str(*root)) {
-                if !w.fields.contains(&i) {
-                    w.fields.push(i);
-                }
-            }
-        }
-        for v in ctx.operands(op) {
-            if NdarrayType::from_type(ctx, ctx.value_type(v)).is_none() {
-                continue;
-            }
-            if let Some(i) = args.iter().position(|&a| a == v) {
-                if !w.params.contains(&i) {
-                    w.params.push(i);
-                }
-            }
+        match global_write(ctx, op).map(|g| g.target) {
+            Some(WriteTarget::Field(f)) => w.fields.extend(field_index(f)),
+            Some(WriteTarget::Ndarray(a)) => w.params.extend(args.iter().position(|&x| x == a)),
+            None => {}
         }
     }
-    w.fields.sort_unstable();
-    w.params.sort_unstable();
+    for v in [&mut w.fields, &mut w.params] {
+        v.sort_unstable();
+        v.dedup();
+    }
     w
 }
 

@@ -13,11 +13,9 @@
 
 use crate::structure::{is_float_value, kernel_ops, local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
-use qd_frontend::NdarrayAtomicOp;
+use qd_frontend::{global_write, WriteTarget};
 use qd_frontend::{
-    KernelOp, LoadOp, NdarrayLoadOp, NdarrayStoreOp, StoreOp, ATOMIC_ADD_OP, ATOMIC_MAX_OP,
-    ATOMIC_MIN_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP,
-    STORE_OP,
+    KernelOp, LoadOp, NdarrayLoadOp, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP,
 };
 use qd_ir::interfaces::ReverseRule;
 use qd_ir::{Context, OpId, Value};
@@ -128,32 +126,16 @@ impl Activity {
         needs_grad: &HashSet<String>,
         arrays: &HashSet<Value>,
     ) -> bool {
+        // A value stored or combined into differentiable memory is used.
+        if let Some(w) = global_write(ctx, op) {
+            let differentiable = match w.target {
+                WriteTarget::Field(f) => needs_grad.contains(f),
+                WriteTarget::Ndarray(a) => arrays.contains(&a),
+            };
+            return differentiable && self.use_(ctx, w.value);
+        }
         let mut changed = false;
         match ctx.name(op) {
-            STORE_OP => {
-                let s = StoreOp(op);
-                if needs_grad.contains(s.field_name(ctx)) {
-                    changed |= self.use_(ctx, s.value(ctx));
-                }
-            }
-            ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP => {
-                let a = qd_frontend::AtomicOp(op);
-                if needs_grad.contains(a.field_name(ctx)) {
-                    changed |= self.use_(ctx, a.value(ctx));
-                }
-            }
-            NDARRAY_STORE_OP => {
-                let s = NdarrayStoreOp(op);
-                if arrays.contains(&s.array(ctx)) {
-                    changed |= self.use_(ctx, s.value(ctx));
-                }
-            }
-            _ if NdarrayAtomicOp::from_op(ctx, op).is_some() => {
-                let a = NdarrayAtomicOp(op);
-                if arrays.contains(&a.array(ctx)) {
-                    changed |= self.use_(ctx, a.value(ctx));
-                }
-            }
             LOCAL_LOAD_OP | LOAD_ELEMENT_OP => {
                 let (result, addr) = local_read(ctx, op).expect("a local read");
                 if self.useful.contains(&result) {

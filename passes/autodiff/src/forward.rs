@@ -11,12 +11,9 @@ use crate::structure::{is_jump, jump_target, loop_body};
 use qd_arith::names::ADDI;
 use qd_arith::{build_binary, build_constant_float, build_constant_int};
 use qd_frontend::{
-    AllocaOp, IfOp, LocalLoadOp, LocalStoreOp, RangeForOp, StructForOp, WhileOp, ALLOCA_OP,
-    ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, BREAK_OP, CONTINUE_OP, IF_OP, LOCAL_LOAD_OP,
-    LOCAL_STORE_OP, NDARRAY_STORE_OP, RANGE_FOR_OP, STORE_OP, STRUCT_FOR_OP, WHILE_OP,
-};
-use qd_frontend::{
-    NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
+    global_write, AllocaOp, IfOp, LocalLoadOp, LocalStoreOp, RangeForOp, StructForOp, WhileOp,
+    ALLOCA_OP, BREAK_OP, CONTINUE_OP, IF_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, RANGE_FOR_OP,
+    STRUCT_FOR_OP, WHILE_OP,
 };
 use qd_ir::{BlockId, Builder, Context, IRMapping, OpId, Value};
 
@@ -44,11 +41,8 @@ impl Emitter<'_> {
     fn replay_op(&mut self, ctx: &mut Context, op: OpId, dst: BlockId) {
         let loc = ctx.loc(op);
         match ctx.name(op) {
-            STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP | NDARRAY_STORE_OP => {}
-            NDARRAY_ATOMIC_ADD_OP
-            | NDARRAY_ATOMIC_SUB_OP
-            | NDARRAY_ATOMIC_MIN_OP
-            | NDARRAY_ATOMIC_MAX_OP => {}
+            // The replay writes no primal data.
+            _ if global_write(ctx, op).is_some() => {}
             qd_ad::LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP => self.replay_element(ctx, op, dst),
             ALLOCA_OP if self.f.elements.whole.contains_key(&op) => {
                 self.replay_whole_alloca(ctx, op, dst)

@@ -8,9 +8,7 @@
 //! already contain ad/adstack ops (other than the element accesses `element-access-ad` makes).
 
 use crate::structure::{kernel_ops, parallel_ancestor};
-use qd_frontend::{
-    global_write, is_loop, AtomicOp, KernelOp, ALLOCA_OP, IF_OP, LOCAL_STORE_OP, WHILE_OP,
-};
+use qd_frontend::{global_write, is_loop, KernelOp, ALLOCA_OP, IF_OP, LOCAL_STORE_OP, WHILE_OP};
 use qd_ir::{Context, Diagnostic, OpId};
 
 /// Every violation in `kernel`, in program order.
@@ -45,20 +43,8 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp) -> Vec<Diagnostic> {
                 ),
             ));
         }
-        if let Some(a) = AtomicOp::from_op(ctx, op) {
-            if a.old_value(ctx).is_some_and(|v| ctx.has_uses(v)) {
-                diags.push(err(
-                    ctx,
-                    op,
-                    format!(
-                        "the value '{}' returns is used; the gradient kernel cannot replay it (it depends on the order of the threads and on what the forward pass wrote)",
-                        ctx.name(op)
-                    ),
-                ));
-            }
-        }
-        if let Some(a) = qd_frontend::NdarrayAtomicOp::from_op(ctx, op) {
-            if a.old_value(ctx).is_some_and(|v| ctx.has_uses(v)) {
+        if let Some(w) = global_write(ctx, op) {
+            if w.old.is_some_and(|v| ctx.has_uses(v)) {
                 diags.push(err(
                     ctx,
                     op,

@@ -21,11 +21,7 @@ use crate::activity::{rule_of, Activity};
 use crate::structure::{kernel_ops, local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{
-    KernelOp, ATOMIC_ADD_OP, ATOMIC_MAX_OP, ATOMIC_MIN_OP, CONDITION_OP, LOAD_OP, LOCAL_LOAD_OP,
-    LOCAL_STORE_OP, NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP,
-};
-use qd_frontend::{
-    NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
+    global_write, KernelOp, CONDITION_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP,
 };
 use qd_ir::{Context, OpId, OpTraits, Value};
 use std::collections::{HashMap, HashSet};
@@ -127,11 +123,8 @@ fn direct_needs(ctx: &Context, op: OpId, act: &Activity, needed: &mut HashSet<Va
         LOCAL_STORE_OP => 2,
         STORE_ELEMENT_OP => 2,
         LOCAL_LOAD_OP | LOAD_ELEMENT_OP => 1,
-        STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP | NDARRAY_STORE_OP => 1,
-        NDARRAY_ATOMIC_ADD_OP
-        | NDARRAY_ATOMIC_SUB_OP
-        | NDARRAY_ATOMIC_MIN_OP
-        | NDARRAY_ATOMIC_MAX_OP => 1,
+        // A global write's operand 0 is the value stored or combined.
+        _ if global_write(ctx, op).is_some() => 1,
         _ => 0,
     };
     for v in ctx.operands(op).skip(skip) {

@@ -7,11 +7,8 @@ use crate::emitter::{Anchor, Emitter, Facts};
 use crate::stacks::stacked_locals;
 use crate::structure::{groups, kernel_ops, parallel_ancestor, Group, Jumps};
 use qd_ad::{default_activity, find_reverse, gradient_arg_types, reverse_decls, ReverseOp};
-use qd_frontend::{
-    FieldOp, KernelOp, RangeForOp, StructForOp, ATOMIC_MAX_OP, ATOMIC_MIN_OP, LOAD_OP,
-    NDARRAY_LOAD_OP, NDARRAY_STORE_OP, STORE_OP,
-};
-use qd_frontend::{NdarrayAtomicOp, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP};
+use qd_frontend::{global_write, AtomicKind, GlobalWrite, WriteKind, WriteTarget};
+use qd_frontend::{FieldOp, KernelOp, RangeForOp, StructForOp, LOAD_OP, NDARRAY_LOAD_OP};
 use qd_ir::symbol_table::SymbolTable;
 use qd_ir::{BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, Value};
 use qd_pass::{
@@ -208,22 +205,25 @@ fn interacts(ctx: &Context, k: KernelOp, needs_grad: &HashSet<String>) -> bool {
     let arrays = active_arrays(ctx, k, &default_activity(ctx, &k.arg_types(ctx)));
     let (mut reads, mut writes) = (false, false);
     for op in kernel_ops(ctx, k) {
-        let field = || crate::structure::field_of(ctx, op);
+        if let Some(w) = global_write(ctx, op) {
+            writes |= differentiable(&w, needs_grad, &arrays);
+            continue;
+        }
         match ctx.name(op) {
-            LOAD_OP => reads |= needs_grad.contains(field()),
+            LOAD_OP => reads |= needs_grad.contains(crate::structure::field_of(ctx, op)),
             NDARRAY_LOAD_OP => reads |= arrays.contains(&ctx.operand(op, 0)),
-            STORE_OP => writes |= needs_grad.contains(field()),
-            NDARRAY_STORE_OP => writes |= arrays.contains(&ctx.operand(op, 1)),
-            _ if qd_frontend::AtomicOp::from_op(ctx, op).is_some() => {
-                writes |= needs_grad.contains(field())
-            }
-            _ if NdarrayAtomicOp::from_op(ctx, op).is_some() => {
-                writes |= arrays.contains(&NdarrayAtomicOp(op).array(ctx))
-            }
             _ => {}
         }
     }
     reads && writes
+}
+
+/// Whether `w` writes differentiable memory: a needs_grad field or an active ndarray.
+fn differentiable(w: &GlobalWrite, needs_grad: &HashSet<String>, arrays: &HashSet<Value>) -> bool {
+    match w.target {
+        WriteTarget::Field(f) => needs_grad.contains(f),
+        WriteTarget::Ndarray(a) => arrays.contains(&a),
+    }
 }
 
 /// The kernel's ndarray arguments marked active.
@@ -409,30 +409,25 @@ fn check_active_uses(
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for op in kernel_ops(ctx, k) {
-        if matches!(ctx.name(op), ATOMIC_MIN_OP | ATOMIC_MAX_OP) {
-            let a = qd_frontend::AtomicOp(op);
-            if needs_grad.contains(a.field_name(ctx)) && act.is_active(a.value(ctx)) {
-                out.push(Diagnostic::error(
-                    ctx.loc(op),
-                    format!(
-                        "'{}' on needs_grad field @{} is not differentiable; reverse-mode-ad supports qd.store and qd.atomic_add into differentiable fields",
-                        ctx.name(op),
-                        a.field_name(ctx)
-                    ),
-                ));
-            }
-        }
-        if matches!(ctx.name(op), NDARRAY_ATOMIC_MIN_OP | NDARRAY_ATOMIC_MAX_OP) {
-            let a = NdarrayAtomicOp(op);
-            if arrays.contains(&a.array(ctx)) && act.is_active(a.value(ctx)) {
-                out.push(Diagnostic::error(
-                    ctx.loc(op),
-                    format!(
-                        "'{}' on a differentiable ndarray is not differentiable; reverse-mode-ad supports qd.ndarray_store, qd.ndarray_atomic_add and qd.ndarray_atomic_sub into differentiable ndarrays",
-                        ctx.name(op)
-                    ),
-                ));
-            }
+        // Atomic min and max pick one contribution: no derivative into differentiable memory.
+        let picks = |w: &GlobalWrite| {
+            matches!(
+                w.kind,
+                WriteKind::Atomic(AtomicKind::Min) | WriteKind::Atomic(AtomicKind::Max)
+            ) && differentiable(w, needs_grad, arrays)
+                && act.is_active(w.value)
+        };
+        if let Some(w) = global_write(ctx, op).filter(picks) {
+            let what = match w.target {
+                WriteTarget::Field(f) => format!(
+                    "needs_grad field @{f} is not differentiable; reverse-mode-ad supports qd.store and qd.atomic_add into differentiable fields"
+                ),
+                WriteTarget::Ndarray(_) => "a differentiable ndarray is not differentiable; reverse-mode-ad supports qd.ndarray_store, qd.ndarray_atomic_add and qd.ndarray_atomic_sub into differentiable ndarrays".to_string(),
+            };
+            out.push(Diagnostic::error(
+                ctx.loc(op),
+                format!("'{}' on {what}", ctx.name(op)),
+            ));
         }
         if parallel_ancestor(ctx, op).is_none() {
             for &r in ctx.results(op) {
