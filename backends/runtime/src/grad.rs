@@ -52,28 +52,10 @@ impl Program {
     /// returns those ndarrays. The adjoints of output fields must be seeded before; errors while
     /// the kernel runs come back from the next [`Program::sync`].
     pub fn launch_grad(&mut self, g: &GradientKernel, args: &[Arg]) -> Result<Adjoints, Error> {
-        if args.len() != g.activity.len() {
-            return Err(Error::ArgCount {
-                kernel: g.primal.clone(),
-                expected: g.activity.len(),
-                got: args.len(),
-            });
-        }
-        distinct_ndarrays(&g.primal, args)?;
+        check_args(g, args)?;
         let mut full = args.to_vec();
         let mut adjoints = Vec::new();
-        for (i, (arg, &active)) in args.iter().zip(&g.activity).enumerate() {
-            if !active {
-                continue;
-            }
-            let Arg::Ndarray(id) = *arg else {
-                return Err(Error::ArgType {
-                    kernel: g.primal.clone(),
-                    index: i,
-                    expected: "an ndarray (the argument is active)".into(),
-                    got: "a scalar".into(),
-                });
-            };
+        for (i, id) in active_ndarrays(g, args)? {
             let nd = self.ndarray(id)?;
             let zeros = Ndarray::zeros(nd.dtype(), nd.shape())
                 .map_err(|e| Error::Value(format!("the adjoint of argument {i}: {e}")))?;
@@ -100,37 +82,18 @@ impl Program {
         args: &[Arg],
         adjoints: &[NdarrayId],
     ) -> Result<(), Error> {
-        if args.len() != g.activity.len() {
-            return Err(Error::ArgCount {
-                kernel: g.primal.clone(),
-                expected: g.activity.len(),
-                got: args.len(),
-            });
-        }
-        distinct_ndarrays(&g.primal, args)?;
-        let active: Vec<(usize, &Arg)> = args
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| g.activity[*i])
-            .collect();
-        if active.len() != adjoints.len() {
+        check_args(g, args)?;
+        let active = g.activity.iter().filter(|&&a| a).count();
+        if active != adjoints.len() {
             return Err(Error::Value(format!(
                 "the gradient of @{} takes {} adjoint ndarray{}, got {}",
                 g.primal,
-                active.len(),
-                if active.len() == 1 { "" } else { "s" },
+                active,
+                if active == 1 { "" } else { "s" },
                 adjoints.len()
             )));
         }
-        for ((i, arg), &adj) in active.into_iter().zip(adjoints) {
-            let Arg::Ndarray(id) = *arg else {
-                return Err(Error::ArgType {
-                    kernel: g.primal.clone(),
-                    index: i,
-                    expected: "an ndarray (the argument is active)".into(),
-                    got: "a scalar".into(),
-                });
-            };
+        for ((i, id), &adj) in active_ndarrays(g, args)?.into_iter().zip(adjoints) {
             let (primal, adjoint) = (self.ndarray(id)?, self.ndarray(adj)?);
             if primal.dtype() != adjoint.dtype() || primal.shape() != adjoint.shape() {
                 return Err(Error::Value(format!(
@@ -147,6 +110,37 @@ impl Program {
         full.extend(adjoints.iter().map(|&id| Arg::Ndarray(id)));
         self.launch(g.kernel, &full)
     }
+}
+
+/// The checks of a gradient launch's primal arguments: one per parameter of the primal kernel,
+/// distinct ndarrays.
+fn check_args(g: &GradientKernel, args: &[Arg]) -> Result<(), Error> {
+    if args.len() != g.activity.len() {
+        return Err(Error::ArgCount {
+            kernel: g.primal.clone(),
+            expected: g.activity.len(),
+            got: args.len(),
+        });
+    }
+    distinct_ndarrays(&g.primal, args)
+}
+
+/// The active arguments (index, ndarray) of a gradient launch, in order; an active argument
+/// must be an ndarray.
+fn active_ndarrays(g: &GradientKernel, args: &[Arg]) -> Result<Vec<(usize, NdarrayId)>, Error> {
+    let active = args.iter().zip(&g.activity).enumerate();
+    active
+        .filter(|(_, (_, &a))| a)
+        .map(|(i, (arg, _))| match *arg {
+            Arg::Ndarray(id) => Ok((i, id)),
+            _ => Err(Error::ArgType {
+                kernel: g.primal.clone(),
+                index: i,
+                expected: "an ndarray (the argument is active)".into(),
+                got: "a scalar".into(),
+            }),
+        })
+        .collect()
 }
 
 /// Refuses one ndarray bound to two parameters of a kernel being differentiated: reverse-mode-ad
