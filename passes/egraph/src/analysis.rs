@@ -115,6 +115,9 @@ fn binary_monotone(op: BinOp, a: &Data, b: &Data) -> (u64, u64) {
         BinOp::Add | BinOp::Max | BinOp::Min => (a.inc & b.inc, a.dec & b.dec),
         // max(a - b, 0) grows with a and shrinks with b.
         BinOp::Sub => (a.inc & b.dec, a.dec & b.inc),
+        // Rounding up by a positive literal keeps the dividend's order.
+        BinOp::Div if b.free == 0 && b.iv.lo > 0 => (a.inc, a.dec),
+        BinOp::Div => (0, 0),
         BinOp::Mul => {
             let (mut inc, mut dec) = (0, 0);
             if a.iv.lo >= 0 && b.iv.lo >= 0 {
@@ -185,6 +188,28 @@ impl Analysis<Sz> for SizeAnalysis {
                     free: b.free | e.free | (y.free & !bit),
                     inc: y.inc & e.inc & b.dec,
                     dec: y.dec & e.dec & b.inc,
+                    size,
+                }
+            }
+            Sz::Sor {
+                var,
+                ops: [b, e, body],
+            } => {
+                let (b, e, y) = (d(*b), d(*e), d(*body));
+                let bit = var_bit(*var);
+                // Larger terms give larger sums; a wider range does too when no term is negative.
+                let (inc, dec) = if y.iv.lo >= 0 {
+                    (y.inc & e.inc & b.dec, y.dec & e.dec & b.inc)
+                } else {
+                    let fixed = !(b.free | e.free);
+                    (y.inc & fixed, y.dec & fixed)
+                };
+                let count = Interval::binary(BinOp::Sub, e.iv, b.iv);
+                Data {
+                    iv: Interval::sum_of(count, y.iv),
+                    free: b.free | e.free | (y.free & !bit),
+                    inc,
+                    dec,
                     size,
                 }
             }

@@ -1,4 +1,4 @@
-//! The extraction cost: loops first (a `MaxOverRange` may iterate millions of times at every
+//! The extraction cost: loops first (a `MaxOverRange` or `SumOverRange` may iterate millions of times at every
 //! launch), then memory reads (each is a load at launch, and a term without reads cannot fail),
 //! then the tree size. Ties go to the smaller e-node in `Sz`'s order (literals first), so the
 //! result depends on nothing but the e-graph.
@@ -18,7 +18,7 @@ impl Cost {
     /// The cost of `node` over its children's costs.
     pub fn of(node: &Sz, children: impl IntoIterator<Item = Cost>) -> Cost {
         let own = Cost {
-            loops: u64::from(matches!(node, Sz::Mor { .. })),
+            loops: u64::from(node.as_range().is_some()),
             reads: u64::from(node.is_read()),
             size: 1,
         };

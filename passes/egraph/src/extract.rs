@@ -36,7 +36,9 @@ impl Extractor<'_> {
     fn admissible(node: &Sz, scope: u64) -> bool {
         match node {
             Sz::Var(v) => scope & var_bit(*v) != 0,
-            Sz::Mor { var, .. } => var_bit(*var) != 0 && scope & var_bit(*var) == 0,
+            Sz::Mor { var, .. } | Sz::Sor { var, .. } => {
+                var_bit(*var) != 0 && scope & var_bit(*var) == 0
+            }
             _ => true,
         }
     }
@@ -44,7 +46,7 @@ impl Extractor<'_> {
     /// The scopes a child may be extracted in, preferred first.
     fn child_scopes(&self, node: &Sz, k: usize, scope: u64) -> Vec<u64> {
         match node {
-            Sz::Mor { var, ops } if k == 2 => {
+            Sz::Mor { var, ops } | Sz::Sor { var, ops } if k == 2 => {
                 let inner = scope | var_bit(*var);
                 if self.eg[ops[2]].data.is_free_of(*var) {
                     vec![scope, inner]

@@ -42,9 +42,16 @@ pub enum Sz {
     Mul([Id; 2]),
     Max([Id; 2]),
     Min([Id; 2]),
+    /// `a / c`, rounded up (`c` a positive literal).
+    Div([Id; 2]),
     /// `max(body for v in range(begin, end))`: children `[begin, end, body]`. The variable is
     /// data, not a child, so that no rewrite can turn the binder into anything else.
     Mor {
+        var: u32,
+        ops: [Id; 3],
+    },
+    /// `sum(body for v in range(begin, end))`: children `[begin, end, body]`.
+    Sor {
         var: u32,
         ops: [Id; 3],
     },
@@ -65,7 +72,9 @@ pub enum SzKind {
     Mul,
     Max,
     Min,
+    Div,
     Mor(u32),
+    Sor(u32),
 }
 
 impl Sz {
@@ -77,6 +86,7 @@ impl Sz {
             BinOp::Mul => Sz::Mul([a, b]),
             BinOp::Max => Sz::Max([a, b]),
             BinOp::Min => Sz::Min([a, b]),
+            BinOp::Div => Sz::Div([a, b]),
         }
     }
 
@@ -88,6 +98,15 @@ impl Sz {
             Sz::Mul([a, b]) => Some((BinOp::Mul, *a, *b)),
             Sz::Max([a, b]) => Some((BinOp::Max, *a, *b)),
             Sz::Min([a, b]) => Some((BinOp::Min, *a, *b)),
+            Sz::Div([a, b]) => Some((BinOp::Div, *a, *b)),
+            _ => None,
+        }
+    }
+
+    /// The variable and children `[begin, end, body]` of a range node (a max or a sum).
+    pub fn as_range(&self) -> Option<(u32, [Id; 3])> {
+        match self {
+            Sz::Mor { var, ops } | Sz::Sor { var, ops } => Some((*var, *ops)),
             _ => None,
         }
     }
@@ -114,7 +133,9 @@ impl Language for Sz {
             Sz::Mul(_) => SzKind::Mul,
             Sz::Max(_) => SzKind::Max,
             Sz::Min(_) => SzKind::Min,
+            Sz::Div(_) => SzKind::Div,
             Sz::Mor { var, .. } => SzKind::Mor(*var),
+            Sz::Sor { var, .. } => SzKind::Sor(*var),
         }
     }
 
@@ -126,8 +147,8 @@ impl Language for Sz {
         match self {
             Sz::Num(_) | Sz::Var(_) | Sz::Shape { .. } | Sz::Arg { .. } => &[],
             Sz::Field { idx, .. } | Sz::Read { idx, .. } => idx,
-            Sz::Add(c) | Sz::Sub(c) | Sz::Mul(c) | Sz::Max(c) | Sz::Min(c) => c,
-            Sz::Mor { ops, .. } => ops,
+            Sz::Add(c) | Sz::Sub(c) | Sz::Mul(c) | Sz::Max(c) | Sz::Min(c) | Sz::Div(c) => c,
+            Sz::Mor { ops, .. } | Sz::Sor { ops, .. } => ops,
         }
     }
 
@@ -135,8 +156,8 @@ impl Language for Sz {
         match self {
             Sz::Num(_) | Sz::Var(_) | Sz::Shape { .. } | Sz::Arg { .. } => &mut [],
             Sz::Field { idx, .. } | Sz::Read { idx, .. } => idx,
-            Sz::Add(c) | Sz::Sub(c) | Sz::Mul(c) | Sz::Max(c) | Sz::Min(c) => c,
-            Sz::Mor { ops, .. } => ops,
+            Sz::Add(c) | Sz::Sub(c) | Sz::Mul(c) | Sz::Max(c) | Sz::Min(c) | Sz::Div(c) => c,
+            Sz::Mor { ops, .. } | Sz::Sor { ops, .. } => ops,
         }
     }
 }
@@ -156,12 +177,14 @@ impl fmt::Display for Sz {
             Sz::Mul(_) => f.write_str("*"),
             Sz::Max(_) => f.write_str("max"),
             Sz::Min(_) => f.write_str("min"),
+            Sz::Div(_) => f.write_str("/"),
             Sz::Mor { var, .. } => write!(f, "mor-v{var}"),
+            Sz::Sor { var, .. } => write!(f, "sor-v{var}"),
         }
     }
 }
 
-/// Rule patterns use literals and the five binary operators only.
+/// Rule patterns use literals and the binary operators only.
 impl FromOp for Sz {
     type Error = String;
 
@@ -175,6 +198,7 @@ impl FromOp for Sz {
             "*" => Ok(Sz::Mul(pair(&children)?)),
             "max" => Ok(Sz::Max(pair(&children)?)),
             "min" => Ok(Sz::Min(pair(&children)?)),
+            "/" => Ok(Sz::Div(pair(&children)?)),
             _ if children.is_empty() => op
                 .parse::<i64>()
                 .map(Sz::Num)
@@ -251,6 +275,15 @@ pub fn to_rec_expr_in(e: &SizeExpr, fields: &mut FieldTable) -> RecExpr<Sz> {
                 var: *var,
                 ops: [id(begin), id(end), id(body)],
             },
+            Node::SumOverRange {
+                var,
+                begin,
+                end,
+                body,
+            } => Sz::Sor {
+                var: *var,
+                ops: [id(begin), id(end), id(body)],
+            },
         };
         rec.add(node);
     }
@@ -283,6 +316,12 @@ pub fn to_node(n: &Sz, fields: &FieldTable, ops: &[qd_adstack::size_expr::NodeId
             indices: ops.to_vec(),
         },
         Sz::Mor { var, .. } => Node::MaxOverRange {
+            var: *var,
+            begin: ops[0],
+            end: ops[1],
+            body: ops[2],
+        },
+        Sz::Sor { var, .. } => Node::SumOverRange {
             var: *var,
             begin: ops[0],
             end: ops[1],

@@ -254,7 +254,7 @@ impl Subst1 {
                 Sz::Var(u) if *u == self.var => return Some(self.point),
                 Sz::Var(u) if self.total && self.allowed & var_bit(*u) == 0 => continue,
                 // Rebinding the variable, capturing one of the point, or (total) a range.
-                Sz::Mor { var: u, .. }
+                Sz::Mor { var: u, .. } | Sz::Sor { var: u, .. }
                     if self.total || *u == self.var || point_free & var_bit(*u) != 0 =>
                 {
                     continue

@@ -89,7 +89,11 @@ pub fn check(e: &SizeExpr, params: &[ParamType], memory: &Memory) -> Result<(), 
                     ))
                 }
             },
-            Node::Const(_) | Node::BoundVar(_) | Node::Binary(..) | Node::MaxOverRange { .. } => {}
+            Node::Const(_)
+            | Node::BoundVar(_)
+            | Node::Binary(..)
+            | Node::MaxOverRange { .. }
+            | Node::SumOverRange { .. } => {}
         }
     }
     Ok(())

@@ -5,6 +5,12 @@
 //!   `Max`, `Min` as usual; reads return the element as i64.
 //! - `max(body for v in range(b, e))`: 0 when `e <= b`; otherwise the largest of 0 and `body`
 //!   at every `v` in `[b, e)`. When `body` does not depend on `v` it is evaluated once.
+//! - `sum(body for v in range(b, e))`: 0 when `e <= b`; otherwise the saturating sum of `body`
+//!   at `v = b, b + 1, ..., e - 1`, added in that order. A body that does not depend on `v` is
+//!   evaluated once and multiplied by `e - b` (the same value: every partial sum moves one way).
+//!   A sum evaluated again with the same `begin` and the same outer variables, over a longer
+//!   range (a prefix sum under a max over its end), continues from the previous value: the
+//!   result is the same, in linear rather than quadratic work.
 //! - Caps: a range whose body depends on its variable may have at most
 //!   [`MAX_RANGE_ITERATIONS`] (2^24) iterations, and one evaluation at most [`MAX_EVAL_STEPS`]
 //!   node visits; past either, evaluation stops with an [`EvalError`] that says which (a stack
@@ -15,7 +21,8 @@ use super::expr::{var_bit, SizeExpr, MAX_BOUND_VARS};
 use super::node::{Node, NodeId};
 use std::fmt;
 
-/// The most iterations of one `MaxOverRange` whose body depends on its variable.
+/// The most iterations of one `MaxOverRange` or `SumOverRange` whose body depends on its
+/// variable.
 pub const MAX_RANGE_ITERATIONS: i64 = 1 << 24;
 /// The most node visits of one evaluation.
 pub const MAX_EVAL_STEPS: u64 = 1 << 28;
@@ -54,7 +61,7 @@ impl fmt::Display for EvalError {
         match self {
             EvalError::RangeTooLong { var, begin, end } => write!(
                 f,
-                "max over v{var} in range({begin}, {end}) needs {} iterations, more than the \
+                "the range of v{var}, range({begin}, {end}), needs {} iterations, more than the \
                  cap of {MAX_RANGE_ITERATIONS}",
                 (*end as i128) - (*begin as i128)
             ),
@@ -83,6 +90,7 @@ impl SizeExpr {
             env,
             free: self.free_var_sets(),
             memo: vec![None; self.len()],
+            sums: vec![None; self.len()],
             vars: [0; MAX_BOUND_VARS as usize],
             steps: 0,
             max_steps,
@@ -119,9 +127,20 @@ struct Evaluator<'a> {
     env: &'a dyn EvalEnv,
     free: Vec<u64>,
     memo: Vec<Option<i64>>,
+    /// Per `SumOverRange` node: its last evaluation, to continue a growing prefix sum.
+    sums: Vec<Option<PartialSum>>,
     vars: [i64; MAX_BOUND_VARS as usize],
     steps: u64,
     max_steps: u64,
+}
+
+/// A sum's last value: over `[begin, end)`, with the outer variables its body reads at `outer`.
+#[derive(Clone)]
+struct PartialSum {
+    begin: i64,
+    end: i64,
+    outer: Vec<i64>,
+    value: i64,
 }
 
 /// The environment of an expression that reads nothing.
@@ -245,7 +264,71 @@ impl Evaluator<'_> {
                 self.vars[slot] = saved;
                 result.map(|()| best)
             }
+            Node::SumOverRange {
+                var,
+                begin,
+                end,
+                body,
+            } => self.sum(id, *var, *begin, *end, *body),
         }
+    }
+
+    fn sum(
+        &mut self,
+        id: NodeId,
+        var: u32,
+        begin: NodeId,
+        end: NodeId,
+        body: NodeId,
+    ) -> Result<i64, EvalError> {
+        let b = self.node(begin)?;
+        let e = self.node(end)?;
+        if e <= b {
+            return Ok(0);
+        }
+        let n = ((e as i128) - (b as i128)).min(i64::MAX as i128) as i64;
+        let outer_mask = self.free[body.index()] & !var_bit(var);
+        if self.free[body.index()] & var_bit(var) == 0 {
+            return Ok(self.node(body)?.saturating_mul(n));
+        }
+        if n > MAX_RANGE_ITERATIONS {
+            return Err(EvalError::RangeTooLong {
+                var,
+                begin: b,
+                end: e,
+            });
+        }
+        let outer: Vec<i64> = (0..MAX_BOUND_VARS)
+            .filter(|&v| outer_mask & var_bit(v) != 0)
+            .map(|v| self.vars[v as usize])
+            .collect();
+        // Continue the last evaluation when this one extends it.
+        let (mut total, from) = match &self.sums[id.index()] {
+            Some(p) if p.begin == b && p.end <= e && p.outer == outer => (p.value, p.end),
+            _ => (0, b),
+        };
+        let slot = var as usize;
+        let saved = self.vars[slot];
+        let mut result = Ok(());
+        for i in from..e {
+            self.vars[slot] = i;
+            match self.node(body) {
+                Ok(v) => total = total.saturating_add(v),
+                Err(err) => {
+                    result = Err(err);
+                    break;
+                }
+            }
+        }
+        self.vars[slot] = saved;
+        result?;
+        self.sums[id.index()] = Some(PartialSum {
+            begin: b,
+            end: e,
+            outer,
+            value: total,
+        });
+        Ok(total)
     }
 }
 

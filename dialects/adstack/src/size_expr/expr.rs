@@ -176,6 +176,26 @@ impl SizeExpr {
         bl.finish(r)
     }
 
+    /// `sum(body for v in range(begin, end))`, as written.
+    pub fn sum_over_range_raw(
+        var: u32,
+        begin: &SizeExpr,
+        end: &SizeExpr,
+        body: &SizeExpr,
+    ) -> SizeExpr {
+        let mut bl = Builder::default();
+        let b = bl.import(begin);
+        let e = bl.import(end);
+        let y = bl.import(body);
+        let r = bl.intern(Node::SumOverRange {
+            var,
+            begin: b,
+            end: e,
+            body: y,
+        });
+        bl.finish(r)
+    }
+
     // ----- the flat form --------------------------------------------------------------------
 
     /// The nodes in post-order; the root is last and every operand points backwards.
@@ -220,7 +240,8 @@ impl SizeExpr {
 
     /// Checks a flat node list (from a cache, a device, another tool) and returns it in canonical
     /// form: operands point backwards, limits hold, every bound variable is bound by an
-    /// enclosing `MaxOverRange` and none is rebound inside its own scope. Nodes the root does not
+    /// enclosing `MaxOverRange` or `SumOverRange` and none is rebound inside its own scope; a
+    /// `Div` divides by a positive literal. Nodes the root does not
     /// reach are dropped.
     pub fn from_nodes(nodes: Vec<Node>) -> Result<SizeExpr, String> {
         check_nodes(&nodes)?;
@@ -239,15 +260,10 @@ impl SizeExpr {
     pub fn free_var_sets(&self) -> Vec<u64> {
         let mut free = vec![0u64; self.nodes.len()];
         for (i, n) in self.nodes.iter().enumerate() {
-            free[i] = match n {
-                Node::BoundVar(v) => var_bit(*v),
-                Node::MaxOverRange {
-                    var,
-                    begin,
-                    end,
-                    body,
-                } => {
-                    free[begin.index()] | free[end.index()] | (free[body.index()] & !var_bit(*var))
+            free[i] = match (n, n.as_range()) {
+                (Node::BoundVar(v), _) => var_bit(*v),
+                (_, Some((var, begin, end, body))) => {
+                    free[begin.index()] | free[end.index()] | (free[body.index()] & !var_bit(var))
                 }
                 _ => n.operands().iter().fold(0, |acc, o| acc | free[o.index()]),
             };
@@ -331,11 +347,22 @@ fn check_nodes(nodes: &[Node]) -> Result<(), String> {
                     indices.len()
                 ));
             }
-            Node::BoundVar(v) | Node::MaxOverRange { var: v, .. } if *v >= MAX_BOUND_VARS => {
+            Node::BoundVar(v)
+            | Node::MaxOverRange { var: v, .. }
+            | Node::SumOverRange { var: v, .. }
+                if *v >= MAX_BOUND_VARS =>
+            {
                 return Err(format!(
                     "node {i} ({}) uses v{v}: bound variables are v0 to v{}",
                     node.kind_name(),
                     MAX_BOUND_VARS - 1
+                ));
+            }
+            Node::Binary(BinOp::Div, _, b) if !matches!(nodes[b.index()], Node::Const(c) if c > 0) =>
+            {
+                return Err(format!(
+                    "node {i} (Div) divides by node {}, which is not a positive literal",
+                    b.0
                 ));
             }
             _ => {}
@@ -353,23 +380,19 @@ fn check_nodes(nodes: &[Node]) -> Result<(), String> {
             ));
         }
         let union = |set: &[u64]| ops.iter().fold(0u64, |acc, o| acc | set[o.index()]);
-        match node {
-            Node::BoundVar(v) => free[i] = var_bit(*v),
-            Node::MaxOverRange {
-                var,
-                begin,
-                end,
-                body,
-            } => {
-                let bit = var_bit(*var);
+        match (node, node.as_range()) {
+            (Node::BoundVar(v), _) => free[i] = var_bit(*v),
+            (_, Some((var, begin, end, body))) => {
+                let bit = var_bit(var);
+                let what = range_word(node);
                 if binders[body.index()] & bit != 0 {
                     return Err(format!(
-                        "v{var} is bound again inside the body of the max over v{var}"
+                        "v{var} is bound again inside the body of the {what} over v{var}"
                     ));
                 }
                 if (free[begin.index()] | free[end.index()]) & bit != 0 {
                     return Err(format!(
-                        "the range of the max over v{var} refers to an outer v{var}"
+                        "the range of the {what} over v{var} refers to an outer v{var}"
                     ));
                 }
                 free[i] = free[begin.index()] | free[end.index()] | (free[body.index()] & !bit);
@@ -385,8 +408,16 @@ fn check_nodes(nodes: &[Node]) -> Result<(), String> {
     if root_free != 0 {
         let v = root_free.trailing_zeros();
         return Err(format!(
-            "v{v} is not bound by an enclosing max over a range"
+            "v{v} is not bound by an enclosing max or sum over a range"
         ));
     }
     Ok(())
+}
+
+/// How messages name a range node: "max" or "sum".
+pub(crate) fn range_word(n: &Node) -> &'static str {
+    match n {
+        Node::SumOverRange { .. } => "sum",
+        _ => "max",
+    }
 }

@@ -127,6 +127,43 @@ impl SizeExpr {
         }
     }
 
+    /// `sum(body for v in range(begin, end))`: 0 over a range that is surely empty; `(end -
+    /// begin) * body` when the body does not depend on `v` (what the evaluator computes for
+    /// it); its value when nothing in it reads memory (and it is cheap to compute). Inner binders
+    /// of `v` are renamed as [`SizeExpr::max_over_range`] does.
+    pub fn sum_over_range(var: u32, begin: &SizeExpr, end: &SizeExpr, body: &SizeExpr) -> SizeExpr {
+        let renamed;
+        let body = match body.unused_var_if_binds(var, &[begin, end]) {
+            Some(fresh) => {
+                renamed = body.rebind(var, fresh);
+                &renamed
+            }
+            None => body,
+        };
+        let (ib, ie) = (begin.interval(), end.interval());
+        if ie.hi <= ib.lo || body.as_const() == Some(0) {
+            return SizeExpr::constant(0);
+        }
+        if !body.mentions_var(var) {
+            return end.sub(begin).mul(body);
+        }
+        let e = SizeExpr::sum_over_range_raw(var, begin, end, body);
+        match e.eval_literal(FOLD_STEPS) {
+            Some(c) => SizeExpr::constant(c),
+            None => e,
+        }
+    }
+
+    /// `a / c`, rounded up, for a positive literal `c`.
+    pub fn div_const(&self, c: i64) -> SizeExpr {
+        debug_assert!(c > 0, "the grammar divides by positive literals only");
+        match self.as_const() {
+            Some(x) => SizeExpr::constant(BinOp::Div.apply(x, c)),
+            None if c == 1 => self.clone(),
+            None => SizeExpr::binary(BinOp::Div, self, &SizeExpr::constant(c)),
+        }
+    }
+
     /// The sum of `terms` as a balanced tree of `Add`s (shallow for the evaluator), 0 when empty.
     pub fn sum(terms: &[SizeExpr]) -> SizeExpr {
         let terms: Vec<&SizeExpr> = terms.iter().filter(|t| t.as_const() != Some(0)).collect();
@@ -211,15 +248,16 @@ impl SizeExpr {
     /// `others` uses (free or bound), the highest such.
     fn unused_var_if_binds(&self, var: u32, others: &[&SizeExpr]) -> Option<u32> {
         let mentioned = |e: &SizeExpr| -> u64 {
-            e.nodes().iter().fold(0, |acc, n| match n {
-                Node::BoundVar(v) | Node::MaxOverRange { var: v, .. } => acc | var_bit(*v),
+            e.nodes().iter().fold(0, |acc, n| match (n, n.as_range()) {
+                (Node::BoundVar(v), _) => acc | var_bit(*v),
+                (_, Some((v, ..))) => acc | var_bit(v),
                 _ => acc,
             })
         };
         let binds = self
             .nodes()
             .iter()
-            .any(|n| matches!(n, Node::MaxOverRange { var: v, .. } if *v == var));
+            .any(|n| matches!(n.as_range(), Some((v, ..)) if v == var));
         if !binds {
             return None;
         }
@@ -244,25 +282,29 @@ impl SizeExpr {
                 return m;
             }
             let (var, fresh) = ren;
-            let new = match e.node(id) {
-                Node::BoundVar(v) if *v == var && inside => b.intern(Node::BoundVar(fresh)),
-                Node::MaxOverRange {
-                    var: v,
-                    begin,
-                    end,
-                    body,
-                } if *v == var => {
-                    let begin = go(e, *begin, inside, ren, b, memo);
-                    let end = go(e, *end, inside, ren, b, memo);
-                    let body = go(e, *body, true, ren, b, memo);
-                    b.intern(Node::MaxOverRange {
-                        var: fresh,
-                        begin,
-                        end,
-                        body,
+            let node = e.node(id);
+            let new = match (node, node.as_range()) {
+                (Node::BoundVar(v), _) if *v == var && inside => b.intern(Node::BoundVar(fresh)),
+                (_, Some((v, begin, end, body))) if v == var => {
+                    let begin = go(e, begin, inside, ren, b, memo);
+                    let end = go(e, end, inside, ren, b, memo);
+                    let body = go(e, body, true, ren, b, memo);
+                    b.intern(match node {
+                        Node::SumOverRange { .. } => Node::SumOverRange {
+                            var: fresh,
+                            begin,
+                            end,
+                            body,
+                        },
+                        _ => Node::MaxOverRange {
+                            var: fresh,
+                            begin,
+                            end,
+                            body,
+                        },
                     })
                 }
-                n => {
+                (n, _) => {
                     let ops: Vec<NodeId> = n
                         .operands()
                         .into_iter()

@@ -6,7 +6,7 @@
 //! is in `[0, i32::MAX]` (indices are i32). A bound variable holds the hull, over the
 //! `MaxOverRange`s that bind it, of `[lo(begin), hi(end) - 1]`; since no variable is bound again
 //! inside its own scope, these ranges do not depend on themselves and a few rounds from "any
-//! value" settle them. `Sub` is `[max(lo_a - hi_b, 0), max(hi_a - lo_b, 0)]`: the subtrahend's
+//! value" settle them. A sum over a range is its count times the body's interval. `Sub` is `[max(lo_a - hi_b, 0), max(hi_a - lo_b, 0)]`: the subtrahend's
 //! *lower* bound gives the upper bound, which is what keeps the sizing sound.
 
 use super::expr::{SizeExpr, MAX_BOUND_VARS};
@@ -69,7 +69,34 @@ impl Interval {
                     *c.iter().max().expect("four corners"),
                 )
             }
+            // Rounding up is monotone in the dividend, and in the (positive) divisor for a
+            // dividend of one sign: the extremes are among the corners.
+            BinOp::Div if b.lo > 0 => {
+                let c = [(a.lo, b.lo), (a.lo, b.hi), (a.hi, b.lo), (a.hi, b.hi)]
+                    .map(|(x, y)| op.apply(x, y));
+                Interval::new(
+                    *c.iter().min().expect("four corners"),
+                    *c.iter().max().expect("four corners"),
+                )
+            }
+            BinOp::Div => Interval::FULL,
         }
+    }
+
+    /// The interval of a sum of `n` values of `body`, `n` in `count` (non-negative).
+    pub fn sum_of(count: Interval, body: Interval) -> Interval {
+        let (nlo, nhi) = (count.lo.max(0), count.hi.max(0));
+        let lo = if body.lo >= 0 {
+            nlo.saturating_mul(body.lo)
+        } else {
+            nhi.saturating_mul(body.lo)
+        };
+        let hi = if body.hi >= 0 {
+            nhi.saturating_mul(body.hi)
+        } else {
+            nlo.saturating_mul(body.hi)
+        };
+        Interval::new(lo, hi)
     }
 }
 
@@ -92,10 +119,7 @@ impl SizeExpr {
         let nodes = self.nodes();
         let unbound: [Interval; MAX_BOUND_VARS as usize] = std::array::from_fn(|v| free(v as u32));
         let mut vars = unbound;
-        let binders = nodes
-            .iter()
-            .filter(|n| matches!(n, Node::MaxOverRange { .. }))
-            .count();
+        let binders = nodes.iter().filter(|n| n.as_range().is_some()).count();
         let mut iv = vec![Interval::FULL; nodes.len()];
         // Each round settles one more level of nesting (a range depends only on outer variables).
         for _ in 0..=binders.min(MAX_BOUND_VARS as usize) {
@@ -105,14 +129,11 @@ impl SizeExpr {
             let mut next: [Option<Interval>; MAX_BOUND_VARS as usize] =
                 [None; MAX_BOUND_VARS as usize];
             for n in nodes {
-                if let Node::MaxOverRange {
-                    var, begin, end, ..
-                } = n
-                {
+                if let Some((var, begin, end, _)) = n.as_range() {
                     let b = iv[begin.index()];
                     let e = iv[end.index()];
                     let r = Interval::new(b.lo, e.hi.saturating_sub(1).max(b.lo));
-                    if let Some(slot) = next.get_mut(*var as usize) {
+                    if let Some(slot) = next.get_mut(var as usize) {
                         *slot = Some(slot.map_or(r, |s| s.hull(r)));
                     }
                 }
@@ -165,6 +186,12 @@ fn node_interval(n: &Node, iv: &[Interval], vars: &[Interval]) -> Interval {
             } else {
                 Interval::new(0, hi)
             }
+        }
+        Node::SumOverRange {
+            begin, end, body, ..
+        } => {
+            let count = Interval::binary(BinOp::Sub, iv[end.index()], iv[begin.index()]);
+            Interval::sum_of(count, iv[body.index()])
         }
     }
 }

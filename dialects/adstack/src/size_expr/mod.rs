@@ -11,17 +11,19 @@
 //! | `NdarrayShape(a, k)` | `arg0.shape[1]` | dimension `k` of the kernel's ndarray argument `a` |
 //! | `NdarrayRead(a, idx, T)` | `arg2[v0, 3]:i64` | element `idx` of integer ndarray argument `a` |
 //! | `ScalarArg(a, T)` | `arg1:i32` | the value of integer scalar argument `a` at the launch |
-//! | `BoundVar(v)` | `v0` | the variable of the enclosing `MaxOverRange` over `v` |
+//! | `BoundVar(v)` | `v0` | the variable of the enclosing `MaxOverRange` or `SumOverRange` over `v` |
 //! | `Add`, `Mul` | `a + b`, `a * b` | saturating i64 |
 //! | `Sub` | `a - b` | `max(a - b, 0)` |
 //! | `Max`, `Min` | `max(a, b)`, `min(a, b)` | |
+//! | `Div` | `a / 2` | `a / c` rounded up, `c` a positive literal; a saturated `a` stays saturated |
 //! | `MaxOverRange(v, b, e, body)` | `max(body for v0 in range(b, e))` | `max(0, body(v) for v in [b, e))`; 0 when empty |
+//! | `SumOverRange(v, b, e, body)` | `sum(body for v0 in range(b, e))` | `body(b) + ... + body(e - 1)`, saturating; 0 when empty |
 //!
 //! Arguments are numbered by their position in the kernel's argument list (a gradient kernel
 //! keeps its primal's arguments first, so the numbers carry over). An index is any expression
 //! (a literal and a bound variable are the common cases). `T` is the element type
 //! (`i8 i16 i32 i64 ui8 ui16 ui32`): it bounds the read's interval. Every `vN` must be bound by
-//! an enclosing `MaxOverRange`, which may not rebind a variable already in scope. The full
+//! an enclosing range node, which may not rebind a variable already in scope. The full
 //! syntax is in [`syntax`]; the attribute is `#adstack.size<EXPR>`.
 //!
 //! # Representations
@@ -44,7 +46,9 @@
 //! never ran. The trip count of `range(b, e)` is `Sub(hi(e), lo(b))`, and a stack's bound is
 //! the sum over its pushes of the products of the trip counts of the loops between the push and
 //! the alloca (a loop around the alloca does not multiply: executing the alloca empties the
-//! stack), each maximised over the enclosing loops' variables. Every step takes a max over a
+//! stack), each maximised over the enclosing loops' variables. Where an inner loop's trip count
+//! depends on an outer loop's index, the outer loop contributes the sum over its iterations
+//! (`SumOverRange`) instead of its trip count times the largest iteration. Every step takes a max over a
 //! superset of what the kernel can do, so the evaluated value is an upper bound. The intervals
 //! obey the same rule (`Sub` uses the subtrahend's lower bound), and folding only rewrites
 //! what the intervals prove equal.
@@ -65,5 +69,7 @@ pub use syntax::{parse_attr, parse_attr_body, ParseError};
 
 #[cfg(test)]
 mod attr_tests;
+#[cfg(test)]
+mod sum_tests;
 #[cfg(test)]
 mod tests;

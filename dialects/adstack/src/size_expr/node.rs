@@ -107,12 +107,19 @@ pub enum BinOp {
     Mul,
     Max,
     Min,
+    /// `a / b` rounded up, by a positive literal `b` (the only divisor the grammar allows). A
+    /// saturated dividend (`i64::MAX`, `i64::MIN`) stands for a value too large to represent, so
+    /// its quotient stays saturated: a closed form `n * (n - 1) / 2` is then never below the sum
+    /// it replaces.
+    Div,
 }
 
 impl BinOp {
+    /// The operators over any two operands (`Div` divides by literals only).
     pub const ALL: [BinOp; 5] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Max, BinOp::Min];
 
-    /// Applies the operator with the evaluator's saturating i64 semantics.
+    /// Applies the operator with the evaluator's saturating i64 semantics. `Div` by a
+    /// non-positive `b` (which validation rules out) gives `i64::MAX`, never a panic.
     pub fn apply(self, a: i64, b: i64) -> i64 {
         match self {
             BinOp::Add => a.saturating_add(b),
@@ -120,6 +127,9 @@ impl BinOp {
             BinOp::Mul => a.saturating_mul(b),
             BinOp::Max => a.max(b),
             BinOp::Min => a.min(b),
+            BinOp::Div if b <= 0 => i64::MAX,
+            BinOp::Div if a == i64::MAX || a == i64::MIN => a,
+            BinOp::Div => a.div_euclid(b) + i64::from(a.rem_euclid(b) != 0),
         }
     }
 }
@@ -151,12 +161,20 @@ pub enum Node {
         ty: IntTy,
         indices: Vec<NodeId>,
     },
-    /// `vN`: the variable bound by an enclosing `MaxOverRange`.
+    /// `vN`: the variable bound by an enclosing `MaxOverRange` or `SumOverRange`.
     BoundVar(u32),
     Binary(BinOp, NodeId, NodeId),
     /// `max(body for vN in range(begin, end))`: 0 over an empty range, else the largest of 0 and
     /// every value of `body`.
     MaxOverRange {
+        var: u32,
+        begin: NodeId,
+        end: NodeId,
+        body: NodeId,
+    },
+    /// `sum(body for vN in range(begin, end))`: 0 over an empty range, else the (saturating) sum
+    /// of `body` at every `v` in `[begin, end)`.
+    SumOverRange {
         var: u32,
         begin: NodeId,
         end: NodeId,
@@ -176,7 +194,29 @@ impl Node {
             Node::Binary(_, a, b) => vec![*a, *b],
             Node::MaxOverRange {
                 begin, end, body, ..
+            }
+            | Node::SumOverRange {
+                begin, end, body, ..
             } => vec![*begin, *end, *body],
+        }
+    }
+
+    /// The variable a range node binds and its operands (begin, end, body).
+    pub fn as_range(&self) -> Option<(u32, NodeId, NodeId, NodeId)> {
+        match self {
+            Node::MaxOverRange {
+                var,
+                begin,
+                end,
+                body,
+            }
+            | Node::SumOverRange {
+                var,
+                begin,
+                end,
+                body,
+            } => Some((*var, *begin, *end, *body)),
+            _ => None,
         }
     }
 
@@ -209,6 +249,17 @@ impl Node {
                 end: f(*end),
                 body: f(*body),
             },
+            Node::SumOverRange {
+                var,
+                begin,
+                end,
+                body,
+            } => Node::SumOverRange {
+                var: *var,
+                begin: f(*begin),
+                end: f(*end),
+                body: f(*body),
+            },
         }
     }
 
@@ -226,7 +277,9 @@ impl Node {
             Node::Binary(BinOp::Mul, ..) => "Mul",
             Node::Binary(BinOp::Max, ..) => "Max",
             Node::Binary(BinOp::Min, ..) => "Min",
+            Node::Binary(BinOp::Div, ..) => "Div",
             Node::MaxOverRange { .. } => "MaxOverRange",
+            Node::SumOverRange { .. } => "SumOverRange",
         }
     }
 }

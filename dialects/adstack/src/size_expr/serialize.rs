@@ -18,6 +18,8 @@
 //! | 5..=9 | Add, Sub, Mul, Max, Min | lhs | rhs | | | |
 //! | 10 | MaxOverRange | var | begin | end | body | |
 //! | 11 | ScalarArg | arg | element type | | | |
+//! | 12 | SumOverRange | var | begin | end | body | |
+//! | 13 | Div | lhs | rhs | | | |
 //!
 //! Element types: 0 i8, 1 i16, 2 i32, 3 i64, 4 ui8, 5 ui16, 6 ui32. Unused fields are 0. The root
 //! is the last node; operands point backwards. Decoding checks everything and returns the
@@ -70,13 +72,19 @@ impl SizeExpr {
                 }
                 Node::BoundVar(v) => (4, [*v, 0, 0, 0], 0),
                 Node::ScalarArg { arg, ty } => (11, [*arg, ty.code(), 0, 0], 0),
-                Node::Binary(op, a, b) => (5 + binop_code(*op), [a.0, b.0, 0, 0], 0),
+                Node::Binary(op, a, b) => (binop_kind(*op), [a.0, b.0, 0, 0], 0),
                 Node::MaxOverRange {
                     var,
                     begin,
                     end,
                     body,
                 } => (10, [*var, begin.0, end.0, body.0], 0),
+                Node::SumOverRange {
+                    var,
+                    begin,
+                    end,
+                    body,
+                } => (12, [*var, begin.0, end.0, body.0], 0),
             });
         }
         let mut out = Vec::with_capacity(HEADER + RECORD * records.len() + 4 * indices.len());
@@ -213,6 +221,19 @@ impl SizeExpr {
                     unused(&[c, d], value)?;
                     Node::ScalarArg { arg: a, ty: ty(b)? }
                 }
+                12 => {
+                    unused(&[], value)?;
+                    Node::SumOverRange {
+                        var: a,
+                        begin: NodeId(b),
+                        end: NodeId(c),
+                        body: NodeId(d),
+                    }
+                }
+                13 => {
+                    unused(&[c, d], value)?;
+                    Node::Binary(BinOp::Div, NodeId(a), NodeId(b))
+                }
                 k => return Err(format!("node {i}: unknown kind {k}")),
             };
             nodes.push(node);
@@ -221,8 +242,13 @@ impl SizeExpr {
     }
 }
 
-fn binop_code(op: BinOp) -> u32 {
-    BinOp::ALL.iter().position(|&o| o == op).unwrap_or(0) as u32
+/// The record kind of a binary node: 5 to 9 in [`BinOp::ALL`]'s order, then `Div` (13, added
+/// after the range and argument kinds).
+fn binop_kind(op: BinOp) -> u32 {
+    match op {
+        BinOp::Div => 13,
+        _ => 5 + BinOp::ALL.iter().position(|&o| o == op).unwrap_or(0) as u32,
+    }
 }
 
 struct Reader<'a> {

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! expr  := term (('+' | '-') term)*            left-associative; '-' saturates at 0
-//! term  := atom ('*' atom)*
+//! term  := atom (('*' | '/') atom)*             '/' rounds up; its divisor is a positive literal
 //! atom  := INT                                 a literal, e.g. 7 or -3
 //!        | 'v' N                               a bound variable
 //!        | '@' SYMBOL '[' [expr (',' expr)*] ']' ':' TYPE    a field element (TYPE: i8 i16 i32
@@ -11,6 +11,7 @@
 //!        | 'arg' N ':' TYPE                                  an integer scalar argument
 //!        | 'max' '(' expr ',' expr ')' | 'min' '(' expr ',' expr ')'
 //!        | 'max' '(' expr 'for' 'v' N 'in' 'range' '(' expr ',' expr ')' ')'
+//!        | 'sum' '(' expr 'for' 'v' N 'in' 'range' '(' expr ',' expr ')' ')'
 //!        | '(' expr ')'
 //! ```
 //!
@@ -105,7 +106,7 @@ impl fmt::Display for SizeExpr {
 fn prec(n: &Node) -> u8 {
     match n {
         Node::Binary(BinOp::Add | BinOp::Sub, ..) => 1,
-        Node::Binary(BinOp::Mul, ..) => 2,
+        Node::Binary(BinOp::Mul | BinOp::Div, ..) => 2,
         _ => 3,
     }
 }
@@ -145,6 +146,7 @@ fn write_node(e: &SizeExpr, id: NodeId, min_prec: u8, out: &mut String) {
             let (p, sym) = match op {
                 BinOp::Add => (1, " + "),
                 BinOp::Sub => (1, " - "),
+                BinOp::Div => (2, " / "),
                 _ => (2, " * "),
             };
             write_node(e, *a, p, out);
@@ -156,8 +158,15 @@ fn write_node(e: &SizeExpr, id: NodeId, min_prec: u8, out: &mut String) {
             begin,
             end,
             body,
+        }
+        | Node::SumOverRange {
+            var,
+            begin,
+            end,
+            body,
         } => {
-            out.push_str("max(");
+            out.push_str(super::expr::range_word(n));
+            out.push('(');
             write_node(e, *body, 0, out);
             out.push_str(&format!(" for v{var} in range("));
             write_node(e, *begin, 0, out);
@@ -219,7 +228,7 @@ impl SizeExpr {
         let (e, _) = p.expr()?;
         p.skip_ws();
         if p.pos != p.s.len() {
-            return Err(p.err("expected '+', '-', '*' or the end of the expression"));
+            return Err(p.err("expected '+', '-', '*', '/' or the end of the expression"));
         }
         e.validate()
             .map_err(|message| ParseError { offset: 0, message })?;
@@ -371,10 +380,17 @@ impl Parser<'_> {
 
     fn term(&mut self) -> Result<Parsed, ParseError> {
         let mut lhs = self.atom()?;
-        while self.eat(b'*') {
+        loop {
+            let op = if self.eat(b'*') {
+                BinOp::Mul
+            } else if self.eat(b'/') {
+                BinOp::Div
+            } else {
+                break;
+            };
             let rhs = self.atom()?;
             let d = self.node_depth(&[lhs.1, rhs.1])?;
-            lhs = (SizeExpr::binary(BinOp::Mul, &lhs.0, &rhs.0), d);
+            lhs = (SizeExpr::binary(op, &lhs.0, &rhs.0), d);
         }
         Ok(lhs)
     }
@@ -410,6 +426,12 @@ impl Parser<'_> {
                 }
                 match word.as_str() {
                     "max" => self.max_form(),
+                    "sum" => {
+                        self.expect(b'(')?;
+                        let body = self.expr()?;
+                        self.keyword("for")?;
+                        self.range_form(body, SizeExpr::sum_over_range_raw)
+                    }
                     "min" => {
                         self.expect(b'(')?;
                         let a = self.expr()?;
@@ -464,6 +486,15 @@ impl Parser<'_> {
         }
         self.keyword("for")
             .map_err(|_| self.err("expected ',' or 'for'"))?;
+        self.range_form(first, SizeExpr::max_over_range_raw)
+    }
+
+    /// `vN in range(b, e))` after `max(body for` or `sum(body for`; `build` makes the node.
+    fn range_form(
+        &mut self,
+        first: Parsed,
+        build: fn(u32, &SizeExpr, &SizeExpr, &SizeExpr) -> SizeExpr,
+    ) -> Result<Parsed, ParseError> {
         let at = self.pos;
         let var = self
             .ident()
@@ -481,10 +512,7 @@ impl Parser<'_> {
         self.expect(b')')?;
         self.expect(b')')?;
         let d = self.node_depth(&[begin.1, end.1, first.1])?;
-        Ok((
-            SizeExpr::max_over_range_raw(var, &begin.0, &end.0, &first.0),
-            d,
-        ))
+        Ok((build(var, &begin.0, &end.0, &first.0), d))
     }
 
     /// `[e, ...]` and the depth of each index; empty only when `allow_empty` (a scalar field).

@@ -1,11 +1,11 @@
 use super::*;
 use std::collections::HashMap;
 
-fn p(s: &str) -> SizeExpr {
+pub(super) fn p(s: &str) -> SizeExpr {
     SizeExpr::parse(s).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
-fn perr(s: &str) -> String {
+pub(super) fn perr(s: &str) -> String {
     match SizeExpr::parse(s) {
         Ok(e) => panic!("{s} parsed as {e}"),
         Err(e) => e.message,
@@ -14,7 +14,7 @@ fn perr(s: &str) -> String {
 
 /// A launch: fields, ndarray shapes and elements (row-major), scalar arguments.
 #[derive(Default)]
-struct Env {
+pub(super) struct Env {
     fields: HashMap<String, (Vec<i64>, Vec<i64>)>,
     arrays: HashMap<u32, (Vec<i64>, Vec<i64>)>,
     scalars: HashMap<u32, i64>,
@@ -58,7 +58,7 @@ impl EvalEnv for Env {
     }
 }
 
-fn env() -> Env {
+pub(super) fn env() -> Env {
     let mut e = Env::default();
     e.fields.insert("n".into(), (vec![], vec![12]));
     e.fields
@@ -71,7 +71,7 @@ fn env() -> Env {
     e
 }
 
-fn ev(s: &str) -> i64 {
+pub(super) fn ev(s: &str) -> i64 {
     p(s).eval(&env()).unwrap_or_else(|e| panic!("{s}: {e}"))
 }
 
