@@ -13,9 +13,10 @@
 //! - `push`: count += 1, then top := (v, 0). Past capacity it writes nothing and records an
 //!   overflow (the kernel, the alloca's location, the capacity) in the program's memory; the
 //!   launch goes on, as on a device, and the next `sync` reports it.
-//! - Statistic: the most entries each stack held at once over the launch's threads
-//!   ([`Stacks::peaks`], read back through `Device::adstack_peaks`), to check that sizing is
-//!   never under and to see how tight it is.
+//! - Statistic: each stack's peak demand over the launch's threads ([`Stacks::peaks`], read
+//!   back through `Device::adstack_peaks`), to check that sizing is never under and to see how
+//!   tight it is. The demand is the depth the pushes and pops ask for, counting the pushes that
+//!   overflowed: a stack sized too small still shows what it needed, not its capacity.
 //! - `pop`: count = max(count - 1, 0). `load_top` / `load_top_adj` read entry max(count - 1, 0);
 //!   an entry never written reads as zero (the alloca zero-initialises the stack).
 //! - `acc_adjoint`: top.adjoint += v in the element's precision (float stacks only).
@@ -36,7 +37,9 @@ struct Stack {
     count: usize,
     capacity: usize,
     loc: Option<Location>,
-    /// The largest `count` since the launch began (over every thread).
+    /// The depth the thread's pushes and pops ask for, as if the capacity were unlimited.
+    demand: usize,
+    /// The largest `demand` since the launch began (over every thread).
     peak: usize,
 }
 
@@ -64,8 +67,9 @@ impl Stacks {
         &mut self.stacks[key]
     }
 
-    /// The most entries each of the first `n` stacks of the plan held at once during the launch
-    /// (0 for a stack whose alloca never ran).
+    /// The peak demand of each of the first `n` stacks of the plan during the launch (0 for a
+    /// stack whose alloca never ran): the most entries it held at once, or would have held had
+    /// its capacity allowed.
     pub fn peaks(&self, n: usize) -> Vec<u64> {
         (0..n)
             .map(|i| self.stacks.get(i).map_or(0, |s| s.peak as u64))
@@ -155,6 +159,7 @@ fn alloca(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
         // Entries are pushed one by one: clearing keeps the allocation for the next thread.
         s.entries.clear();
         s.count = 0;
+        s.demand = 0;
         s.capacity = usize::try_from(depth).unwrap_or(usize::MAX);
         s.loc = Some(loc);
         f.set(r, key as u64);
@@ -175,6 +180,8 @@ fn push(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
         let bits = f.get(v);
         let st = f.state::<Stacks>(sid).get_mut(key);
         let top = st.count;
+        st.demand = st.demand.saturating_add(1);
+        st.peak = st.peak.max(st.demand);
         let pushed = if top >= st.capacity {
             Pushed::Overflow {
                 capacity: st.capacity,
@@ -184,7 +191,6 @@ fn push(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
             Pushed::NoMemory { loc: st.loc }
         } else {
             st.count += 1;
-            st.peak = st.peak.max(st.count);
             if top < st.entries.len() {
                 st.entries[top] = (bits, 0);
             } else {
@@ -225,7 +231,10 @@ fn pop(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnostic> {
     Ok(Box::new(move |f| {
         let key = f.get(s) as usize;
         let st = f.state::<Stacks>(sid).get_mut(key);
+        // The entries stay as a device keeps them (an overflowed push wrote nothing, yet a pop
+        // still takes the top); the demand only counts.
         st.count = st.count.saturating_sub(1);
+        st.demand = st.demand.saturating_sub(1);
         Ok(Flow::Next)
     }))
 }

@@ -120,9 +120,11 @@ pub trait Device {
     }
 
     /// A debugging statistic, for devices that keep it (the interpreter does): the most entries
-    /// each adstack of `kernel` held at once, over every thread of its last launch, in the order
-    /// of the launch's plan (ascending stack id). None when the device does not keep it or the
-    /// kernel has not run.
+    /// each adstack of `kernel` held at once, over every thread of its last launch, counting
+    /// pushes that overflowed (what the stack needed, even past its capacity), in the order of
+    /// the launch's plan (ascending stack id). None when the device does not keep it or the
+    /// kernel has not run. It must be known when [`Device::launch`] returns: the program then
+    /// copies it into the launch's plan (`StackPlan::measured_peak`).
     fn adstack_peaks(&self, kernel: CompiledKernel) -> Option<Vec<u64>> {
         let _ = kernel;
         None

@@ -342,6 +342,14 @@ impl Program {
         let launched = self
             .device
             .launch(&self.ctx, compiled, args, &plan, &mut self.memory);
+        let mut plan = plan;
+        // A device that measures peaks has them once `launch` returns (the interpreter runs to
+        // completion there); they are this launch's, in the plan's order.
+        if let Some(peaks) = self.device.adstack_peaks(compiled) {
+            for (s, peak) in plan.stacks.iter_mut().zip(peaks) {
+                s.measured_peak = Some(peak);
+            }
+        }
         self.kernels[k.0 as usize].last_plan = Some(plan);
         for b in touched {
             if !self.device_newer.contains(&b) {
@@ -383,7 +391,8 @@ impl Program {
             .map_err(|d| Error::Diagnostics(vec![d]))
     }
 
-    /// The adstack plan of the last launch of `k` (None before its first launch).
+    /// The adstack plan of the last launch of `k` (None before its first launch), with each
+    /// stack's measured peak where the device measures it ([`crate::adstack::StackPlan::measured_peak`]).
     pub fn last_adstack_plan(&self, k: KernelId) -> Option<&AdstackPlan> {
         self.kernels.get(k.0 as usize)?.last_plan.as_ref()
     }

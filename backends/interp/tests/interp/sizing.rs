@@ -69,10 +69,15 @@ fn one_push_past_the_evaluated_depth_overflows() {
         "{}",
         e.message
     );
-    // The extra push wrote nothing.
+    // The extra push wrote nothing, yet the peak counts it: the stack needed 38.
     assert_eq!(p.read_f64("r").unwrap(), vec![36.0]);
     let k = p.kernel("k").unwrap();
-    assert_eq!(p.adstack_peaks(k), Some(vec![37]));
+    assert_eq!(p.adstack_peaks(k), Some(vec![38]));
+    let plan = p.last_adstack_plan(k).unwrap();
+    assert_eq!(
+        (plan.stacks[0].depth, plan.stacks[0].measured_peak),
+        (37, Some(38))
+    );
 }
 
 #[test]

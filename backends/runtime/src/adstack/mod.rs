@@ -27,6 +27,10 @@
 //!   the adjoint (`2 * sizeof(T)`), of an integer or i1 stack the primal only (`sizeof(T)`, i1
 //!   as 1 byte in the host layout; a device that widens it, as SPIR-V does to i32, says so
 //!   through `Device::adstack_entry_bytes`). A kernel's total is the sum over its stacks.
+//! - Measured peaks ([`StackPlan::measured_peak`]): after a launch, the program copies into the
+//!   launch's plan each stack's peak as the device measured it, where the device measures
+//!   (`Device::adstack_peaks`); the plan of the last launch ([`crate::Program::last_adstack_plan`])
+//!   thus holds each stack's bound next to what it really needed.
 
 mod check;
 mod env;
@@ -136,6 +140,11 @@ pub struct StackPlan {
     pub depth: u64,
     /// The memory the stack takes per thread (count header and `depth` entries).
     pub bytes_per_thread: u64,
+    /// After the launch, on a device that measures it ([`crate::Device::adstack_peaks`]: the
+    /// interpreter), the most entries the stack held at once over every thread, counting pushes
+    /// that overflowed (so a peak above `depth` means the launch overflowed). None before the
+    /// launch and on devices that do not measure.
+    pub measured_peak: Option<u64>,
 }
 
 /// Every stack's size for one launch of a kernel, by ascending id.
@@ -350,6 +359,7 @@ impl StackInfo {
             } else {
                 0
             },
+            measured_peak: None,
         }
     }
 }

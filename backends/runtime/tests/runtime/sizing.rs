@@ -151,6 +151,12 @@ fn every_launch_gets_the_depths_of_its_own_data() {
     p.launch(e, &[]).unwrap();
     assert_eq!(p.last_adstack_plan(e), Some(&AdstackPlan::empty("empty")));
     assert_eq!(p.adstack_peaks(k), None);
+    // So the plans record no measured peak: None, not a made-up value.
+    let last = p.last_adstack_plan(k).unwrap();
+    assert!(
+        last.stacks.iter().all(|s| s.measured_peak.is_none()),
+        "{last:?}"
+    );
 }
 
 #[test]

@@ -139,6 +139,7 @@ fn plan(s: &Setup, stacks: &[(u32, u64)]) -> AdstackPlan {
                 source: DepthSource::Forced,
                 depth,
                 bytes_per_thread: 0,
+                measured_peak: None,
             })
             .collect(),
     }
