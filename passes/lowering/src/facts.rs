@@ -11,8 +11,8 @@
 //!     extent is that same ndarray extent.
 //!
 //!   (Induction variables are SSA values: nothing in the body can change them.)
-//! - For each adstack op: the id and element type of its stack (an alloca without an id is an
-//!   error at the alloca: the runtime knows stacks by their ids).
+//! - For each adstack op: the id and element type of its stack (an alloca without an id, or with
+//!   the id of another alloca, is an error at the alloca: the runtime knows stacks by their ids).
 
 use crate::remat::const_int;
 use qd_ad::{element_access, PathIndex, ACC_NDARRAY_ADJOINT_OP, LOAD_ELEMENT_OP};
@@ -75,6 +75,9 @@ pub fn collect(
     let Some(body) = body else {
         return Ok(facts);
     };
+    // The first alloca of each stack id: the runtime knows stacks by id, so two allocas of one
+    // id would share one stack (and a task may list an id once).
+    let mut allocas: HashMap<u32, OpId> = HashMap::new();
     for op in ctx.walk_pre_order(kernel) {
         if let Some(accesses) = accessed(ctx, body, op) {
             for (k, (i, e)) in accesses.into_iter().enumerate() {
@@ -89,10 +92,27 @@ pub fn collect(
         }
         if ctx.dialect_of(op) == "adstack" {
             let f = stack_fact(ctx, op)?;
+            if ctx.name(op) == qd_adstack::ALLOCA_OP {
+                if let Some(&first) = allocas.get(&f.id) {
+                    return Err(duplicate_id(ctx, f.id, first, op));
+                }
+                allocas.insert(f.id, op);
+            }
             facts.stacks.insert(op, f);
         }
     }
     Ok(facts)
+}
+
+fn duplicate_id(ctx: &Context, id: u32, first: OpId, second: OpId) -> Diagnostic {
+    Diagnostic::error(
+        ctx.loc(second),
+        format!(
+            "adstack id {id} is used by two adstack.alloca ops of the kernel: run \
+             determine-ad-stack-size (which renumbers them) before convert-qd-to-lowered"
+        ),
+    )
+    .with_note(ctx.loc(first), format!("adstack id {id} first used here"))
 }
 
 fn stack_fact(ctx: &Context, op: OpId) -> Result<StackFact, Diagnostic> {
