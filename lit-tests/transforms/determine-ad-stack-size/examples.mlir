@@ -15,9 +15,10 @@
 // NDARRAY: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(2 + (arg0[v0]:i32 - 0) for v0 in range(0, 8))>}
 // NDARRAY-NOT: adstack.alloca
 
-// for j < m: v = x[i]; for t < j: each j pushes 1 + j values: m * (1 + max j), plus 1.
+// for j < m: v = x[i]; for t < j: each j pushes 1 + j values: the sum over j of 1 + j, plus 1
+// (79 at m = 12, exactly what the kernel pushes).
 // TRIANGULAR-LABEL: qd.kernel @compute_grad
-// TRIANGULAR: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<1 + (@m[]:i32 - 0) * max(1 + v1 for v1 in range(0, @m[]:i32))>}
+// TRIANGULAR: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<1 + sum(1 + v1 for v1 in range(0, @m[]:i32))>}
 // TRIANGULAR-NOT: adstack.alloca
 
 // One overwritten element is saved per iteration of range(n).

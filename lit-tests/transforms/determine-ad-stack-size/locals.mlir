@@ -153,9 +153,9 @@ qd.kernel @stack_stale(%v: f32) {
 // -----
 
 // A local stored in one loop (j, variable v1) and read in a sibling loop (i, also v1): the stored
-// values' max over j is placed under the max over i, and gets its own variable.
+// values' max over j is placed under the sum over i, and gets its own variable.
 // CHECK-LABEL: qd.kernel @sibling_loops
-// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<3 * max(max(arg0[v63]:i32 for v63 in range(0, 5)) + v1 for v1 in range(0, 3))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<sum(max(arg0[v63]:i32 for v63 in range(0, 5)) + v1 for v1 in range(0, 3))>}
 qd.kernel @sibling_loops(%a: !qd.ndarray<?xi32>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

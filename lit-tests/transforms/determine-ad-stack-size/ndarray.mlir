@@ -40,9 +40,9 @@ qd.kernel @multi_dim(%a: !qd.ndarray<?x?xi32>, %v: f32) {
 // -----
 
 // Nested trip counts (upstream: n = [2, 3, 4, 1]): for ie < n.shape0: for il < n[ie]:
-// for j < n[il]. The alloca is per ie: n[ie] iterations of at most max over il of n[il].
+// for j < n[il]. The alloca is per ie: the sum over il < n[ie] of n[il] (exact).
 // CHECK-LABEL: qd.kernel @nested_reads
-// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max((arg0[v0]:i32 - 0) * max(arg0[v1]:i32 - 0 for v1 in range(0, arg0[v0]:i32)) for v0 in range(0, arg0.shape[0]))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(sum(arg0[v1]:i32 - 0 for v1 in range(0, arg0[v0]:i32)) for v0 in range(0, arg0.shape[0]))>}
 qd.kernel @nested_reads(%n: !qd.ndarray<?xi32>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %len = qd.ndarray_shape %n, 0 : !qd.ndarray<?xi32>
@@ -62,9 +62,9 @@ qd.kernel @nested_reads(%n: !qd.ndarray<?xi32>, %v: f32) {
 
 // Two independent loops over different ndarrays must not fuse: with a = [0, 0, 0, 100] and
 // b = [1, 1] the largest a[ia] - b[ib] is 99, which a fused max over min(4, 2) indices misses.
-// The bound keeps one max per loop: shape(a) * shape(b) * max over ia, ib of (a[ia] - b[ib]).
+// The bound keeps one sum per loop: the sum over ia, ib of (a[ia] - b[ib]), each clamped at 0.
 // CHECK-LABEL: qd.kernel @independent
-// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<arg0.shape[0] * max(arg1.shape[0] * max(arg0[v1]:i32 - arg1[v2]:i32 for v2 in range(0, arg1.shape[0])) for v1 in range(0, arg0.shape[0]))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<sum(sum(arg0[v1]:i32 - arg1[v2]:i32 for v2 in range(0, arg1.shape[0])) for v1 in range(0, arg0.shape[0]))>}
 qd.kernel @independent(%a: !qd.ndarray<?xi32>, %b: !qd.ndarray<?xi32>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -26,10 +26,10 @@ qd.kernel @segments(%v: f32) {
 // -----
 
 // The segment as the loop's range itself: range(starts[i], starts[i + 1]), one stack for all
-// segments: 3 segments of at most the longest.
+// segments: the sum of the 3 segment lengths (exact).
 qd.field @starts : !qd.field<4xi32>
 // CHECK-LABEL: qd.kernel @segment_range
-// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<3 * max(@starts[v1 + 1]:i32 - @starts[v1]:i32 for v1 in range(0, 3))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<sum(@starts[v1 + 1]:i32 - @starts[v1]:i32 for v1 in range(0, 3))>}
 qd.kernel @segment_range(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -78,9 +78,9 @@ qd.kernel @segment_locals(%v: f32) {
 // -----
 
 // An ndarray of offsets (the upstream link/joint case): for il in range(ls[ie], le[ie]):
-// for ij < je[il] - js[il]. The stack is per ie.
+// for ij < je[il] - js[il]. The stack is per ie: the sum over il of the inner trip counts.
 // CHECK-LABEL: qd.kernel @stashed_offsets
-// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max((arg1[v0]:i32 - arg0[v0]:i32) * max(arg3[v1]:i32 - arg2[v1]:i32 for v1 in range(arg0[v0]:i32, arg1[v0]:i32)) for v0 in range(0, arg0.shape[0]))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<max(sum(arg3[v1]:i32 - arg2[v1]:i32 for v1 in range(arg0[v0]:i32, arg1[v0]:i32)) for v0 in range(0, arg0.shape[0]))>}
 qd.kernel @stashed_offsets(%ls: !qd.ndarray<?xi32>, %le: !qd.ndarray<?xi32>, %js: !qd.ndarray<?xi32>, %je: !qd.ndarray<?xi32>, %v: f32) {
   %c0 = arith.constant 0 : i32
   %ne = qd.ndarray_shape %ls, 0 : !qd.ndarray<?xi32>

@@ -1,12 +1,13 @@
 // RUN: qd-opt %s --pass=determine-ad-stack-size --split-input-file | FileCheck %s
 // Triangular nests: inner bounds that depend on an enclosing loop's index. The index is exact
-// under a max over its loop's range, and a subtraction bounds its subtrahend from below.
+// under a sum (or, around the alloca, a max) over its loop's range, and a subtraction bounds its
+// subtrahend from below.
 
 // The upstream system sizes `for j in range(6): for _ in range(6 - j)` as if the inner loop never
-// ran (it subtracts the upper bound of j). Here 6 - j is at most 6: 6 iterations of at most 6
-// pushes; the true need is 21.
+// ran (it subtracts the upper bound of j). Here the bound is the sum over j of 6 - j: 21, the
+// true need.
 // CHECK-LABEL: qd.kernel @six_minus_j
-// CHECK: adstack.alloca : f32 {id = 0, max_size = 36, size_expr = #adstack.size<36>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 21, size_expr = #adstack.size<21>}
 qd.kernel @six_minus_j(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -46,10 +47,10 @@ qd.kernel @six_minus_j_per_iteration(%v: f32) {
 
 // The reference kernel of the upstream flaw, as reverse mode lays it out: v = x[j] is pushed
 // (twice: a zero, then the value) before the inner loop, and the bound is read from a field,
-// n - j. Bound: 6 * (2 + max over j of (n - j)).
+// n - j. Bound: the sum over j of (2 + (n - j)), exact.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @field_minus_j
-// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<6 * max(2 + (@n[]:i32 - v1) for v1 in range(0, 6))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<sum(2 + (@n[]:i32 - v1) for v1 in range(0, 6))>}
 qd.kernel @field_minus_j(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -70,11 +71,11 @@ qd.kernel @field_minus_j(%v: f32) {
 
 // -----
 
-// The shared example's shape: for j in [0, m): for t in [0, j); the bound is m * max(j) plus the
-// push per j.
+// The shared example's shape: for j in [0, m): for t in [0, j); the bound is the sum over j of
+// j plus the push per j, exactly what the nest pushes.
 qd.field @m : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @triangle
-// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<(@m[]:i32 - 0) * max(1 + v1 for v1 in range(0, @m[]:i32))>}
+// CHECK: adstack.alloca : f32 {id = 0, size_expr = #adstack.size<sum(1 + v1 for v1 in range(0, @m[]:i32))>}
 qd.kernel @triangle(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c4 = arith.constant 4 : i32
@@ -148,9 +149,9 @@ qd.kernel @window(%v: f32) {
 
 // A window that reaches below its enclosing index (j from i - 1): the range of j, not just its
 // trip count, matters (the inner loop runs 5 - j times), and i - 1 may be -1: the bound keeps
-// the exact start, 3 * max over j of (5 - j) = 3 * 6 (the true need is 15, at i = 0).
+// the exact start, and the sum over j in [i - 1, i + 2) of (5 - j) is 15 at i = 0 (exact).
 // CHECK-LABEL: qd.kernel @window_range
-// CHECK: adstack.alloca : f32 {id = 0, max_size = 18, size_expr = #adstack.size<18>}
+// CHECK: adstack.alloca : f32 {id = 0, max_size = 15, size_expr = #adstack.size<15>}
 qd.kernel @window_range(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32

@@ -37,10 +37,11 @@ qd.kernel @upper_triangle(%v: f32) {
 
 // -----
 
-// for j < 6: for k < n - j: push, one stack for all j: 6 * n at most.
+// for j < 6: for k < n - j: push, one stack for all j: the sum over j of n - j (each term
+// saturating at 0, so no closed form is exact: the six-term sum stays).
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @field_minus_j
-// CHECK: %[[S:.*]] = adstack.alloca : f32 {id = 0, size_expr = #adstack.size<6 * (@n[]:i32 - 0)>}
+// CHECK: %[[S:.*]] = adstack.alloca : f32 {id = 0, size_expr = #adstack.size<sum(@n[]:i32 - v1 for v1 in range(0, 6))>}
 // CHECK: adstack.push %[[S]]
 qd.kernel @field_minus_j(%v: f32) {
   %c0 = arith.constant 0 : i32

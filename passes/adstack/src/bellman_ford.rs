@@ -67,9 +67,39 @@ struct Builder<'a> {
 
 /// The maximum depth of the stack `alloca` defines.
 pub fn max_depth(ctx: &Context, alloca: OpId) -> Phase1 {
-    let Some(block) = ctx.parent_block(alloca) else {
-        return Phase1::Exact(0);
+    match graph(ctx, alloca) {
+        Some((g, entry)) => solve(&g, entry),
+        None => Phase1::Exact(0),
+    }
+}
+
+/// Whether no path pops the stack below the entries pushed since the alloca: then no pop
+/// saturates, and every pop lowers the depth by exactly one (what lets phase 2 count pops).
+/// A loop that pops more than it pushes, or a pop before its push, may saturate.
+pub fn never_underflows(ctx: &Context, alloca: OpId) -> bool {
+    let Some((g, entry)) = graph(ctx, alloca) else {
+        return true;
     };
+    // Shortest paths of the unclamped count from the alloca: u -> v costs delta(u).
+    let mut h: DiGraph<(), i64> = DiGraph::new();
+    for _ in 0..g.node_count() {
+        h.add_node(());
+    }
+    for e in g.edge_references() {
+        h.add_edge(e.source(), e.target(), g[e.source()].delta);
+    }
+    let Ok(paths) = spfa(&h, entry, |e| *e.weight()) else {
+        return false;
+    };
+    g.node_indices().all(|n| {
+        let d = paths.distances[n.index()];
+        d == i64::MAX || d.saturating_add(g[n].dip) >= 0
+    })
+}
+
+/// The control-flow graph after `alloca` and its entry node (None outside a block).
+fn graph(ctx: &Context, alloca: OpId) -> Option<(DiGraph<Seg, ()>, NodeIndex)> {
+    let block = ctx.parent_block(alloca)?;
     let stack = ctx.result(alloca, 0);
     let mut relevant = HashSet::new();
     for u in ctx.users(stack) {
@@ -98,7 +128,7 @@ pub fn max_depth(ctx: &Context, alloca: OpId) -> Phase1 {
     if let Some(end) = b.walk_ops(&after, entry) {
         b.g.add_edge(end, exit, ());
     }
-    solve(&b.g, entry)
+    Some((b.g, entry))
 }
 
 /// Every op nested in `block`.

@@ -1,26 +1,42 @@
 //! Phase 2: a symbolic upper bound on a stack's depth, for the stacks phase 1 leaves unbounded.
 //!
-//! Pops are ignored (they only lower the depth), so the bound counts the pushes one activation
-//! of the alloca can make, structurally over what follows the alloca in its block:
-//! - a push counts 1; a sequence, the sum of its ops;
+//! The capture walks what follows the alloca in its block and gives every region an
+//! [`Effect`]: its net change of the depth and its peak above the depth it started from.
+//! - a push is `(+1, 1)`; a pop `(-1, 0)` when pops are counted (below), else nothing;
+//! - a sequence adds the nets; its peak is the highest of each part's peak on top of what the
+//!   parts before it left;
 //! - a `qd.if`, the max of its branches (one runs);
-//! - a `range_for` or `struct_for`, its trip count times the max over its induction variables'
-//!   ranges of its body's count (each iteration counts at most that much);
-//! - a `qd.while`, its provable trip count `t` (see [`crate::while_bound`]) times its body's
-//!   count, plus `t + 1` times its condition's;
+//! - a `range_for` or `struct_for`, the sum over its iterations (`SumOverRange` over each
+//!   induction variable the body depends on, else the trip count times the body): a loop whose
+//!   inner trip counts depend on its index is summed, not bounded by its largest iteration;
+//! - a `qd.while`, its provable trip count `t` (see [`crate::while_bound`]) times one
+//!   condition-and-body iteration, plus the last condition;
 //! - anything else that holds a push is outside the model.
 //!
-//! For pushes in loops only, this is the sum over the pushes of the products of the trip counts
-//! of the loops between each push and the alloca. The induction variables of the loops around
-//! the alloca are maximised over last: every activation must fit.
+//! Pops are counted only when no path pops below what the alloca's activation pushed
+//! ([`never_underflows`]: a saturating pop would otherwise lower the depth by less than one)
+//! and no `break`/`continue` could skip one. Otherwise they are ignored: the depth is then at
+//! most the number of pushes. Where a loop body only pushes (its peak is its end), the loop's
+//! peak is the sum of its iterations, exact for branch-free counted nests; otherwise it is the
+//! max over iterations `k` of the prefix sum before `k` plus `k`'s own peak.
+//!
+//! The induction variables of the loops around the alloca are maximised over last: every
+//! activation must fit.
 
-use crate::loops::{enclosing_loops, induction_vars};
+use crate::bellman_ford::never_underflows;
+use crate::loops::{enclosing_loops, induction_vars, MAX_LOOP_VARS};
 use crate::value_bound::{is_push_to, Bounder, Unbounded};
 use crate::while_bound;
 use qd_adstack::size_expr::SizeExpr;
-use qd_frontend::{IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
+use qd_adstack::POP_OP;
+use qd_frontend::{BREAK_OP, CONTINUE_OP, IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
 use qd_ir::{BlockId, Context, OpId, Value};
 use std::collections::HashSet;
+
+/// The capture's own bound variable, for the prefix sums of a loop's iterations (loop
+/// variables are below [`MAX_LOOP_VARS`]). One suffices: a prefix sum's body is a net change,
+/// which never binds it, and two prefix sums are never nested in each other.
+const PREFIX_VAR: u32 = MAX_LOOP_VARS;
 
 /// The bound of the stack `alloca` defines (closed: no free variable).
 pub(crate) fn capture(ctx: &Context, alloca: OpId) -> Result<SizeExpr, Unbounded> {
@@ -28,41 +44,146 @@ pub(crate) fn capture(ctx: &Context, alloca: OpId) -> Result<SizeExpr, Unbounded
         return Ok(SizeExpr::constant(0));
     };
     let stack = ctx.result(alloca, 0);
+    let pops: Vec<OpId> = ctx
+        .users(stack)
+        .filter(|&u| ctx.name(u) == POP_OP && ctx.operand(u, 0) == stack)
+        .collect();
+    let jumps = ctx
+        .block_ops(block)
+        .flat_map(|o| ctx.walk_pre_order(o))
+        .any(|o| matches!(ctx.name(o), BREAK_OP | CONTINUE_OP));
+    let count_pops = !pops.is_empty() && !jumps && never_underflows(ctx, alloca);
+    let mut holds = HashSet::new();
     let mut holds_push = HashSet::new();
     for u in ctx.users(stack) {
-        if is_push_to(ctx, u, stack) {
-            let mut cur = Some(u);
-            while let Some(o) = cur {
-                if !holds_push.insert(o) || ctx.parent_block(o) == Some(block) {
-                    break;
-                }
-                cur = ctx.parent_op(o);
-            }
+        let push = is_push_to(ctx, u, stack);
+        if push || (count_pops && pops.contains(&u)) {
+            mark_ancestors(ctx, u, block, &mut holds);
+        }
+        if push {
+            mark_ancestors(ctx, u, block, &mut holds_push);
         }
     }
     let mut c = Capture {
         b: Bounder::new(ctx, alloca),
         stack,
+        holds,
         holds_push,
     };
     let after: Vec<OpId> =
         std::iter::successors(ctx.next_op(alloca), |&o| ctx.next_op(o)).collect();
-    let mut e = c.count_ops(&after)?;
+    let mut e = c.count_ops(&after)?.peak;
     for l in enclosing_loops(ctx, alloca) {
-        e = c.over_vars(l, e)?;
+        e = c.max_over_vars(l, e)?;
     }
     Ok(e)
+}
+
+fn mark_ancestors(ctx: &Context, op: OpId, block: BlockId, out: &mut HashSet<OpId>) {
+    let mut cur = Some(op);
+    while let Some(o) = cur {
+        if !out.insert(o) || ctx.parent_block(o) == Some(block) {
+            break;
+        }
+        cur = ctx.parent_op(o);
+    }
+}
+
+/// What a region does to the stack, from the depth it starts at.
+#[derive(Clone, Debug)]
+struct Effect {
+    /// The net change (pushes minus the pops counted), an upper bound.
+    net: SizeExpr,
+    /// The highest depth above the start (0 counts), an upper bound.
+    peak: SizeExpr,
+    /// Whether `peak` is `net`: the region only pushes, as far as the count goes, so its
+    /// highest point is its end.
+    peak_at_end: bool,
+}
+
+impl Effect {
+    fn zero() -> Effect {
+        Effect::pushes(SizeExpr::constant(0))
+    }
+
+    fn pushes(n: SizeExpr) -> Effect {
+        Effect {
+            net: n.clone(),
+            peak: n,
+            peak_at_end: true,
+        }
+    }
+
+    fn pop() -> Effect {
+        Effect {
+            net: SizeExpr::constant(-1),
+            peak: SizeExpr::constant(0),
+            peak_at_end: false,
+        }
+    }
+
+    /// The parts one after the other.
+    fn seq(parts: Vec<Effect>) -> Effect {
+        if parts.iter().all(|p| p.peak_at_end) {
+            let nets: Vec<SizeExpr> = parts.into_iter().map(|p| p.net).collect();
+            return Effect::pushes(SizeExpr::sum(&nets));
+        }
+        let mut before = SizeExpr::constant(0);
+        let mut peak: Option<SizeExpr> = None;
+        for p in parts {
+            // A part that ends at its peak is dominated by the end of the parts after it.
+            if !p.peak_at_end {
+                let here = before.add(&p.peak);
+                peak = Some(match peak {
+                    Some(q) => q.max(&here),
+                    None => here,
+                });
+            }
+            before = before.add(&p.net);
+        }
+        let peak = match peak {
+            Some(q) => q.max(&before),
+            None => before.clone(),
+        };
+        Effect {
+            net: before,
+            peak,
+            peak_at_end: false,
+        }
+    }
+
+    /// One of the two, whichever runs.
+    fn either(a: Effect, b: Effect) -> Effect {
+        Effect {
+            net: a.net.max(&b.net),
+            peak: a.peak.max(&b.peak),
+            peak_at_end: a.peak_at_end && b.peak_at_end,
+        }
+    }
+
+    /// The net change, or 0 where it is negative: an upper bound that only grows with more
+    /// iterations, for sums over a superset of a loop's iterations.
+    fn gain(&self) -> SizeExpr {
+        if self.peak_at_end {
+            self.net.clone()
+        } else {
+            self.net.max(&SizeExpr::constant(0))
+        }
+    }
 }
 
 struct Capture<'a> {
     b: Bounder<'a>,
     stack: Value,
+    /// Ops that hold a push, or a pop that is counted.
+    holds: HashSet<OpId>,
+    /// Ops that hold a push.
     holds_push: HashSet<OpId>,
 }
 
 impl Capture<'_> {
     /// The max of `e` over the induction variables of loop `l` it mentions, innermost first.
-    fn over_vars(&mut self, l: OpId, mut e: SizeExpr) -> Result<SizeExpr, Unbounded> {
+    fn max_over_vars(&mut self, l: OpId, mut e: SizeExpr) -> Result<SizeExpr, Unbounded> {
         let ctx = self.b.ctx;
         for k in (0..induction_vars(ctx, l).len()).rev() {
             let var = crate::loops::var_of(ctx, l, k);
@@ -74,48 +195,142 @@ impl Capture<'_> {
         Ok(e)
     }
 
-    fn region(&mut self, op: OpId, index: usize) -> Result<SizeExpr, Unbounded> {
+    fn region(&mut self, op: OpId, index: usize) -> Result<Effect, Unbounded> {
         let ctx = self.b.ctx;
-        let block: Option<BlockId> = ctx.region_entry_block(op, index);
-        match block {
+        match ctx.region_entry_block(op, index) {
             Some(bl) => {
                 let ops: Vec<OpId> = ctx.block_ops(bl).collect();
                 self.count_ops(&ops)
             }
-            None => Ok(SizeExpr::constant(0)),
+            None => Ok(Effect::zero()),
         }
     }
 
-    fn count_ops(&mut self, ops: &[OpId]) -> Result<SizeExpr, Unbounded> {
+    fn count_ops(&mut self, ops: &[OpId]) -> Result<Effect, Unbounded> {
         let ctx = self.b.ctx;
-        let mut terms = Vec::new();
+        let mut parts = Vec::new();
         for &op in ops {
-            if !self.holds_push.contains(&op) {
+            if !self.holds.contains(&op) {
                 continue;
             }
             let t = match ctx.name(op) {
-                _ if is_push_to(ctx, op, self.stack) => SizeExpr::constant(1),
-                IF_OP => self.region(op, 0)?.max(&self.region(op, 1)?),
-                RANGE_FOR_OP | STRUCT_FOR_OP => {
-                    let body = self.region(op, 0)?;
-                    let body = self.over_vars(op, body)?;
-                    self.b.trip_count(op)?.mul(&body)
+                _ if is_push_to(ctx, op, self.stack) => Effect::pushes(SizeExpr::constant(1)),
+                POP_OP => Effect::pop(),
+                // A region that only pops never rises above its start and ends no higher: where
+                // its exact effect cannot be had, (0, 0) bounds it.
+                _ if !self.holds_push.contains(&op) => {
+                    self.compound(op).unwrap_or_else(|_| Effect::zero())
                 }
-                WHILE_OP => {
-                    let t = while_bound::trip_count(&mut self.b, op)?;
-                    let cond = self.region(op, 0)?;
-                    let body = self.region(op, 1)?;
-                    t.add(&SizeExpr::constant(1)).mul(&cond).add(&t.mul(&body))
-                }
-                name => {
-                    return Err(Unbounded::op(
-                        op,
-                        format!("pushes inside '{name}', which sizing does not model"),
-                    ))
-                }
+                _ => self.compound(op)?,
             };
-            terms.push(t);
+            parts.push(t);
         }
-        Ok(SizeExpr::sum(&terms))
+        Ok(Effect::seq(parts))
+    }
+
+    /// The effect of an op with regions.
+    fn compound(&mut self, op: OpId) -> Result<Effect, Unbounded> {
+        Ok(match self.b.ctx.name(op) {
+            IF_OP => Effect::either(self.region(op, 0)?, self.region(op, 1)?),
+            RANGE_FOR_OP | STRUCT_FOR_OP => {
+                let body = self.region(op, 0)?;
+                self.for_loop(op, body)?
+            }
+            WHILE_OP => {
+                let t = while_bound::trip_count(&mut self.b, op)?;
+                let cond = self.region(op, 0)?;
+                let body = self.region(op, 1)?;
+                while_loop(&t, cond, body)
+            }
+            name => {
+                return Err(Unbounded::op(
+                    op,
+                    format!("pushes inside '{name}', which sizing does not model"),
+                ))
+            }
+        })
+    }
+
+    /// A `range_for` or `struct_for` running `body` once per point of its iteration space.
+    fn for_loop(&mut self, l: OpId, body: Effect) -> Result<Effect, Unbounded> {
+        let ctx = self.b.ctx;
+        let vars: Vec<u32> = (0..induction_vars(ctx, l).len())
+            .map(|k| crate::loops::var_of(ctx, l, k))
+            .collect();
+        let depends = vars
+            .iter()
+            .any(|&v| body.net.mentions_var(v) || body.peak.mentions_var(v));
+        if !depends {
+            // Every iteration does the same: the trip count times the body.
+            let t = self.b.trip_count(l)?;
+            if body.peak_at_end {
+                return Ok(Effect::pushes(t.mul(&body.net)));
+            }
+            let gain = body.gain();
+            let before_last = t.sub(&SizeExpr::constant(1)).mul(&gain);
+            return Ok(Effect {
+                net: t.mul(&gain),
+                peak: before_last.add(&body.peak),
+                peak_at_end: false,
+            });
+        }
+        let mut ranges = Vec::with_capacity(vars.len());
+        for k in 0..vars.len() {
+            ranges.push(self.b.loop_range(l, k)?);
+        }
+        let sum_all = |e: &SizeExpr| {
+            ranges.iter().rev().fold(e.clone(), |acc, (v, b, end)| {
+                SizeExpr::sum_over_range(*v, b, end, &acc)
+            })
+        };
+        if body.peak_at_end {
+            return Ok(Effect::pushes(sum_all(&body.net)));
+        }
+        let gain = body.gain();
+        let net = sum_all(&gain);
+        let peak = match ranges.as_slice() {
+            // The iteration at `v` peaks at the gains of the iterations before it plus its own.
+            [(v, b, end)] => match gain.rename_free_var(*v, PREFIX_VAR) {
+                Some(g) => {
+                    let prefix =
+                        SizeExpr::sum_over_range(PREFIX_VAR, b, &SizeExpr::bound_var(*v), &g);
+                    SizeExpr::max_over_range(*v, b, end, &prefix.add(&body.peak))
+                }
+                None => net.add(&self.max_all(&ranges, &body.peak)),
+            },
+            // Several variables: every gain, plus the highest single peak.
+            _ => net.add(&self.max_all(&ranges, &body.peak)),
+        };
+        Ok(Effect {
+            net,
+            peak,
+            peak_at_end: false,
+        })
+    }
+
+    fn max_all(&self, ranges: &[(u32, SizeExpr, SizeExpr)], e: &SizeExpr) -> SizeExpr {
+        ranges.iter().rev().fold(e.clone(), |acc, (v, b, end)| {
+            SizeExpr::max_over_range(*v, b, end, &acc)
+        })
+    }
+}
+
+/// A `qd.while` whose body runs at most `t` times: `t` rounds of condition and body, then
+/// the condition that exits.
+fn while_loop(t: &SizeExpr, cond: Effect, body: Effect) -> Effect {
+    let last = cond.clone();
+    let round = Effect::seq(vec![cond, body]);
+    if round.peak_at_end && last.peak_at_end {
+        return Effect::pushes(t.mul(&round.net).add(&last.net));
+    }
+    let gain = round.gain();
+    let rounds = t.mul(&gain);
+    // Inside round j the depth is at most the gains of the j rounds before plus the round's
+    // peak; the last condition starts after all of them.
+    let in_rounds = t.sub(&SizeExpr::constant(1)).mul(&gain).add(&round.peak);
+    Effect {
+        net: rounds.add(&last.gain()),
+        peak: in_rounds.max(&rounds.add(&last.peak)),
+        peak_at_end: false,
     }
 }

@@ -267,6 +267,34 @@ impl SizeExpr {
         (0..MAX_BOUND_VARS).rev().find(|&v| used & var_bit(v) == 0)
     }
 
+    /// The expression with every free occurrence of `var` replaced by `fresh`; None when a
+    /// range inside binds `fresh` around such an occurrence (it would capture it).
+    pub fn rename_free_var(&self, var: u32, fresh: u32) -> Option<SizeExpr> {
+        let binds_fresh = self
+            .nodes()
+            .iter()
+            .any(|n| matches!(n.as_range(), Some((v, ..)) if v == fresh));
+        if binds_fresh && self.mentions_var(var) {
+            return None;
+        }
+        // With no binder of `fresh`, only a binder of `var` can shadow: rename those first.
+        let unshadowed = match self.unused_var_if_binds(var, &[&SizeExpr::bound_var(fresh)]) {
+            Some(other) => self.rebind(var, other),
+            None => self.clone(),
+        };
+        let mut b = Builder::default();
+        let mut map: Vec<NodeId> = Vec::with_capacity(unshadowed.len());
+        for n in unshadowed.nodes() {
+            let id = match n {
+                Node::BoundVar(v) if *v == var => b.intern(Node::BoundVar(fresh)),
+                _ => b.intern(n.map_operands(|o| map[o.index()])),
+            };
+            map.push(id);
+        }
+        let root = *map.last().expect("a SizeExpr has a root");
+        Some(b.finish(root))
+    }
+
     /// Renames every `MaxOverRange` over `var` to one over `fresh`, with the occurrences it
     /// binds; free occurrences of `var` stay.
     fn rebind(&self, var: u32, fresh: u32) -> SizeExpr {

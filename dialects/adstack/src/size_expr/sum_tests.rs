@@ -172,3 +172,37 @@ fn folding_sums_keeps_values() {
     assert_eq!(SizeExpr::constant(9).div_const(2), SizeExpr::constant(5));
     assert_eq!(n.div_const(2).to_string(), "@n[]:i32 / 2");
 }
+
+#[test]
+fn renaming_a_free_variable_leaves_bound_ones() {
+    let v0 = SizeExpr::bound_var(0);
+    let v1 = SizeExpr::bound_var(1);
+    let body = SizeExpr::max_over_range_raw(
+        1,
+        &SizeExpr::constant(0),
+        &SizeExpr::constant(3),
+        &v0.add(&v1),
+    );
+    let open = SizeExpr::binary(BinOp::Add, &body, &v0);
+    let r = open.rename_free_var(0, 5).unwrap();
+    assert_eq!(r.to_string(), "max(v5 + v1 for v1 in range(0, 3)) + v5");
+    // A binder of the variable itself shadows it: only the free occurrences change.
+    let shadow = SizeExpr::binary(
+        BinOp::Add,
+        &p("max(v0 for v0 in range(0, 3))"),
+        &SizeExpr::bound_var(0),
+    );
+    let r = shadow.rename_free_var(0, 5).unwrap();
+    assert_eq!(
+        SizeExpr::sum_over_range(5, &SizeExpr::constant(0), &SizeExpr::constant(2), &r)
+            .eval(&env()),
+        Ok(2 + 2 + 1)
+    );
+    // A binder of the new name around an occurrence would capture it.
+    let capture = SizeExpr::binary(
+        BinOp::Add,
+        &p("max(v5 for v5 in range(0, 3))"),
+        &SizeExpr::bound_var(0),
+    );
+    assert_eq!(capture.rename_free_var(0, 5), None);
+}
