@@ -266,11 +266,9 @@ impl Capture<'_> {
             if body.peak_at_end {
                 return Ok(Effect::pushes(t.mul(&body.net)));
             }
-            let gain = body.gain();
-            let before_last = t.sub(&SizeExpr::constant(1)).mul(&gain);
             return Ok(Effect {
-                net: t.mul(&gain),
-                peak: before_last.add(&body.peak),
+                net: t.mul(&body.gain()),
+                peak: repeated_peak(&t, &body),
                 peak_at_end: false,
             });
         }
@@ -323,14 +321,19 @@ fn while_loop(t: &SizeExpr, cond: Effect, body: Effect) -> Effect {
     if round.peak_at_end && last.peak_at_end {
         return Effect::pushes(t.mul(&round.net).add(&last.net));
     }
-    let gain = round.gain();
-    let rounds = t.mul(&gain);
-    // Inside round j the depth is at most the gains of the j rounds before plus the round's
-    // peak; the last condition starts after all of them.
-    let in_rounds = t.sub(&SizeExpr::constant(1)).mul(&gain).add(&round.peak);
+    let rounds = t.mul(&round.gain());
+    // The last condition starts after every round.
     Effect {
         net: rounds.add(&last.gain()),
-        peak: in_rounds.max(&rounds.add(&last.peak)),
+        peak: repeated_peak(t, &round).max(&rounds.add(&last.peak)),
         peak_at_end: false,
     }
+}
+
+/// The peak of `body` run `t` times: inside run j the depth is at most the gains of the j runs
+/// before plus the run's own peak, so `(t - 1) * gain + peak`, and 0 when it never runs.
+fn repeated_peak(t: &SizeExpr, body: &Effect) -> SizeExpr {
+    let one = SizeExpr::constant(1);
+    let before_last = t.sub(&one).mul(&body.gain());
+    before_last.add(&t.min(&one).mul(&body.peak))
 }
