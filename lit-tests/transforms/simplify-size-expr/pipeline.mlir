@@ -37,11 +37,12 @@ qd.kernel @upper_triangle(%v: f32) {
 
 // -----
 
-// for j < 6: for k < n - j: push, one stack for all j: the sum over j of n - j (each term
-// saturating at 0, so no closed form is exact: the six-term sum stays).
+// for j < 6: for k < n - j: push, one stack for all j: the sum over j of n - j, each term
+// saturating at 0: the terms above 0 are the w = n - j in [(n - 6) + 1, (n - 0) + 1), a series
+// in closed form (sum-reflect): n = 3 gives 3 + 2 + 1 = 6, n = -2 gives 0.
 qd.field @n : !qd.field<i32>
 // CHECK-LABEL: qd.kernel @field_minus_j
-// CHECK: %[[S:.*]] = adstack.alloca : f32 {id = 0, size_expr = #adstack.size<sum(@n[]:i32 - v1 for v1 in range(0, 6))>}
+// CHECK: %[[S:.*]] = adstack.alloca : f32 {id = 0, size_expr = #adstack.size<(1 + (@n[]:i32 - 0) - (1 + (@n[]:i32 - 6))) * (1 + (@n[]:i32 - 0 + (@n[]:i32 - 6))) / 2>}
 // CHECK: adstack.push %[[S]]
 qd.kernel @field_minus_j(%v: f32) {
   %c0 = arith.constant 0 : i32

@@ -3,8 +3,8 @@
 //! A SizeExpr (`qd_adstack::size_expr`) is an upper bound on a stack's depth, evaluated at every
 //! launch; this crate makes it cheaper to evaluate (fewer `MaxOverRange` loops, fewer reads,
 //! fewer nodes) and never smaller. The contract: **the result evaluates to at least the input
-//! under every environment**, and to exactly the input unless the sub-of-MaxOverRange fusion
-//! applied; it never evaluates a read or a range the input would not (so it cannot fail where
+//! under every environment**, and to exactly the input unless the sub-of-range fusion (two maxima
+//! or two sums over one loop) applied; it never evaluates a read or a range the input would not (so it cannot fail where
 //! the input succeeds).
 //!
 //! How:
@@ -17,7 +17,9 @@
 //!   max/min, `(a - b) + b = max(a, b)`, ...).
 //! - [`range`]: `MaxOverRange` rules (free body, monotone body evaluated at the end of its range,
 //!   max-splitting, hoisting of non-negative factors and terms), each proved by intervals.
-//! - [`fuse`]: the sub-of-MaxOverRange fusion over the same loop: an inequality, so applied to
+//! - [`sum`]: `SumOverRange` closed forms (free body, arithmetic series, and through splitting
+//!   and factor hoisting a linear body), each exact under saturation, proved by intervals.
+//! - [`fuse`]: the sub-of-range fusion (maxima or sums) over the same loop: an inequality, so applied to
 //!   terms in positive positions only, never merged into an e-graph.
 //! - [`extract`]: deterministic, scope-aware extraction by [`cost::Cost`] (loops, then reads,
 //!   then size; ties by e-node order).
@@ -33,6 +35,7 @@ pub mod pass;
 pub mod range;
 pub mod rules;
 pub mod simplify;
+pub mod sum;
 
 pub use pass::{simplify_size_expr_pass_info, SimplifySizeExpr, PASS_NAME};
 pub use simplify::{simplify, simplify_exact, Limits, Simplified};

@@ -195,6 +195,20 @@ impl RangeRule {
     }
 }
 
+/// `term[var := point]` for a representative term of `class` that cannot fail (scalar field
+/// reads only, no range) and mentions only `allowed` variables; None when the class has none.
+pub(crate) fn total_term(g: &mut G, class: Id, var: u32, point: Id, allowed: u64) -> Option<Id> {
+    let mut sub = Subst1 {
+        var,
+        point,
+        total: true,
+        allowed,
+        memo: HashMap::new(),
+        budget: SUBST_BUDGET,
+    };
+    sub.term(g, class, 0)
+}
+
 /// How many classes one substitution may visit.
 const SUBST_BUDGET: usize = 4096;
 /// How deep a substituted term may be.

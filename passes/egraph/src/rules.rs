@@ -136,6 +136,8 @@ pub fn algebraic_rules() -> Vec<Rw> {
         rewrite!("mul-zero"; "(* ?a 0)" => "0"),
         rewrite!("sub-zero"; "(- ?a 0)" => "(max ?a 0)"),
         rewrite!("sub-self"; "(- ?a ?a)" => "0"),
+        // ceil(a / 1) = a, and a saturated a stays itself.
+        rewrite!("div-one"; "(/ ?a 1)" => "?a"),
         rewrite!("add-self"; "(+ ?a ?a)" => "(* ?a 2)"),
         // Commutativity (saturation is symmetric).
         rewrite!("add-comm"; "(+ ?a ?b)" => "(+ ?b ?a)"),

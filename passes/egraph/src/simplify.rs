@@ -8,6 +8,7 @@ use crate::fuse::fuse;
 use crate::lang::{to_rec_expr, Sz};
 use crate::range::range_rules;
 use crate::rules::{algebraic_rules, Rw};
+use crate::sum::sum_rules;
 use egg::{Applier, CostFunction, EGraph, Id, PatternAst, Runner, StopReason, Subst, Symbol, Var};
 use qd_adstack::size_expr::SizeExpr;
 use std::sync::{Arc, OnceLock};
@@ -81,6 +82,7 @@ pub(crate) fn rules() -> &'static [Rw] {
     RULES.get_or_init(|| {
         let mut r = algebraic_rules();
         r.extend(range_rules());
+        r.extend(sum_rules());
         for rw in &mut r {
             rw.applier = Arc::new(Capped(rw.applier.clone()));
         }

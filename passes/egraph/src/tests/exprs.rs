@@ -1,6 +1,7 @@
 //! Proptest strategies of random closed size expressions over the environment of `env`: leaves
-//! (literals, bound variables, field and ndarray reads, shapes, scalar arguments), operators, shared operands
-//! (what the cancellation and absorption rules match), ranges, and the fusion's shape. Every
+//! (literals, bound variables, field and ndarray reads, shapes, scalar arguments), operators,
+//! divisions by positive literals, shared operands (what the cancellation and absorption rules
+//! match), maxima and sums over ranges, and the fusion's shape over either. Every
 //! choice shrinks towards the first (simplest) alternative, so a failure reports a small
 //! expression.
 
@@ -20,6 +21,21 @@ pub fn constant(lo: i64, hi: i64) -> Expr {
 
 pub fn op() -> impl Strategy<Value = BinOp> + Clone {
     select(BinOp::ALL.to_vec())
+}
+
+/// A divisor: the grammar divides by positive literals only (which is why `BinOp::ALL`, what
+/// `op` draws from, leaves `Div` out).
+pub fn divisor() -> Expr {
+    prop_oneof![3 => constant(1, 4), 1 => constant(7, 7)].boxed()
+}
+
+/// `max(...)` or, with `sum`, `sum(...)` of `body` over `v` in `range(b, e)`, as written.
+pub fn range_of(sum: bool, v: u32, b: &SizeExpr, e: &SizeExpr, body: &SizeExpr) -> SizeExpr {
+    if sum {
+        SizeExpr::sum_over_range_raw(v, b, e, body)
+    } else {
+        SizeExpr::max_over_range_raw(v, b, e, body)
+    }
 }
 
 /// A variable of `scope`, or `otherwise` when nothing is in scope.
@@ -183,25 +199,32 @@ pub fn expr(depth: u32, scope: &[u32]) -> Expr {
     // Repeats make the cancellation rules fire.
     let binary = (op(), sub.clone(), sub, proptest::bool::weighted(0.15))
         .prop_map(|(o, a, b, repeat)| SizeExpr::binary(o, &a, if repeat { &a } else { &b }));
-    // The fusion's shape: two ranges over one variable from one begin.
+    // The fusion's shape: two ranges (maxima or sums) over one variable from one begin.
     let fusion = (
         with_binder(scope, 2, depth - 1),
         proptest::bool::weighted(0.6),
+        any::<bool>(),
     )
-        .prop_map(|((v, b, e1, e2, xy), same_end)| {
+        .prop_map(|((v, b, e1, e2, xy), same_end, sum)| {
             let e2 = if same_end { &e1 } else { &e2 };
-            let l = SizeExpr::max_over_range_raw(v, &b, &e1, &xy[0]);
-            let r = SizeExpr::max_over_range_raw(v, &b, e2, &xy[1]);
+            let l = range_of(sum, v, &b, &e1, &xy[0]);
+            let r = range_of(sum, v, &b, e2, &xy[1]);
             SizeExpr::binary(BinOp::Sub, &l, &r)
         });
     let range = with_binder(scope, 1, depth - 1)
         .prop_map(|(v, b, e, _, body)| SizeExpr::max_over_range_raw(v, &b, &e, &body[0]));
+    let sum = with_binder(scope, 1, depth - 1)
+        .prop_map(|(v, b, e, _, body)| SizeExpr::sum_over_range_raw(v, &b, &e, &body[0]));
+    let div =
+        (expr(depth - 1, scope), divisor()).prop_map(|(a, c)| SizeExpr::binary(BinOp::Div, &a, &c));
     // The fusion's weight (5%) makes about a dozen of 600 expressions fuse.
     prop_oneof![
         60 => leaf(scope),
         140 => binary,
         40 => shared,
         50 => range,
+        40 => sum,
+        20 => div,
         15 => fusion,
     ]
     .boxed()

@@ -1,4 +1,4 @@
-//! The sub-of-MaxOverRange fusion: only over what a range over the same loop has (same
+//! The sub-of-range fusion (maxima and sums): only over what a range over the same loop has (same
 //! variable, same begin, an end no later than the subtrahend's), only where a larger value is a
 //! larger bound; never for independent loops (DESIGN's counter-example).
 
@@ -106,4 +106,54 @@ fn ragged_segments_never_collapse_to_zero() {
     assert_eq!(p(&simp(two)).eval(&env), Ok(3));
     let per_thread = "3 * max(@starts[v1 + 1]:i32 - @starts[v1]:i32 for v1 in range(0, 3))";
     assert_eq!(simp(per_thread), per_thread);
+}
+
+const SA: &str = "sum(arg0[v0]:i32 for v0 in range(0, 4))";
+const SB: &str = "sum(arg1[v0]:i32 for v0 in range(0, 4))";
+
+#[test]
+fn sums_over_one_loop_fuse() {
+    let s = format!("{SA} - {SB}");
+    assert_eq!(
+        simp(&s),
+        "sum(arg0[v0]:i32 - arg1[v0]:i32 for v0 in range(0, 4))"
+    );
+    assert_eq!(fused(&s), 1);
+    assert_eq!(exact(&s), s);
+    // sum a - sum b <= sum max(a - b, 0): 10 - 10 = 0 against 10.
+    let env = Env::default()
+        .array(0, Array::new(&[4], &[10, 0, 0, 0]))
+        .array(1, Array::new(&[4], &[0, 10, 0, 0]));
+    assert_eq!(p(&s).eval(&env), Ok(0));
+    assert_eq!(p(&simp(&s)).eval(&env), Ok(10));
+    // In a sum's body (a positive position) and in a dividend too.
+    let inner = format!("sum({SA} - {SB} for v1 in range(0, 3))");
+    assert_eq!(fused(&inner), 1, "{}", simp(&inner));
+    assert_eq!(fused(&format!("({SA} - {SB}) / 2")), 1);
+    // Not in a sum's bound, nor across a max and a sum.
+    assert_eq!(
+        fused(&format!("sum(v1 for v1 in range(0, {SA} - {SB}))")),
+        0
+    );
+    let mixed = format!("{A} - {SB}");
+    assert_eq!(fused(&mixed), 0);
+}
+
+#[test]
+fn a_shorter_minuend_sum_fuses_only_over_a_non_negative_subtrahend() {
+    // b >= 0: the longer subtrahend is at least its prefix.
+    let s = "sum(arg0[v0]:i32 for v0 in range(0, 2)) - sum(arg1[v0]:ui8 for v0 in range(0, 4))";
+    assert_eq!(
+        simp(s),
+        "sum(arg0[v0]:i32 - arg1[v0]:ui8 for v0 in range(0, 2))"
+    );
+    // b may be negative: its tail can make the longer sum smaller than its prefix. With
+    // a = [0, 0], b = [0, 0, -5, -5] the input is 0 - (-10) = 10; a fused form would give 0.
+    let s = "sum(arg0[v0]:i32 for v0 in range(0, 2)) - sum(arg1[v0]:i32 for v0 in range(0, 4))";
+    assert_eq!(fused(s), 0);
+    let env = Env::default()
+        .array(0, Array::new(&[4], &[0, 0, 0, 0]))
+        .array(1, Array::new(&[4], &[0, 0, -5, -5]));
+    assert_eq!(p(s).eval(&env), Ok(10));
+    assert_eq!(p(&simp(s)).eval(&env), Ok(10));
 }

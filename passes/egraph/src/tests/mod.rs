@@ -8,6 +8,7 @@ mod pass;
 mod range_rules;
 mod rules;
 mod soundness;
+mod sum_rules;
 
 use crate::simplify::{simplify, simplify_exact, Limits};
 use proptest::strategy::{Strategy, ValueTree};

@@ -5,7 +5,7 @@
 //! and a fixpoint.
 
 use super::env::{env, Array, Env};
-use super::exprs::{closed_expr, constant, expr};
+use super::exprs::{closed_expr, constant, divisor, expr, range_of};
 use super::{forall, sample};
 use crate::simplify::{simplify, simplify_exact, Limits};
 use proptest::prelude::*;
@@ -23,6 +23,16 @@ struct Stats {
     changed: Cell<usize>,
     fused: Cell<usize>,
     evaluated: Cell<usize>,
+    /// Inputs with a sum whose result has none (a closed form replaced every sum).
+    closed_sums: Cell<usize>,
+    /// Fusions in inputs with a sum.
+    fused_sums: Cell<usize>,
+}
+
+fn has_sum(e: &SizeExpr) -> bool {
+    e.nodes()
+        .iter()
+        .any(|n| matches!(n, qd_adstack::size_expr::Node::SumOverRange { .. }))
 }
 
 fn bump(c: &Cell<usize>) {
@@ -53,6 +63,12 @@ fn check(e: &SizeExpr, envs: &[Env], stats: &Stats) -> Result<(), TestCaseError>
     }
     if s.fused > 0 {
         bump(&stats.fused);
+        if has_sum(e) {
+            bump(&stats.fused_sums);
+        }
+    }
+    if has_sum(e) && !has_sum(&s.expr) {
+        bump(&stats.closed_sums);
     }
     for env in envs {
         let Ok(want) = e.eval(env) else {
@@ -113,10 +129,15 @@ fn simplified_bounds_are_never_smaller() {
         stats.evaluated.get(),
     );
     let n = EXPRESSIONS as usize;
-    eprintln!("{changed} of {n} expressions changed, {fused} fused, {evaluated} evaluations");
+    let (closed, fused_sums) = (stats.closed_sums.get(), stats.fused_sums.get());
+    eprintln!(
+        "{changed} of {n} expressions changed, {fused} fused ({fused_sums} with sums), \
+         {closed} sums closed, {evaluated} evaluations"
+    );
     // The generator exercises what it is meant to.
     assert!(changed > n / 3, "only {changed} expressions changed");
     assert!(fused > 5, "only {fused} fusions");
+    assert!(closed > 20, "only {closed} sums closed");
     assert!(
         evaluated > n * ENVIRONMENTS / 4,
         "only {evaluated} evaluations"
@@ -233,6 +254,121 @@ fn range_shapes_are_never_smaller() {
     );
 }
 
+/// `sum(x op y for v in range(b, e))`, with one more operator or a division around the body,
+/// and an operator around the sum: what the sum rules (free body, series, reflection, splitting,
+/// hoisting) match, over ranges that may be empty and reads that may be out of bounds.
+#[test]
+fn sum_shapes_are_never_smaller() {
+    let stats = Stats::default();
+    for o1 in BinOp::ALL {
+        for o2 in BinOp::ALL {
+            let nest = (0u32..3).prop_flat_map(move |v| {
+                let body = (range_leaf(v), range_leaf(v), range_leaf(v), 0..3, divisor()).prop_map(
+                    move |(x, y, z, form, c)| {
+                        let inner = SizeExpr::binary(o1, &x, &y);
+                        match form {
+                            0 => inner,
+                            1 => SizeExpr::binary(o2, &inner, &z),
+                            _ => SizeExpr::binary(BinOp::Div, &inner, &c),
+                        }
+                    },
+                );
+                (Just(v), body, range_bound(), range_bound())
+                    .prop_map(|(v, body, b, e)| SizeExpr::sum_over_range_raw(v, &b, &e, &body))
+            });
+            let strategy = (nest, 0..4, range_bound(), divisor(), envs());
+            forall(
+                16,
+                seed(0x5EED_0007, [o1, o2], 0),
+                strategy,
+                |(m, around, k, c, envs)| {
+                    let e = match around {
+                        0 => m,
+                        1 => SizeExpr::binary(o2, &m, &k),
+                        2 => SizeExpr::binary(BinOp::Div, &m, &c),
+                        _ => SizeExpr::binary(BinOp::Sub, &SizeExpr::constant(9), &m),
+                    };
+                    check(&e, &envs, &stats)
+                },
+            );
+        }
+    }
+    let (changed, closed) = (stats.changed.get(), stats.closed_sums.get());
+    eprintln!("{changed} of 400 sums changed, {closed} closed");
+    assert!(changed > 150, "only {changed} expressions changed");
+    assert!(closed > 100, "only {closed} sums closed");
+}
+
+/// Sums and divisions at the edges of the i64 range: bodies and bounds over the i64 fields `w`
+/// and `u`, so that terms, partial sums, products and the closed forms' factors saturate.
+#[test]
+fn saturating_sums_are_never_smaller() {
+    let stats = Stats::default();
+    let w = || SizeExpr::field_load("w", IntTy::I64, &[]);
+    let u = || SizeExpr::field_load("u", IntTy::I64, &[]);
+    let edge = || select(EDGES.to_vec()).prop_map(SizeExpr::constant);
+    let body = move |v: u32| {
+        let var = move || SizeExpr::bound_var(v);
+        prop_oneof![
+            Just(var()),
+            Just(w()),
+            edge(),
+            Just(SizeExpr::binary(BinOp::Mul, &var(), &w())),
+            Just(SizeExpr::binary(BinOp::Add, &var(), &u())),
+            Just(SizeExpr::binary(BinOp::Sub, &w(), &var())),
+            edge().prop_map(move |k| SizeExpr::binary(BinOp::Mul, &k, &var())),
+            edge().prop_map(move |k| SizeExpr::binary(BinOp::Add, &var(), &k)),
+            edge().prop_map(move |k| SizeExpr::binary(BinOp::Sub, &k, &var())),
+        ]
+    };
+    // max(w, 0) + k: proved >= 0, and near the top of i64 for an edge w: short ranges whose
+    // closed forms' factors overflow while the sum itself may not.
+    let high = move || {
+        (0i64..=3).prop_map(move |k| {
+            let top = SizeExpr::binary(BinOp::Max, &w(), &SizeExpr::constant(0));
+            SizeExpr::binary(BinOp::Add, &top, &SizeExpr::constant(k))
+        })
+    };
+    let bound = move || {
+        prop_oneof![
+            2 => constant(-2, 5),
+            1 => Just(w()),
+            1 => Just(u()),
+            1 => edge(),
+            3 => high(),
+        ]
+    };
+    let edge_envs = proptest::collection::vec(edge_env(), ENVIRONMENTS);
+    for shape in 0..6u64 {
+        let sum = (0u32..2)
+            .prop_flat_map(move |v| (Just(v), body(v), body(v), bound(), bound(), divisor()));
+        forall(
+            60,
+            0x5EED_0008 + shape,
+            (sum, edge(), edge_envs.clone()),
+            |((v, x, y, b, e, c), k, envs)| {
+                let body = match shape {
+                    0 | 1 => x,
+                    2 => SizeExpr::binary(BinOp::Add, &x, &y),
+                    3 => SizeExpr::binary(BinOp::Mul, &x, &k),
+                    4 => SizeExpr::binary(BinOp::Div, &x, &c),
+                    _ => SizeExpr::binary(BinOp::Add, &SizeExpr::binary(BinOp::Mul, &k, &x), &y),
+                };
+                let s = SizeExpr::sum_over_range_raw(v, &b, &e, &body);
+                let e = match shape {
+                    1 => SizeExpr::binary(BinOp::Div, &s, &c),
+                    _ => s,
+                };
+                check(&e, &envs, &stats)
+            },
+        );
+    }
+    let (changed, closed) = (stats.changed.get(), stats.closed_sums.get());
+    eprintln!("{changed} of 360 saturating sums changed, {closed} closed");
+    assert!(changed > 100, "only {changed} expressions changed");
+    assert!(closed > 50, "only {closed} sums closed");
+}
+
 /// Bodies that read at the variable: the e-graph cannot remove these ranges.
 fn read_at(v: u32) -> BoxedStrategy<SizeExpr> {
     let at = [SizeExpr::bound_var(v)];
@@ -258,18 +394,24 @@ fn fusion_shapes_in_every_position_are_never_smaller() {
     let stats = Stats::default();
     let fusion = (0u32..2).prop_flat_map(|v| {
         let ends = (range_bound(), range_bound(), proptest::bool::weighted(0.6));
-        (Just(v), range_bound(), ends, read_at(v), read_at(v)).prop_map(
-            |(v, b, (e1, e2, same_end), x, y)| {
+        (
+            Just(v),
+            range_bound(),
+            ends,
+            read_at(v),
+            read_at(v),
+            any::<bool>(),
+        )
+            .prop_map(|(v, b, (e1, e2, same_end), x, y, sum)| {
                 let e2 = if same_end { &e1 } else { &e2 };
                 SizeExpr::binary(
                     BinOp::Sub,
-                    &SizeExpr::max_over_range_raw(v, &b, &e1, &x),
-                    &SizeExpr::max_over_range_raw(v, &b, e2, &y),
+                    &range_of(sum, v, &b, &e1, &x),
+                    &range_of(sum, v, &b, e2, &y),
                 )
-            },
-        )
+            })
     });
-    for position in 0..7u64 {
+    for position in 0..10u64 {
         let strategy = (fusion.clone(), -3i64..=12, envs());
         forall(40, 0x5EED_0004 + position, strategy, |(f, k, envs)| {
             let k = SizeExpr::constant(k);
@@ -280,12 +422,19 @@ fn fusion_shapes_in_every_position_are_never_smaller() {
                 3 => SizeExpr::binary(BinOp::Mul, &f, &SizeExpr::field_load("n", IntTy::I32, &[])),
                 4 => SizeExpr::binary(BinOp::Min, &k, &f),
                 5 => SizeExpr::field_load("f", IntTy::I8, &[f]),
-                _ => SizeExpr::max_over_range_raw(2, &f, &k, &SizeExpr::bound_var(2)),
+                6 => SizeExpr::max_over_range_raw(2, &f, &k, &SizeExpr::bound_var(2)),
+                // A sum's body is positive, its bounds are not; a dividend is positive.
+                7 => SizeExpr::sum_over_range_raw(2, &SizeExpr::constant(0), &k, &f),
+                8 => SizeExpr::sum_over_range_raw(2, &f, &k, &SizeExpr::bound_var(2)),
+                _ => SizeExpr::binary(BinOp::Div, &f, &SizeExpr::constant(3)),
             };
             check(&e, &envs, &stats)
         });
     }
-    assert!(stats.fused.get() > 20, "only {} fusions", stats.fused.get());
+    let (fused, sums) = (stats.fused.get(), stats.fused_sums.get());
+    eprintln!("{fused} fused, {sums} of them sums");
+    assert!(fused > 20, "only {fused} fusions");
+    assert!(sums > 10, "only {sums} fusions of sums");
 }
 
 /// Values where saturating `+` and `*` saturate.
