@@ -14,7 +14,7 @@
 use crate::lang::Sz;
 use egg::{Analysis, DidMerge, EGraph, Id, Language};
 use qd_adstack::size_expr::interval::SHAPE_INTERVAL;
-use qd_adstack::size_expr::{BinOp, IntTy, Interval, Node, SizeExpr, MAX_BOUND_VARS};
+use qd_adstack::size_expr::{BinOp, CmpPred, IntTy, Interval, Node, SizeExpr, MAX_BOUND_VARS};
 
 /// Every variable.
 pub const ALL: u64 = u64::MAX;
@@ -188,6 +188,26 @@ impl Analysis<Sz> for SizeAnalysis {
                     free: b.free | e.free | (y.free & !bit),
                     inc: y.inc & e.inc & b.dec,
                     dec: y.dec & e.dec & b.inc,
+                    size,
+                }
+            }
+            Sz::Select {
+                pred,
+                ops: [a, b, x, y],
+            } => {
+                let (a, b, x, y) = (d(*a), d(*b), d(*x), d(*y));
+                let decided = CmpPred::from_code(*pred).and_then(|p| p.decide(a.iv, b.iv));
+                // Monotone in a variable only where the condition does not depend on it.
+                let fixed = !(a.free | b.free);
+                Data {
+                    iv: match decided {
+                        Some(true) => x.iv,
+                        Some(false) => y.iv,
+                        None => x.iv.hull(y.iv),
+                    },
+                    free: a.free | b.free | x.free | y.free,
+                    inc: x.inc & y.inc & fixed,
+                    dec: x.dec & y.dec & fixed,
                     size,
                 }
             }

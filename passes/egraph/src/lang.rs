@@ -6,7 +6,7 @@
 //! history): each conversion numbers the fields it meets in a [`FieldTable`], in first-seen order.
 
 use egg::{FromOp, Id, Language, RecExpr};
-use qd_adstack::size_expr::{BinOp, IntTy, Node, SizeExpr};
+use qd_adstack::size_expr::{BinOp, CmpPred, IntTy, Node, SizeExpr};
 use std::fmt;
 
 /// An e-node. The variant order is the tie-break order of extraction (literals first).
@@ -55,6 +55,12 @@ pub enum Sz {
         var: u32,
         ops: [Id; 3],
     },
+    /// `select(a PRED b, then, other)`: children `[a, b, then, other]`, `pred` a
+    /// [`CmpPred`] code.
+    Select {
+        pred: i64,
+        ops: [Id; 4],
+    },
 }
 
 /// The discriminant: the variant and its non-child data, so that e-matching only compares
@@ -75,6 +81,7 @@ pub enum SzKind {
     Div,
     Mor(u32),
     Sor(u32),
+    Select(i64),
 }
 
 impl Sz {
@@ -136,6 +143,7 @@ impl Language for Sz {
             Sz::Div(_) => SzKind::Div,
             Sz::Mor { var, .. } => SzKind::Mor(*var),
             Sz::Sor { var, .. } => SzKind::Sor(*var),
+            Sz::Select { pred, .. } => SzKind::Select(*pred),
         }
     }
 
@@ -149,6 +157,7 @@ impl Language for Sz {
             Sz::Field { idx, .. } | Sz::Read { idx, .. } => idx,
             Sz::Add(c) | Sz::Sub(c) | Sz::Mul(c) | Sz::Max(c) | Sz::Min(c) | Sz::Div(c) => c,
             Sz::Mor { ops, .. } | Sz::Sor { ops, .. } => ops,
+            Sz::Select { ops, .. } => ops,
         }
     }
 
@@ -158,6 +167,7 @@ impl Language for Sz {
             Sz::Field { idx, .. } | Sz::Read { idx, .. } => idx,
             Sz::Add(c) | Sz::Sub(c) | Sz::Mul(c) | Sz::Max(c) | Sz::Min(c) | Sz::Div(c) => c,
             Sz::Mor { ops, .. } | Sz::Sor { ops, .. } => ops,
+            Sz::Select { ops, .. } => ops,
         }
     }
 }
@@ -180,6 +190,7 @@ impl fmt::Display for Sz {
             Sz::Div(_) => f.write_str("/"),
             Sz::Mor { var, .. } => write!(f, "mor-v{var}"),
             Sz::Sor { var, .. } => write!(f, "sor-v{var}"),
+            Sz::Select { pred, .. } => write!(f, "select{pred}"),
         }
     }
 }
@@ -284,6 +295,16 @@ pub fn to_rec_expr_in(e: &SizeExpr, fields: &mut FieldTable) -> RecExpr<Sz> {
                 var: *var,
                 ops: [id(begin), id(end), id(body)],
             },
+            Node::Select {
+                pred,
+                lhs,
+                rhs,
+                then,
+                other,
+            } => Sz::Select {
+                pred: pred.code(),
+                ops: [id(lhs), id(rhs), id(then), id(other)],
+            },
         };
         rec.add(node);
     }
@@ -326,6 +347,13 @@ pub fn to_node(n: &Sz, fields: &FieldTable, ops: &[qd_adstack::size_expr::NodeId
             begin: ops[0],
             end: ops[1],
             body: ops[2],
+        },
+        Sz::Select { pred, .. } => Node::Select {
+            pred: CmpPred::from_code(*pred)?,
+            lhs: ops[0],
+            rhs: ops[1],
+            then: ops[2],
+            other: ops[3],
         },
         _ => {
             let (op, ..) = n.as_binary()?;

@@ -93,7 +93,8 @@ pub fn check(e: &SizeExpr, params: &[ParamType], memory: &Memory) -> Result<(), 
             | Node::BoundVar(_)
             | Node::Binary(..)
             | Node::MaxOverRange { .. }
-            | Node::SumOverRange { .. } => {}
+            | Node::SumOverRange { .. }
+            | Node::Select { .. } => {}
         }
     }
     Ok(())

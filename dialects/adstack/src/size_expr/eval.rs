@@ -11,6 +11,8 @@
 //!   A sum evaluated again with the same `begin` and the same outer variables, over a longer
 //!   range (a prefix sum under a max over its end), continues from the previous value: the
 //!   result is the same, in linear rather than quadratic work.
+//! - `select(a < b, x, y)` (also `<=`, `==`, `!=`): `x` where the comparison holds, else `y`;
+//!   only the chosen one is evaluated.
 //! - Caps: a range whose body depends on its variable may have at most
 //!   [`MAX_RANGE_ITERATIONS`] (2^24) iterations, and one evaluation at most [`MAX_EVAL_STEPS`]
 //!   node visits; past either, evaluation stops with an [`EvalError`] that says which (a stack
@@ -270,6 +272,16 @@ impl Evaluator<'_> {
                 end,
                 body,
             } => self.sum(id, *var, *begin, *end, *body),
+            Node::Select {
+                pred,
+                lhs,
+                rhs,
+                then,
+                other,
+            } => {
+                let (a, b) = (self.node(*lhs)?, self.node(*rhs)?);
+                self.node(if pred.holds(a, b) { *then } else { *other })
+            }
         }
     }
 

@@ -3,7 +3,7 @@
 //! decoder) produces the depth-first, left-to-right post-order of first occurrences with maximal
 //! sharing, so that two equal expressions have equal lists and equal bytes.
 
-use super::node::{BinOp, IntTy, Node, NodeId};
+use super::node::{BinOp, CmpPred, IntTy, Node, NodeId};
 use std::collections::HashMap;
 
 /// Bound variables are `v0` .. `v63` (the validity checks keep one bit per variable).
@@ -192,6 +192,29 @@ impl SizeExpr {
             begin: b,
             end: e,
             body: y,
+        });
+        bl.finish(r)
+    }
+
+    /// `select(a PRED b, then, other)`, as written.
+    pub fn select_raw(
+        pred: CmpPred,
+        a: &SizeExpr,
+        b: &SizeExpr,
+        then: &SizeExpr,
+        other: &SizeExpr,
+    ) -> SizeExpr {
+        let mut bl = Builder::default();
+        let lhs = bl.import(a);
+        let rhs = bl.import(b);
+        let then = bl.import(then);
+        let other = bl.import(other);
+        let r = bl.intern(Node::Select {
+            pred,
+            lhs,
+            rhs,
+            then,
+            other,
         });
         bl.finish(r)
     }

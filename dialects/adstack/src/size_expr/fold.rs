@@ -5,7 +5,7 @@
 
 use super::expr::{var_bit, Builder, SizeExpr, MAX_BOUND_VARS};
 use super::interval::Interval;
-use super::node::{BinOp, Node, NodeId};
+use super::node::{BinOp, CmpPred, Node, NodeId};
 use std::collections::HashMap;
 
 /// How much work folding a range that reads nothing into a literal may take.
@@ -129,7 +129,7 @@ impl SizeExpr {
 
     /// `sum(body for v in range(begin, end))`: 0 over a range that is surely empty; `(end -
     /// begin) * body` when the body does not depend on `v` (what the evaluator computes for
-    /// it); its value when nothing in it reads memory (and it is cheap to compute). Inner binders
+    /// it) and evaluating it cannot fail where the sum would not; its value when nothing in it reads memory (and it is cheap to compute). Inner binders
     /// of `v` are renamed as [`SizeExpr::max_over_range`] does.
     pub fn sum_over_range(var: u32, begin: &SizeExpr, end: &SizeExpr, body: &SizeExpr) -> SizeExpr {
         let renamed;
@@ -144,13 +144,45 @@ impl SizeExpr {
         if ie.hi <= ib.lo || body.as_const() == Some(0) {
             return SizeExpr::constant(0);
         }
-        if !body.mentions_var(var) {
+        // The product evaluates the body even over an empty range, where the sum does not: only
+        // where the range is surely non-empty or the body reads nothing that could fail.
+        let safe = ie.lo > ib.hi || !body.reads_elements();
+        if !body.mentions_var(var) && safe {
             return end.sub(begin).mul(body);
         }
         let e = SizeExpr::sum_over_range_raw(var, begin, end, body);
         match e.eval_literal(FOLD_STEPS) {
             Some(c) => SizeExpr::constant(c),
             None => e,
+        }
+    }
+
+    /// Whether evaluating reads a field or ndarray element at an index (a read that may be out
+    /// of bounds; a scalar field and a shape cannot fail).
+    pub fn reads_elements(&self) -> bool {
+        self.nodes().iter().any(|n| match n {
+            Node::FieldLoad { indices, .. } => !indices.is_empty(),
+            Node::NdarrayRead { .. } => true,
+            _ => false,
+        })
+    }
+
+    /// `select(a PRED b, then, other)`: the branch the operands' intervals decide, or the one
+    /// value when both branches are equal.
+    pub fn select(
+        pred: CmpPred,
+        a: &SizeExpr,
+        b: &SizeExpr,
+        then: &SizeExpr,
+        other: &SizeExpr,
+    ) -> SizeExpr {
+        if then == other {
+            return then.clone();
+        }
+        match pred.decide(a.interval(), b.interval()) {
+            Some(true) => then.clone(),
+            Some(false) => other.clone(),
+            None => SizeExpr::select_raw(pred, a, b, then, other),
         }
     }
 
@@ -231,6 +263,15 @@ impl SizeExpr {
                     Node::Binary(BinOp::Max, x, y) if at(y).lo >= at(x).hi => Some(map[y.index()]),
                     Node::Binary(BinOp::Min, x, y) if at(x).hi <= at(y).lo => Some(map[x.index()]),
                     Node::Binary(BinOp::Min, x, y) if at(y).hi <= at(x).lo => Some(map[y.index()]),
+                    Node::Select {
+                        pred,
+                        lhs,
+                        rhs,
+                        then,
+                        other,
+                    } => pred
+                        .decide(at(lhs), at(rhs))
+                        .map(|holds| map[if holds { then } else { other }.index()]),
                     _ => None,
                 };
                 match keep {

@@ -187,6 +187,17 @@ fn node_interval(n: &Node, iv: &[Interval], vars: &[Interval]) -> Interval {
                 Interval::new(0, hi)
             }
         }
+        Node::Select {
+            pred,
+            lhs,
+            rhs,
+            then,
+            other,
+        } => match pred.decide(iv[lhs.index()], iv[rhs.index()]) {
+            Some(true) => iv[then.index()],
+            Some(false) => iv[other.index()],
+            None => iv[then.index()].hull(iv[other.index()]),
+        },
         Node::SumOverRange {
             begin, end, body, ..
         } => {

@@ -17,6 +17,7 @@
 //! | `Max`, `Min` | `max(a, b)`, `min(a, b)` | |
 //! | `Div` | `a / 2` | `a / c` rounded up, `c` a positive literal; a saturated `a` stays saturated |
 //! | `MaxOverRange(v, b, e, body)` | `max(body for v0 in range(b, e))` | `max(0, body(v) for v in [b, e))`; 0 when empty |
+//! | `Select(p, a, b, x, y)` | `select(a < b, x, y)` (`<`, `<=`, `==`, `!=`) | `x` where `a p b` holds, else `y` |
 //! | `SumOverRange(v, b, e, body)` | `sum(body for v0 in range(b, e))` | `body(b) + ... + body(e - 1)`, saturating; 0 when empty |
 //!
 //! Arguments are numbered by their position in the kernel's argument list (a gradient kernel
@@ -64,11 +65,13 @@ pub mod syntax;
 pub use eval::{EvalEnv, EvalError, MAX_EVAL_STEPS, MAX_RANGE_ITERATIONS};
 pub use expr::{SizeExpr, MAX_BOUND_VARS, MAX_DEPTH, MAX_INDICES, MAX_NODES, MAX_TREE_NODES};
 pub use interval::Interval;
-pub use node::{BinOp, IntTy, Node, NodeId};
+pub use node::{BinOp, CmpPred, IntTy, Node, NodeId};
 pub use syntax::{parse_attr, parse_attr_body, ParseError};
 
 #[cfg(test)]
 mod attr_tests;
+#[cfg(test)]
+mod select_tests;
 #[cfg(test)]
 mod sum_tests;
 #[cfg(test)]

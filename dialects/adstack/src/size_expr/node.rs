@@ -134,6 +134,73 @@ impl BinOp {
     }
 }
 
+/// The comparison of a [`Node::Select`], on the evaluator's i64 values.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CmpPred {
+    Lt,
+    Le,
+    Eq,
+    Ne,
+}
+
+impl CmpPred {
+    pub const ALL: [CmpPred; 4] = [CmpPred::Lt, CmpPred::Le, CmpPred::Eq, CmpPred::Ne];
+
+    /// The text form: `<`, `<=`, `==`, `!=`.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpPred::Lt => "<",
+            CmpPred::Le => "<=",
+            CmpPred::Eq => "==",
+            CmpPred::Ne => "!=",
+        }
+    }
+
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            CmpPred::Lt => a < b,
+            CmpPred::Le => a <= b,
+            CmpPred::Eq => a == b,
+            CmpPred::Ne => a != b,
+        }
+    }
+
+    /// Whether the comparison holds for every `a` in `ia` and `b` in `ib` (Some(true)), for
+    /// none (Some(false)), or depends on the values (None).
+    pub fn decide(self, ia: super::Interval, ib: super::Interval) -> Option<bool> {
+        let (always, never) = match self {
+            CmpPred::Lt => (ia.hi < ib.lo, ia.lo >= ib.hi),
+            CmpPred::Le => (ia.hi <= ib.lo, ia.lo > ib.hi),
+            CmpPred::Eq => (
+                ia.lo == ia.hi && ib.lo == ib.hi && ia.lo == ib.lo,
+                ia.hi < ib.lo || ib.hi < ia.lo,
+            ),
+            CmpPred::Ne => (
+                ia.hi < ib.lo || ib.hi < ia.lo,
+                ia.lo == ia.hi && ib.lo == ib.hi && ia.lo == ib.lo,
+            ),
+        };
+        if always {
+            Some(true)
+        } else if never {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// The code of the binary form (its position in [`CmpPred::ALL`]).
+    pub fn code(self) -> i64 {
+        CmpPred::ALL.iter().position(|&p| p == self).unwrap_or(0) as i64
+    }
+
+    pub fn from_code(c: i64) -> Option<CmpPred> {
+        usize::try_from(c)
+            .ok()
+            .and_then(|i| CmpPred::ALL.get(i).copied())
+    }
+}
+
 /// One node. Operands are earlier nodes of the same expression.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Node {
@@ -172,6 +239,16 @@ pub enum Node {
         end: NodeId,
         body: NodeId,
     },
+    /// `select(lhs < rhs, then, other)`: `then` where the comparison holds, else `other` (only
+    /// the chosen one is evaluated). What a local holds after a store under a branch whose
+    /// condition the launch's data decides.
+    Select {
+        pred: CmpPred,
+        lhs: NodeId,
+        rhs: NodeId,
+        then: NodeId,
+        other: NodeId,
+    },
     /// `sum(body for vN in range(begin, end))`: 0 over an empty range, else the (saturating) sum
     /// of `body` at every `v` in `[begin, end)`.
     SumOverRange {
@@ -198,6 +275,13 @@ impl Node {
             | Node::SumOverRange {
                 begin, end, body, ..
             } => vec![*begin, *end, *body],
+            Node::Select {
+                lhs,
+                rhs,
+                then,
+                other,
+                ..
+            } => vec![*lhs, *rhs, *then, *other],
         }
     }
 
@@ -260,6 +344,19 @@ impl Node {
                 end: f(*end),
                 body: f(*body),
             },
+            Node::Select {
+                pred,
+                lhs,
+                rhs,
+                then,
+                other,
+            } => Node::Select {
+                pred: *pred,
+                lhs: f(*lhs),
+                rhs: f(*rhs),
+                then: f(*then),
+                other: f(*other),
+            },
         }
     }
 
@@ -280,6 +377,7 @@ impl Node {
             Node::Binary(BinOp::Div, ..) => "Div",
             Node::MaxOverRange { .. } => "MaxOverRange",
             Node::SumOverRange { .. } => "SumOverRange",
+            Node::Select { .. } => "Select",
         }
     }
 }

@@ -20,6 +20,7 @@
 //! | 11 | ScalarArg | arg | element type | | | |
 //! | 12 | SumOverRange | var | begin | end | body | |
 //! | 13 | Div | lhs | rhs | | | |
+//! | 14 | Select | lhs | rhs | then | other | predicate: 0 `<`, 1 `<=`, 2 `==`, 3 `!=` |
 //!
 //! Element types: 0 i8, 1 i16, 2 i32, 3 i64, 4 ui8, 5 ui16, 6 ui32. Unused fields are 0. The root
 //! is the last node; operands point backwards. Decoding checks everything and returns the
@@ -27,7 +28,7 @@
 //! `to_bytes(from_bytes(b)) == b`.
 
 use super::expr::SizeExpr;
-use super::node::{BinOp, IntTy, Node, NodeId};
+use super::node::{BinOp, CmpPred, IntTy, Node, NodeId};
 
 const MAGIC: &[u8; 4] = b"QDSZ";
 const VERSION: u32 = 1;
@@ -85,6 +86,13 @@ impl SizeExpr {
                     end,
                     body,
                 } => (12, [*var, begin.0, end.0, body.0], 0),
+                Node::Select {
+                    pred,
+                    lhs,
+                    rhs,
+                    then,
+                    other,
+                } => (14, [lhs.0, rhs.0, then.0, other.0], pred.code()),
             });
         }
         let mut out = Vec::with_capacity(HEADER + RECORD * records.len() + 4 * indices.len());
@@ -234,6 +242,14 @@ impl SizeExpr {
                     unused(&[c, d], value)?;
                     Node::Binary(BinOp::Div, NodeId(a), NodeId(b))
                 }
+                14 => Node::Select {
+                    pred: CmpPred::from_code(value)
+                        .ok_or_else(|| format!("node {i}: unknown comparison {value}"))?,
+                    lhs: NodeId(a),
+                    rhs: NodeId(b),
+                    then: NodeId(c),
+                    other: NodeId(d),
+                },
                 k => return Err(format!("node {i}: unknown kind {k}")),
             };
             nodes.push(node);

@@ -12,6 +12,7 @@
 //!        | 'max' '(' expr ',' expr ')' | 'min' '(' expr ',' expr ')'
 //!        | 'max' '(' expr 'for' 'v' N 'in' 'range' '(' expr ',' expr ')' ')'
 //!        | 'sum' '(' expr 'for' 'v' N 'in' 'range' '(' expr ',' expr ')' ')'
+//!        | 'select' '(' expr ('<' | '<=' | '==' | '!=') expr ',' expr ',' expr ')'
 //!        | '(' expr ')'
 //! ```
 //!
@@ -20,7 +21,7 @@
 //! and node list round-trip exactly: `parse(print(e)) == e`.
 
 use super::expr::{SizeExpr, MAX_DEPTH};
-use super::node::{BinOp, IntTy, Node, NodeId};
+use super::node::{BinOp, CmpPred, IntTy, Node, NodeId};
 use qd_ir::{Attribute, Context, DialectAttr};
 use std::fmt;
 
@@ -134,6 +135,25 @@ fn write_node(e: &SizeExpr, id: NodeId, min_prec: u8, out: &mut String) {
             write_indices(e, indices, out);
             out.push(':');
             out.push_str(ty.name());
+        }
+        Node::Select {
+            pred,
+            lhs,
+            rhs,
+            then,
+            other,
+        } => {
+            out.push_str("select(");
+            write_node(e, *lhs, 0, out);
+            out.push(' ');
+            out.push_str(pred.symbol());
+            out.push(' ');
+            write_node(e, *rhs, 0, out);
+            out.push_str(", ");
+            write_node(e, *then, 0, out);
+            out.push_str(", ");
+            write_node(e, *other, 0, out);
+            out.push(')');
         }
         Node::Binary(op @ (BinOp::Max | BinOp::Min), a, b) => {
             out.push_str(if *op == BinOp::Max { "max(" } else { "min(" });
@@ -426,6 +446,7 @@ impl Parser<'_> {
                 }
                 match word.as_str() {
                     "max" => self.max_form(),
+                    "select" => self.select_form(),
                     "sum" => {
                         self.expect(b'(')?;
                         let body = self.expr()?;
@@ -487,6 +508,40 @@ impl Parser<'_> {
         self.keyword("for")
             .map_err(|_| self.err("expected ',' or 'for'"))?;
         self.range_form(first, SizeExpr::max_over_range_raw)
+    }
+
+    /// `select(a PRED b, x, y)`, after `select`.
+    fn select_form(&mut self) -> Result<Parsed, ParseError> {
+        self.expect(b'(')?;
+        let a = self.expr()?;
+        let pred = self.cmp_pred()?;
+        let b = self.expr()?;
+        self.expect(b',')?;
+        let x = self.expr()?;
+        self.expect(b',')?;
+        let y = self.expr()?;
+        self.expect(b')')?;
+        let d = self.node_depth(&[a.1, b.1, x.1, y.1])?;
+        Ok((SizeExpr::select_raw(pred, &a.0, &b.0, &x.0, &y.0), d))
+    }
+
+    /// `<`, `<=`, `==` or `!=`.
+    fn cmp_pred(&mut self) -> Result<CmpPred, ParseError> {
+        self.skip_ws();
+        let rest = &self.s[self.pos..];
+        let (pred, len) = if rest.starts_with(b"<=") {
+            (CmpPred::Le, 2)
+        } else if rest.starts_with(b"==") {
+            (CmpPred::Eq, 2)
+        } else if rest.starts_with(b"!=") {
+            (CmpPred::Ne, 2)
+        } else if rest.starts_with(b"<") {
+            (CmpPred::Lt, 1)
+        } else {
+            return Err(self.err("expected a comparison ('<', '<=', '==' or '!=')"));
+        };
+        self.pos += len;
+        Ok(pred)
     }
 
     /// `vN in range(b, e))` after `max(body for` or `sum(body for`; `build` makes the node.

@@ -238,5 +238,5 @@ fn every_rule_has_a_unique_name() {
     sorted.sort();
     sorted.dedup();
     assert_eq!(sorted.len(), names.len());
-    assert_eq!(names.len(), 37);
+    assert_eq!(names.len(), 43);
 }
