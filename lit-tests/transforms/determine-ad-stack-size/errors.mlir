@@ -95,19 +95,20 @@ qd.kernel @written_field(%v: f32) {
 
 // -----
 
-// A local counter updated in the loop it bounds depends on itself.
+// A local counter updated in the loop it bounds, by m + m, depends on itself (sums of a
+// literal step are bounded: carried.mlir).
 qd.kernel @self_dependent(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   %c4 = arith.constant 4 : i32
   qd.range_for %t = %c0 to %c1 : i32 {
-    // expected-error@+1 {{cannot size this adstack: %5 (the result of 'qd.local_load') cannot be bounded: it depends on itself}}
+    // expected-error@+1 {{cannot size this adstack: %5 (the result of 'qd.local_load') cannot be bounded: it is loop-carried (its local is stored, in a loop around it, a value computed from its own): it is stored 'arith.addi' of its own value and a step that is not a literal; sizing bounds such a local only when it is updated by `m + c`, `m - c` (c a literal), `min(m + c, cap)` or `max(m - c, floor)` once per iteration of a qd.range_for}}
     %s = adstack.alloca : f32
     %k = qd.alloca : !qd.ptr<i32>
     qd.local_store %c1, %k : !qd.ptr<i32>
     qd.range_for %j = %c0 to %c4 : i32 {
       %kv = qd.local_load %k : !qd.ptr<i32>
-      %k2 = arith.addi %kv, %c1 : i32
+      %k2 = arith.addi %kv, %kv : i32
       qd.local_store %k2, %k : !qd.ptr<i32>
       qd.range_for %i = %c0 to %kv : i32 {
         adstack.push %s, %v : f32

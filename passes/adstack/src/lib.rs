@@ -18,6 +18,7 @@
 //! stack whose primal the reverse pass never reads by plain locals.
 
 pub mod bellman_ford;
+mod carried;
 mod diff;
 mod locals;
 mod loops;

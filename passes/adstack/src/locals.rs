@@ -18,7 +18,7 @@ use qd_ir::{Context, OpId, Value};
 
 /// One step from a local to a place inside it.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum Step {
+pub(crate) enum Step {
     Member(i64),
     /// An element: its literal index, or None when not a literal.
     Elem(Option<i64>),
@@ -45,6 +45,22 @@ pub(crate) fn location_of(ctx: &Context, load: OpId) -> Result<Location, String>
         LOAD_ELEMENT_OP => local_location(ctx, resolve_element(ctx, load)),
         other => Err(format!("'{other}' is not a load")),
     }
+}
+
+/// The local and the steps of the one place a load or store of a local reaches; None when
+/// it is not one fixed place (an element at an index that is not a literal) of a `qd.alloca`.
+pub(crate) fn fixed_place(ctx: &Context, op: OpId) -> Option<(OpId, Vec<Step>)> {
+    let place = match ctx.name(op) {
+        LOCAL_LOAD_OP => resolve(ctx, ctx.operand(op, 0)),
+        LOCAL_STORE_OP => resolve(ctx, ctx.operand(op, 1)),
+        LOAD_ELEMENT_OP | STORE_ELEMENT_OP => resolve_element(ctx, op),
+        _ => None,
+    }?;
+    place
+        .1
+        .iter()
+        .all(|s| *s != Step::Elem(None))
+        .then_some(place)
 }
 
 /// The steps of an element op's path below its base pointer (literals at struct levels are

@@ -14,6 +14,7 @@
 //!
 //! Anything else is outside the grammar: an [`Unbounded`] names the value.
 
+use crate::carried;
 use crate::diff::Diff;
 use crate::locals::{self, Location};
 use crate::loops::{
@@ -82,6 +83,10 @@ impl Unbounded {
 }
 
 pub(crate) type BoundResult = Result<Diff, Unbounded>;
+
+/// Why a value that its own bound needs cannot be bounded.
+const SELF_DEPENDENT: &str =
+    "it depends on itself (a value updated in a loop bounds nothing statically)";
 
 /// How deep bounding may recurse through the use-def chain.
 const MAX_CHAIN: usize = 128;
@@ -162,10 +167,7 @@ impl<'a> Bounder<'a> {
             ));
         }
         if !self.on_path.insert((v, dir)) {
-            return Err(Unbounded::value(
-                v,
-                "it depends on itself (a value updated in a loop bounds nothing statically)",
-            ));
+            return Err(Unbounded::value(v, SELF_DEPENDENT));
         }
         let r = self.compute(v, dir, at);
         self.on_path.remove(&(v, dir));
@@ -614,6 +616,110 @@ impl<'a> Bounder<'a> {
         let v = ctx.result(load, 0);
         let loc: Location =
             locals::location_of(ctx, load).map_err(|why| Unbounded::value(v, why))?;
+        // A while loop's counter store is left out by its caller: nothing else is carried then.
+        let carried = (exclude.is_none() && ctx.name(loc.root) == qd_frontend::ALLOCA_OP)
+            .then(|| carried::find(ctx, load, &loc))
+            .flatten();
+        let why = match carried {
+            Some(Ok(u)) => return self.carried(load, &loc, &u, dir),
+            Some(Err(why)) => Some(why),
+            None => None,
+        };
+        match self.stored(load, &loc, dir, exclude) {
+            Err(e) if e.reason == SELF_DEPENDENT => match why {
+                Some(why) => Err(Unbounded::value(
+                    v,
+                    format!(
+                        "it is loop-carried (its local is stored, in a loop around it, a value \
+                         computed from its own): {why}; sizing bounds such a local only when it \
+                         is updated by `m + c`, `m - c` (c a literal), `min(m + c, cap)` or \
+                         `max(m - c, floor)` once per iteration of a qd.range_for"
+                    ),
+                )),
+                None => Err(e),
+            },
+            r => r,
+        }
+    }
+
+    /// A local carried across the iterations of loop `u.lp` (see [`carried`]): at iteration
+    /// `j` over `[begin, end)`, the update has run at most `j - begin` times (plus one where the
+    /// load follows it), and exactly so when it always runs.
+    fn carried(
+        &mut self,
+        load: OpId,
+        loc: &Location,
+        u: &carried::Update,
+        dir: Dir,
+    ) -> BoundResult {
+        let ctx = self.ctx;
+        let m0 = self.stored(load, loc, dir, Some(u.store))?;
+        let var = var_of(ctx, u.lp, 0);
+        if var >= MAX_LOOP_VARS {
+            return Err(Unbounded::value(ctx.result(load, 0), "loops nest too deep"));
+        }
+        let outer = enclosing_loop(ctx, u.lp);
+        let increasing = u.step >= 0;
+        let shift = match u.position {
+            carried::Position::Before => 0,
+            carried::Position::After => 1,
+            // The value is the one before or after the update: the later one on the side it
+            // moves to.
+            carried::Position::Either => i64::from(increasing == (dir == Dir::Hi)),
+        };
+        // The most (fewest) updates before this point: `j - begin` with the smallest
+        // (largest) begin.
+        let j = Diff::of(SizeExpr::bound_var(var));
+        let lower = ctx.operand(u.lp, 0);
+        let count = |b: &mut Self, most: bool| -> BoundResult {
+            let begin = b.bound(lower, if most { Dir::Lo } else { Dir::Hi }, outer)?;
+            Ok(j.sub(&begin).add(&Diff::constant(shift)))
+        };
+        let c = u.step.checked_abs().unwrap_or(i64::MAX);
+        // Moving away from m0 (the side the update goes): every update counts; towards it, only
+        // those that surely ran.
+        let away = increasing == (dir == Dir::Hi);
+        let moved = if away {
+            let n = count(self, true)?.scale(c);
+            if increasing {
+                m0.add(&n)
+            } else {
+                m0.sub(&n)
+            }
+        } else if u.always {
+            let n = count(self, false)?.scale(c);
+            if increasing {
+                m0.add(&n)
+            } else {
+                m0.sub(&n)
+            }
+        } else {
+            m0.clone()
+        };
+        let Some(cap) = u.cap else {
+            return Ok(moved);
+        };
+        let cap = self.bound(cap, dir, outer)?;
+        // min(m + c, cap) never passes max(m0, cap) from above nor min(m0 + c k, cap) from
+        // below (and symmetrically for max(m - c, floor)).
+        Ok(match (increasing, dir) {
+            (true, Dir::Hi) => moved.min(&m0.max(&cap)),
+            (true, Dir::Lo) => moved.min(&cap),
+            (false, Dir::Lo) => moved.max(&m0.min(&cap)),
+            (false, Dir::Hi) => moved.max(&cap),
+        })
+    }
+
+    /// The bound of a load by every store that may write its place (but `exclude`).
+    fn stored(
+        &mut self,
+        load: OpId,
+        loc: &Location,
+        dir: Dir,
+        exclude: Option<OpId>,
+    ) -> BoundResult {
+        let ctx = self.ctx;
+        let v = ctx.result(load, 0);
         let block = ctx
             .parent_block(loc.root)
             .ok_or_else(|| Unbounded::value(v, "its local has no block"))?;

@@ -8,8 +8,9 @@
 //! ```
 //!
 //! The counter may also be a scalar of a local aggregate (`ad.load_element` /
-//! `ad.store_element` of one path). The store must sit directly in the body (not under a branch), no `qd.continue` may skip it,
-//! and it must be the loop's only store to the counter. Then the trip count is at most
+//! `ad.store_element` of one path). The store must sit directly in the body (not under a branch), no `qd.continue` may skip it
+//! (a continue nested in an op that follows the store in the body runs after it, so it may
+//! stay), and it must be the loop's only store to the counter. Then the trip count is at most
 //! `hi(n) - lo(k0)` (plus one for `<=`), `k0` being any value the counter can start from: a
 //! store before the loop, or 0 when the counter may be read unset (an earlier run of the loop
 //! only leaves it higher).
@@ -105,10 +106,11 @@ fn counted(b: &mut Bounder, w: OpId, c: Value) -> Option<SizeExpr> {
     if ctx.parent_block(step_store) != Some(body) || !is_increment(ctx, stepped, load) {
         return None;
     }
-    let skips = ctx
-        .walk_pre_order(w)
-        .into_iter()
-        .any(|o| ctx.name(o) == CONTINUE_OP && crate::loops::enclosing_loop(ctx, o) == Some(w));
+    let skips = ctx.walk_pre_order(w).into_iter().any(|o| {
+        ctx.name(o) == CONTINUE_OP
+            && crate::loops::enclosing_loop(ctx, o) == Some(w)
+            && !after_in_block(ctx, step_store, o)
+    });
     if skips {
         return None;
     }
@@ -128,6 +130,22 @@ fn counted(b: &mut Bounder, w: OpId, c: Value) -> Option<SizeExpr> {
         limit
     };
     Some(crate::diff::trip_count(&start, &limit))
+}
+
+/// Whether `op` runs after `first` whenever it runs: `first` sits directly in a block and
+/// `op` is nested in an op that follows it there. A continue placed so cannot skip the store.
+pub(crate) fn after_in_block(ctx: &Context, first: OpId, op: OpId) -> bool {
+    let Some(block) = ctx.parent_block(first) else {
+        return false;
+    };
+    let mut cur = Some(op);
+    while let Some(o) = cur {
+        if ctx.parent_block(o) == Some(block) {
+            return std::iter::successors(ctx.next_op(first), |&x| ctx.next_op(x)).any(|x| x == o);
+        }
+        cur = ctx.parent_op(o);
+    }
+    false
 }
 
 /// Whether `v` is `load' + s` (either order) for a literal `s >= 1` and a load `load'` of the

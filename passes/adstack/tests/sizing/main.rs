@@ -7,5 +7,6 @@
 mod common;
 mod examples;
 mod limits;
+mod loop_shapes;
 mod minimize_tape;
 mod property;
