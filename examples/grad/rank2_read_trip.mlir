@@ -1,5 +1,5 @@
 // Trip counts read from a rank-2 i32 ndarray: for r in range(rows): for c in range(cols):
-// 2 + a[r, c] steps of v <- tanh(0.8 v + 0.1). With a = [[49, 1, 0, 3, 7], [2, 9, 4, 6, 9]] each
+// 2 + a[r, c] steps of v <- tanh(0.8 v + 0.3 x) (x in every step keeps the gradient alive). With a = [[49, 1, 0, 3, 7], [2, 9, 4, 6, 9]] each
 // thread keeps one value of v per step, 2 * 5 * 2 + (49 + 1 + ... + 9) = 110, and two outside
 // the loops: 112. The bound is the sum over both indices of 2 + a[r, c], exactly 112 (rows * cols
 // * (2 + max a) would give 512), and a capacity of 111 overflows.
@@ -33,7 +33,8 @@ module {
             %o = qd.local_load %v : !qd.ptr<f32>
             %m = arith.constant 0.8 : f32
             %p = arith.mulf %o, %m : f32
-            %b = arith.constant 0.1 : f32
+            %w = arith.constant 0.3 : f32
+            %b = arith.mulf %x_i, %w : f32
             %s = arith.addf %p, %b : f32
             %th = math.tanh %s : f32
             qd.local_store %th, %v : !qd.ptr<f32>

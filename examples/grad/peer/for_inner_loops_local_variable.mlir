@@ -1,6 +1,6 @@
 // Port of test_ad_for.py::test_inner_loops_local_variable_{fixed,adaptive}_stack_size_{tape,
-// kernel_grad} (4 tests, one kernel; the fixed size 32 is the sibling file _fixed32 forcing
-// the stack size): for i in arr: for j in range(3): s = 0; t = 0; for k in range(3):
+// kernel_grad} (4 tests, one kernel: qd sizes every stack at
+// launch, so the peer's forced ad_stack_size=32 needs no file of its own): for i in arr: for j in range(3): s = 0; t = 0; for k in range(3):
 // s += sin(x) + 1; t += sin(x); loss += s + t. x.grad = 36 cos(x).
 // No branch: every input is away from a threshold.
 // GRAD-KERNEL: compute
