@@ -24,6 +24,7 @@ mod locals;
 mod loops;
 pub mod minimize_tape;
 pub mod pass;
+mod select_store;
 mod size_expr_capture;
 mod value_bound;
 mod while_bound;

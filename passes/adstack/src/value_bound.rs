@@ -718,6 +718,11 @@ impl<'a> Bounder<'a> {
         dir: Dir,
         exclude: Option<OpId>,
     ) -> BoundResult {
+        if exclude.is_none() {
+            if let Some(d) = crate::select_store::decided(self, load, loc, dir)? {
+                return Ok(d);
+            }
+        }
         let ctx = self.ctx;
         let v = ctx.result(load, 0);
         let block = ctx
