@@ -430,10 +430,13 @@ fn triangular_nests_are_sized_exactly() {
 fn random_nests_are_never_undersized() {
     let res = family(Family::General, 400, 0x5eed_0003, false);
     let zero = res.iter().filter(|(_, p)| *p == 0).count();
-    let exact = res.iter().filter(|(b, p)| b == p).count();
+    let exact = res.iter().filter(|(b, p)| b == p && *p > 0).count();
+    let mean = tightness(&res);
     eprintln!(
-        "general: mean tightness {:.3} over {} nests with pushes ({exact} exact, {zero} push nothing)",
-        tightness(&res),
+        "general: mean tightness {mean:.3} over {} nests with pushes ({exact} exact, {zero} push nothing)",
         res.len() - zero
     );
+    // Loose only where a loop's trip count goes through a local stored in both arms of a
+    // branch the launch cannot decide from its data alone, or a pop a jump may skip.
+    assert!(mean <= 1.1, "general nests: mean tightness {mean:.3} > 1.1");
 }
