@@ -1,6 +1,7 @@
 //! Input generators shared by the benchmarks, and the parsing they all start from.
 
 pub mod element_ad;
+pub mod pass_scaling;
 
 use qd_ir::{Context, OpId};
 use std::fmt::Write;

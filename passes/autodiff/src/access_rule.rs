@@ -35,7 +35,7 @@ use qd_ir::{Context, Diagnostic, OpId, Value, ValueDef};
 use std::collections::HashMap;
 
 /// The memory an access addresses.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 enum Target {
     Field(String),
     Ndarray(Value),
@@ -55,9 +55,15 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diag
         return Vec::new();
     }
     let needed = replay_needed(ctx, kernel, act);
+    // Reads by target, in program order: only pairs of one target can conflict, and comparing
+    // every write with every read would be quadratic in a kernel of many accesses.
+    let mut by_target: HashMap<&Target, Vec<&Access>> = HashMap::new();
+    for r in &reads {
+        by_target.entry(&r.target).or_default().push(r);
+    }
     let mut diags = Vec::new();
     for w in &writes {
-        for r in reads.iter().filter(|r| r.target == w.target) {
+        for r in by_target.get(&w.target).into_iter().flatten() {
             let need = needed.contains(&ctx.result(r.op, 0));
             if let Some(d) = conflict(ctx, kernel, w, r, need) {
                 diags.push(d);

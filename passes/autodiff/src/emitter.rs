@@ -117,6 +117,10 @@ pub(crate) struct Emitter<'f> {
     pub adj_ssa: HashMap<Value, Value>,
     /// Adjoints kept in locals.
     pub adj_local: HashMap<Value, Value>,
+    /// `adjoint_in_ssa` per value, asked once: it scans the value's uses, and a value used N
+    /// times gets N contributions (the primal kernel's uses do not change while it is
+    /// differentiated).
+    in_ssa: HashMap<Value, bool>,
     /// Adjoint locals of (non-stacked) locals.
     pub adj_mem: HashMap<OpId, Value>,
     /// The op being reversed (primal requests are made for it).
@@ -141,6 +145,7 @@ impl<'f> Emitter<'f> {
             scopes: Vec::new(),
             adj_ssa: HashMap::new(),
             adj_local: HashMap::new(),
+            in_ssa: HashMap::new(),
             adj_mem: HashMap::new(),
             cur: None,
             num_stacks: 0,
@@ -267,15 +272,19 @@ impl<'f> Emitter<'f> {
 
     /// Whether `v`'s adjoint can be an SSA sum: all its uses are directly in its own block, in
     /// the same guard (see `structure::Jumps`), so that they are reversed in one block before it.
-    fn adjoint_in_ssa(&self, ctx: &Context, v: Value) -> bool {
-        let Some(d) = ctx.defining_op(v) else {
-            return false;
-        };
-        let block = ctx.parent_block(d);
-        let g = self.f.jumps.before(d);
-        ctx.uses(v)
-            .iter()
-            .all(|u| ctx.parent_block(u.op) == block && self.f.jumps.before(u.op) == g)
+    fn adjoint_in_ssa(&mut self, ctx: &Context, v: Value) -> bool {
+        if let Some(&known) = self.in_ssa.get(&v) {
+            return known;
+        }
+        let in_ssa = ctx.defining_op(v).is_some_and(|d| {
+            let block = ctx.parent_block(d);
+            let g = self.f.jumps.before(d);
+            ctx.uses(v)
+                .iter()
+                .all(|u| ctx.parent_block(u.op) == block && self.f.jumps.before(u.op) == g)
+        });
+        self.in_ssa.insert(v, in_ssa);
+        in_ssa
     }
 
     /// Adds contribution `c` to the adjoint of `v`.
