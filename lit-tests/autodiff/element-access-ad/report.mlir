@@ -14,12 +14,12 @@
 // GRAD: [0.2104041, {{.*}}, 0.1224860{{[68]}}]]
 
 // ELEMENT: adstack report (per thread, as sized for this launch):
-// ELEMENT-NEXT: kernel        stack  location type  primal  size_expr     depth  bytes/thread
-// ELEMENT-NEXT: compute_grad  #0     {{.*}}local_array.mlir:18:7  f32   kept    @n[]:i32 - 0     40           328
+// ELEMENT-NEXT: kernel        stack  location type  primal  size_expr     depth  peak  depth/peak  bytes/thread
+// ELEMENT-NEXT: compute_grad  #0     {{.*}}local_array.mlir:18:7  f32   kept    @n[]:i32 - 0     40     -           -           328
 // ELEMENT-NEXT: compute_grad  total {{ *}}328
 
 // SSA: adstack report (per thread, as sized for this launch):
 // SSA-NEXT: kernel
-// SSA-NEXT: compute_grad  #0 {{.*}} f32   kept    11 + (@n[]:i32 - 0)     51           416
-// SSA-COUNT-9: compute_grad  #{{[1-9]}} {{.*}} 51           416
+// SSA-NEXT: compute_grad  #0 {{.*}} f32   kept    11 + (@n[]:i32 - 0)     51     -           -           416
+// SSA-COUNT-9: compute_grad  #{{[1-9]}} {{.*}} 51     -           -           416
 // SSA-NEXT: compute_grad  total {{ *}}4160

@@ -66,7 +66,8 @@ struct Cli {
     #[arg(long = "save", value_name = "FIELD=PATH.npy", value_parser = save)]
     saves: Vec<(String, String)>,
     /// After the launches, print each adstack: its kernel, location, element type, size
-    /// expression, depth and bytes per thread as sized for the launch, and each kernel's total
+    /// expression, depth and bytes per thread as sized for the launch, and each kernel's total;
+    /// on --device interp also the peak each stack really reached and the ratio depth/peak
     #[arg(long)]
     report_adstack: bool,
     /// After the launches, print how the device compiled each task of each launched kernel: how
@@ -135,7 +136,8 @@ pub struct Options {
     /// `--repeat N`: runs after the first, timed for the medians.
     pub repeat: u32,
     pub json: bool,
-    /// `--report-adstack`: print the adstack plan of each launch.
+    /// `--report-adstack`: print the adstack plan of each launch (with measured peaks where the
+    /// device measures them).
     pub report_adstack: bool,
     /// `--report-tasks`: print how each task was compiled.
     pub report_tasks: bool,

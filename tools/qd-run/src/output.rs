@@ -11,7 +11,9 @@
 //!
 //! Adstack report, text: a title, then an aligned table with one row per stack (kernel, stack
 //! number, location, element type, whether its primal is kept, size expression or `-`, depth,
-//! bytes per thread) and a `total` row per kernel; `(forced)` marks a depth forced by
+//! measured peak and depth/peak ratio, bytes per thread) and a `total` row per kernel; the peak
+//! and ratio are `-` on a device that does not measure peaks (only `interp` does),
+//! the ratio also for a stack that held nothing; `(forced)` marks a depth forced by
 //! `--ad-stack-size`, `(inferred)` a size expression the runtime inferred for a stack the IR left
 //! unbounded. The primal column says `kept`, or for a stack `minimize-tape` replaced by locals
 //! (depth 0, no memory) `elided, adjoint in a register` (`elided, value in a register` for an
@@ -80,14 +82,28 @@ pub struct StackOut {
     pub size_expr: Option<String>,
     #[serde(skip)]
     pub inferred: bool,
+    /// The bound: the stack's capacity for this launch, in entries.
     pub depth: u64,
     #[serde(skip)]
     pub forced: bool,
+    /// The most entries the stack needed at once in this launch (pushes that overflowed
+    /// included), on a device that measures it (the interpreter); None elsewhere.
+    pub measured_peak: Option<u64>,
+    /// `depth / measured_peak` ([`ratio`]): 1 for an exact bound, above 1 for a loose one (below
+    /// 1 only for a launch that overflowed, which qd-run reports as an error instead); None
+    /// without a measured peak or when it is 0.
+    pub ratio: Option<f64>,
     pub bytes_per_thread: u64,
     /// In a run of several kernels, the launch (1-based: the forward launches in order, then the
     /// gradient launches, last forward launch's first); None in a run of one kernel.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launch: Option<usize>,
+}
+
+/// How many times a stack's bound `depth` is its measured `peak`; None when the device does not
+/// measure or the stack held nothing (no finite ratio).
+pub fn ratio(depth: u64, peak: Option<u64>) -> Option<f64> {
+    peak.filter(|&p| p > 0).map(|p| depth as f64 / p as f64)
 }
 
 /// Pads `cells` into aligned columns (two spaces apart; columns in `right` right-aligned), with
@@ -140,6 +156,8 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
         "primal",
         "size_expr",
         "depth",
+        "peak",
+        "depth/peak",
         "bytes/thread",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
@@ -178,6 +196,8 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
                 primal_text(s).to_string(),
                 expr,
                 depth,
+                s.measured_peak.map_or("-".to_string(), |p| p.to_string()),
+                s.ratio.map_or("-".to_string(), |r| format!("{r:.3}")),
                 s.bytes_per_thread.to_string(),
             ]);
         }
@@ -185,13 +205,13 @@ pub fn adstack_text(stacks: &[StackOut], kernels: &[String]) -> String {
             .iter()
             .fold(0u64, |a, s| a.saturating_add(s.bytes_per_thread));
         let mut row = vec![k.clone(), "total".to_string()];
-        row.extend(std::iter::repeat_n(String::new(), 5));
+        row.extend(std::iter::repeat_n(String::new(), 7));
         row.push(total.to_string());
         rows.push(row);
     }
     format!(
         "adstack report (per thread, as sized for this launch):\n{}",
-        table(&rows, &[6, 7])
+        table(&rows, &[6, 7, 8, 9])
     )
 }
 
@@ -579,9 +599,29 @@ mod tests {
             inferred: false,
             depth,
             forced: false,
+            measured_peak: None,
+            ratio: None,
             bytes_per_thread: bytes,
             launch: None,
         }
+    }
+
+    /// `s` with the peak a measuring device saw, and its ratio.
+    fn measured(mut s: StackOut, peak: u64) -> StackOut {
+        s.measured_peak = Some(peak);
+        s.ratio = ratio(s.depth, Some(peak));
+        s
+    }
+
+    #[test]
+    fn the_ratio_is_the_depth_over_a_nonzero_peak() {
+        assert_eq!(ratio(514, Some(514)), Some(1.0));
+        assert_eq!(ratio(145, Some(79)), Some(145.0 / 79.0));
+        // Forced too small: the launch overflowed.
+        assert_eq!(ratio(1, Some(4)), Some(0.25));
+        assert_eq!(ratio(0, Some(0)), None);
+        assert_eq!(ratio(3, Some(0)), None);
+        assert_eq!(ratio(3, None), None);
     }
 
     #[test]
@@ -602,19 +642,22 @@ mod tests {
 
     #[test]
     fn adstack_text_is_an_aligned_table_with_totals() {
-        let mut i32_stack = stack("k_grad", 1, None, 6, 32);
+        let mut i32_stack = measured(stack("k_grad", 1, None, 6, 32), 4);
         i32_stack.ty = "i32".into();
-        let mut forced = stack("h", 0, Some("@n[]:i32"), 32, 264);
+        let mut forced = measured(stack("h", 0, Some("@n[]:i32"), 32, 264), 40);
         forced.forced = true;
         let mut inferred = stack("h", 1, Some("7"), 7, 64);
         inferred.inferred = true;
-        let mut elided = stack("h", 2, Some("0"), 0, 0);
+        let mut elided = measured(stack("h", 2, Some("0"), 0, 0), 0);
         elided.primal_kept = false;
         let mut elided_int = stack("h", 3, Some("0"), 0, 0);
         elided_int.primal_kept = false;
         elided_int.ty = "i1".into();
         let stacks = [
-            stack("k_grad", 0, Some("2 + (@n[]:i32 - 0)"), 514, 4120),
+            measured(
+                stack("k_grad", 0, Some("2 + (@n[]:i32 - 0)"), 514, 4120),
+                514,
+            ),
             i32_stack,
             forced,
             inferred,
@@ -624,17 +667,18 @@ mod tests {
         let kernels = ["k".to_string(), "k_grad".to_string(), "h".to_string()];
         let want = [
             "adstack report (per thread, as sized for this launch):",
-            "kernel  stack  location     type  primal                         size_expr                 depth  bytes/thread",
-            "k_grad  #0     f.mlir:10:7  f32   kept                           2 + (@n[]:i32 - 0)          514          4120",
-            "k_grad  #1     f.mlir:11:7  i32   kept                           -                             6            32",
-            "k_grad  total                                                                                             4152",
-            "h       #0     f.mlir:10:7  f32   kept                           @n[]:i32            32 (forced)           264",
-            "h       #1     f.mlir:11:7  f32   kept                           7 (inferred)                  7            64",
-            "h       #2     f.mlir:12:7  f32   elided, adjoint in a register  0                             0             0",
-            "h       #3     f.mlir:13:7  i1    elided, value in a register    0                             0             0",
-            "h       total                                                                                              328",
+            "kernel  stack  location     type  primal                         size_expr                 depth  peak  depth/peak  bytes/thread",
+            "k_grad  #0     f.mlir:10:7  f32   kept                           2 + (@n[]:i32 - 0)          514   514       1.000          4120",
+            "k_grad  #1     f.mlir:11:7  i32   kept                           -                             6     4       1.500            32",
+            "k_grad  total                                                                                                               4152",
+            "h       #0     f.mlir:10:7  f32   kept                           @n[]:i32            32 (forced)    40       0.800           264",
+            "h       #1     f.mlir:11:7  f32   kept                           7 (inferred)                  7     -           -            64",
+            "h       #2     f.mlir:12:7  f32   elided, adjoint in a register  0                             0     0           -             0",
+            "h       #3     f.mlir:13:7  i1    elided, value in a register    0                             0     -           -             0",
+            "h       total                                                                                                                328",
         ];
-        // Kernel k launched no stack: it has no rows.
+        // Kernel k launched no stack: it has no rows. Peaks: exact (1.000), loose (1.500), an
+        // overflow of a forced size (0.800), unmeasured (-), and 0 (no ratio).
         assert_eq!(adstack_text(&stacks, &kernels), want.join("\n") + "\n");
         assert_eq!(
             adstack_text(&[], &kernels[..1]),
@@ -644,8 +688,9 @@ mod tests {
 
     #[test]
     fn adstack_json_has_the_fixed_keys() {
+        // A measured stack (9 / 3), and one from a device that does not measure.
         let stacks = [
-            stack("k_grad", 0, Some("arg0.shape[0]"), 9, 80),
+            measured(stack("k_grad", 0, Some("arg0.shape[0]"), 9, 80), 3),
             stack("k_grad", 1, None, 2, 24),
         ];
         let mut stacks = stacks;
@@ -654,9 +699,9 @@ mod tests {
             json(&[], Some(&stacks), None, &Timings::default()).unwrap(),
             "{\"fields\": {}, \"adstack\": [{\"kernel\": \"k_grad\", \"stack\": 0, \"loc\": \
              \"f.mlir:10:7\", \"type\": \"f32\", \"primal_kept\": true, \"size_expr\": \"arg0.shape[0]\", \"depth\": 9, \
-             \"bytes_per_thread\": 80}, {\"kernel\": \"k_grad\", \"stack\": 1, \"loc\": \
+             \"measured_peak\": 3, \"ratio\": 3.0, \"bytes_per_thread\": 80}, {\"kernel\": \"k_grad\", \"stack\": 1, \"loc\": \
              \"f.mlir:11:7\", \"type\": \"f32\", \"primal_kept\": false, \"size_expr\": null, \"depth\": 2, \
-             \"bytes_per_thread\": 24}], \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \
+             \"measured_peak\": null, \"ratio\": null, \"bytes_per_thread\": 24}], \"timings_ms\": {\"parse\": 0.0, \"verify\": 0.0, \
              \"compile\": 0.0, \"compile_kernel\": 0.0, \"launch\": 0.0, \"total\": 0.0}}\n"
         );
         assert!(json(&[], Some(&[]), None, &Timings::default())

@@ -525,7 +525,8 @@ fn result_of(p: &Program, name: &str, named: &Named, tape: Option<&Tape>) -> (Ve
     (Vec::new(), Storage::F32(Vec::new()))
 }
 
-/// Every adstack of each plan (with its launch number in a sequence), as sized for it.
+/// Every adstack of each plan (with its launch number in a sequence), as sized for it, with the
+/// peak the device measured in that launch where it measures.
 fn adstack_report(p: &Program, plans: &[(Option<usize>, AdstackPlan)]) -> Vec<StackOut> {
     let ctx = p.context();
     let mut out = Vec::new();
@@ -545,6 +546,8 @@ fn adstack_report(p: &Program, plans: &[(Option<usize>, AdstackPlan)]) -> Vec<St
                 inferred: s.inferred,
                 depth: s.depth,
                 forced: s.source == DepthSource::Forced,
+                measured_peak: s.measured_peak,
+                ratio: output::ratio(s.depth, s.measured_peak),
                 bytes_per_thread: s.bytes_per_thread,
                 launch: *launch,
             });

@@ -3,7 +3,8 @@
 //! library crates qd-run is made of, the evaluated depth against the most entries each stack
 //! really held (never under; exact for examples/local_array.mlir, and 0 for the stack of
 //! examples/dynamic_loop.mlir, which minimize-tape elides). The report runs on each device of
-//! `EACH_DEVICE`; peaks only on the interpreter, the one device that keeps them.
+//! `EACH_DEVICE`; peaks only on the interpreter, the one device that keeps them: its report
+//! shows each stack's peak and the ratio depth/peak, other devices `-` (null in the JSON).
 
 use super::common::*;
 use qd_interp::Interpreter;
@@ -82,6 +83,8 @@ fn the_report_gives_each_stack_its_exact_depth_and_memory() {
                 "primal",
                 "size_expr",
                 "depth",
+                "peak",
+                "depth/peak",
                 "bytes/thread"
             ]
         );
@@ -93,8 +96,15 @@ fn the_report_gives_each_stack_its_exact_depth_and_memory() {
         assert_eq!(r[4], "kept");
         // One entry per overwritten element: n.
         assert_eq!(r[6], "40");
+        // Only the interpreter measures the peak: exactly the depth here.
+        let measured = if *device == "interp" {
+            ["40", "1.000"]
+        } else {
+            ["-", "-"]
+        };
+        assert_eq!(r[7..9], measured);
         // f32: primal and adjoint (8 bytes) per entry, and the 8-byte count.
-        assert_eq!(r[7], "328");
+        assert_eq!(r[9], "328");
         assert_eq!(at(lines[2], &r[2]), at(lines[1], "location"));
         assert_eq!(at(lines[2], &r[4]), at(lines[1], "primal"));
         assert_eq!(at(lines[2], &r[5]), at(lines[1], "size_expr"));
@@ -132,6 +142,9 @@ fn the_main_job_reports_its_stack_as_elided() {
                 "elided, adjoint in a register",
                 "-",
                 "0",
+                // The interpreter measures that it held nothing: no ratio.
+                if *device == "interp" { "0" } else { "-" },
+                "-",
                 "0"
             ]
         );
@@ -155,7 +168,8 @@ fn the_json_report_is_the_adstack_key() {
         &o.stdout[start..end],
         "\"adstack\": [{\"kernel\": \"compute_grad\", \"stack\": 0, \"loc\": \
          \"examples/dynamic_loop.mlir:15:7\", \"type\": \"f32\", \"primal_kept\": false, \
-         \"size_expr\": null, \"depth\": 0, \"bytes_per_thread\": 0}"
+         \"size_expr\": null, \"depth\": 0, \"measured_peak\": null, \"ratio\": null, \
+         \"bytes_per_thread\": 0}"
     );
     assert!(
         o.stdout.starts_with("{\"fields\": {\"y\": "),
@@ -166,7 +180,7 @@ fn the_json_report_is_the_adstack_key() {
     assert!(
         o.stdout.contains(
             "\"type\": \"f32\", \"primal_kept\": true, \"size_expr\": \"@n[]:i32 - 0\", \
-             \"depth\": 40, \"bytes_per_thread\": 328}"
+             \"depth\": 40, \"measured_peak\": null, \"ratio\": null, \"bytes_per_thread\": 328}"
         ),
         "{}",
         o.stdout
@@ -182,14 +196,15 @@ fn a_forced_size_is_marked_in_the_report() {
     assert_eq!(o.code, 0, "{}", o.stderr);
     let r = row(&o.stdout, "compute_grad", "#0");
     assert_eq!(r[6], "600 (forced)");
-    assert_eq!(r[7], (8 + 600 * 8).to_string());
+    assert_eq!(r[9], (8 + 600 * 8).to_string());
     let o = local_array(
         "n=40",
         &["--report-adstack", "--ad-stack-size", "600", "--json"],
     );
     assert!(
-        o.stdout
-            .contains("\"depth\": 600, \"bytes_per_thread\": 4808}"),
+        o.stdout.contains(
+            "\"depth\": 600, \"measured_peak\": null, \"ratio\": null, \"bytes_per_thread\": 4808}"
+        ),
         "{}",
         o.stdout
     );
@@ -197,7 +212,7 @@ fn a_forced_size_is_marked_in_the_report() {
     let o = main_job(&["--report-adstack", "--ad-stack-size", "600"]);
     assert_eq!(o.code, 0, "{}", o.stderr);
     let r = row(&o.stdout, "compute_grad", "#0");
-    assert_eq!((r[6].as_str(), r[7].as_str()), ("0", "0"));
+    assert_eq!((r[6].as_str(), r[9].as_str()), ("0", "0"));
 }
 
 #[test]
@@ -283,6 +298,101 @@ fn every_example_runs_its_gradient_without_a_forced_size() {
                 assert_eq!((r[5].as_str(), r[6].as_str()), ("-", "0"), "{file}: {out}");
             }
         }
+    }
+}
+
+// ----- measured peaks in the report (the interpreter measures; other devices say "-") -------
+
+/// The JSON report's stacks.
+fn json_stacks(stdout: &str) -> Vec<serde_json::Value> {
+    let v: serde_json::Value = serde_json::from_str(stdout).unwrap();
+    v["adstack"].as_array().expect("an adstack list").clone()
+}
+
+#[test]
+fn the_interpreter_shows_each_peak_and_the_ratio_of_the_bound_to_it() {
+    // examples/triangular.mlir: a triangular nest; whatever its bound, the ratio shown is the
+    // depth over the peak, in the text (three decimals) and in the JSON (the float).
+    let tri = [
+        "examples/triangular.mlir",
+        "--kernel",
+        "compute",
+        "--set",
+        "m=12",
+    ];
+    let tri_x = [
+        "--set",
+        "x=linspace(0.5,1.0)",
+        "--grad",
+        "y=1",
+        "--device",
+        "interp",
+    ];
+    let mut args: Vec<&str> = tri.iter().chain(&tri_x).copied().collect();
+    args.push("--report-adstack");
+    let out = ok(&args);
+    let r = row(&out, "compute_grad", "#0");
+    let (depth, peak): (u64, u64) = (r[6].parse().unwrap(), r[7].parse().unwrap());
+    assert!(peak > 0 && depth >= peak, "{out}");
+    assert_eq!(r[8], format!("{:.3}", depth as f64 / peak as f64), "{out}");
+    args.push("--json");
+    let stacks = json_stacks(&ok(&args));
+    assert_eq!(stacks[0]["depth"], depth);
+    assert_eq!(stacks[0]["measured_peak"], peak);
+    assert_eq!(
+        stacks[0]["ratio"].as_f64(),
+        Some(depth as f64 / peak as f64)
+    );
+}
+
+#[test]
+fn a_stack_sized_exactly_shows_ratio_one() {
+    // local_array: n entries, exactly what the stack holds; a size forced to n too, and one
+    // forced larger shows how loose it is.
+    for (forced, depth, ratio) in [
+        (None, "40", "1.000"),
+        (Some("40"), "40 (forced)", "1.000"),
+        (Some("100"), "100 (forced)", "2.500"),
+    ] {
+        let mut extra = vec!["--report-adstack", "--device", "interp"];
+        if let Some(n) = forced {
+            extra.extend(["--ad-stack-size", n]);
+        }
+        let o = local_array("n=40", &extra);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let r = row(&o.stdout, "compute_grad", "#0");
+        assert_eq!(r[6..9], [depth, "40", ratio], "{}", o.stdout);
+    }
+}
+
+#[test]
+fn the_json_report_has_the_peak_and_the_ratio_or_null() {
+    let o = local_array(
+        "n=40",
+        &["--report-adstack", "--json", "--device", "interp"],
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains(
+            "\"depth\": 40, \"measured_peak\": 40, \"ratio\": 1.0, \"bytes_per_thread\": 328}"
+        ),
+        "{}",
+        o.stdout
+    );
+    // Devices that do not measure say so: null, never a made-up value.
+    for device in ["interp-lowered", "cpu"] {
+        let o = local_array("n=40", &["--report-adstack", "--json", "--device", device]);
+        assert_eq!(o.code, 0, "{device}: {}", o.stderr);
+        let s = &json_stacks(&o.stdout)[0];
+        assert_eq!(s["depth"], 40, "{device}");
+        assert!(s["measured_peak"].is_null(), "{device}: {s}");
+        assert!(s["ratio"].is_null(), "{device}: {s}");
+        let o = local_array("n=40", &["--report-adstack", "--device", device]);
+        assert_eq!(
+            row(&o.stdout, "compute_grad", "#0")[7..9],
+            ["-", "-"],
+            "{device}"
+        );
     }
 }
 

@@ -372,26 +372,59 @@ fn the_adstack_report_of_a_sequence_has_each_launchs_depth() {
         let mut a = args.to_vec();
         a.extend_from_slice(&["--device", device]);
         let out = seq_ok("report", &a);
-        let depth = |launch: &str| {
+        // The row's last cells: depth, peak, depth/peak, bytes/thread.
+        let cells = |launch: &str| {
             let line = out
                 .lines()
                 .find(|l| l.starts_with(&format!("pow_n_grad (launch {launch})  #0")))
                 .unwrap_or_else(|| panic!("{device}: no launch {launch}:\n{out}"));
-            line.split_whitespace().rev().nth(1).unwrap().to_string()
+            let mut c: Vec<String> = line
+                .split_whitespace()
+                .rev()
+                .take(4)
+                .map(str::to_string)
+                .collect();
+            c.reverse();
+            c
+        };
+        // Each launch's own peak, where the device measures it (the interpreter).
+        let (peak6, peak4, ratio) = if *device == "interp" {
+            ("6", "4", "1.000")
+        } else {
+            ("-", "-", "-")
         };
         assert_eq!(
-            (depth("4"), depth("6")),
-            ("6".into(), "4".into()),
+            (cells("4"), cells("6")),
+            (
+                vec!["6", peak6, ratio, "56"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+                vec!["4", peak4, ratio, "40"]
+                    .into_iter()
+                    .map(String::from)
+                    .collect()
+            ),
             "{device}:\n{out}"
         );
         a.push("--json");
         let json = seq_ok("report", &a);
+        let measured = |peak: &str| match *device {
+            "interp" => format!("\"measured_peak\": {peak}, \"ratio\": 1.0"),
+            _ => "\"measured_peak\": null, \"ratio\": null".to_string(),
+        };
         assert!(
-            json.contains("\"depth\": 6, \"bytes_per_thread\": 56, \"launch\": 4}"),
+            json.contains(&format!(
+                "\"depth\": 6, {}, \"bytes_per_thread\": 56, \"launch\": 4}}",
+                measured("6")
+            )),
             "{json}"
         );
         assert!(
-            json.contains("\"depth\": 4, \"bytes_per_thread\": 40, \"launch\": 6}"),
+            json.contains(&format!(
+                "\"depth\": 4, {}, \"bytes_per_thread\": 40, \"launch\": 6}}",
+                measured("4")
+            )),
             "{json}"
         );
     }
