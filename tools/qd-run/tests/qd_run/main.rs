@@ -6,6 +6,7 @@ mod common;
 mod corpus;
 mod devices;
 mod errors;
+mod exactness;
 mod grad;
 mod guard;
 mod loop_limit;
