@@ -210,8 +210,8 @@ fn a_stack_that_cannot_be_sized_fails_the_launch_before_anything_runs() {
     let m = sizing_error(&mut p, &[Arg::Ndarray(a2), Arg::Ndarray(b2)]);
     assert_eq!(
         m,
-        "cannot size adstack #0 of kernel @k for this launch: max over v0 in range(0, \
-         17000000) needs 17000000 iterations, more than the cap of 16777216 (size_expr: \
+        "cannot size adstack #0 of kernel @k for this launch: the range of v0, range(0, \
+         17000000), needs 17000000 iterations, more than the cap of 16777216 (size_expr: \
          max(v0 for v0 in range(0, arg0.shape[0] * 1000000)))"
     );
 
