@@ -39,17 +39,26 @@ enum Kind {
     HoistTerm,
 }
 
-/// A range rule: matches every e-class with a MOR node; applies to each MOR node of the class.
-struct RangeRule(Kind);
+/// A rule over the range nodes of one kind (maxima or sums): it matches every e-class that holds
+/// such a node and applies to each of them ([`NodeRule`] is the egg searcher and applier).
+pub(crate) trait RangeRewrite: Copy + Send + Sync + 'static {
+    /// The variable and children `[begin, end, body]` of a node this rule rewrites.
+    fn range_of(n: &Sz) -> Option<(u32, [Id; 3])>;
+    /// The terms equal to the node `(var, ops)` of class `class`.
+    fn rewrite(&self, g: &mut G, class: Id, var: u32, ops: [Id; 3]) -> Vec<Id>;
+}
 
-impl Searcher<Sz, SizeAnalysis> for RangeRule {
+/// The egg form of a [`RangeRewrite`].
+pub(crate) struct NodeRule<R>(pub R);
+
+impl<R: RangeRewrite> Searcher<Sz, SizeAnalysis> for NodeRule<R> {
     fn search_eclass_with_limit(
         &self,
         g: &G,
         eclass: Id,
         limit: usize,
     ) -> Option<SearchMatches<'_, Sz>> {
-        let has = g[eclass].nodes.iter().any(|n| matches!(n, Sz::Mor { .. }));
+        let has = g[eclass].nodes.iter().any(|n| R::range_of(n).is_some());
         (has && limit > 0).then(|| SearchMatches {
             eclass,
             substs: vec![Subst::default()],
@@ -62,7 +71,7 @@ impl Searcher<Sz, SizeAnalysis> for RangeRule {
     }
 }
 
-impl Applier<Sz, SizeAnalysis> for RangeRule {
+impl<R: RangeRewrite> Applier<Sz, SizeAnalysis> for NodeRule<R> {
     fn apply_one(
         &self,
         g: &mut G,
@@ -72,17 +81,10 @@ impl Applier<Sz, SizeAnalysis> for RangeRule {
         _: Symbol,
     ) -> Vec<Id> {
         let eclass = g.find(eclass);
-        let mors: Vec<(u32, [Id; 3])> = g[eclass]
-            .nodes
-            .iter()
-            .filter_map(|n| match n {
-                Sz::Mor { var, ops } => Some((*var, *ops)),
-                _ => None,
-            })
-            .collect();
+        let ranges: Vec<(u32, [Id; 3])> = g[eclass].nodes.iter().filter_map(R::range_of).collect();
         let mut changed = Vec::new();
-        for (var, ops) in mors {
-            for new in self.rewrite(g, eclass, var, ops) {
+        for (var, ops) in ranges {
+            for new in self.0.rewrite(g, eclass, var, ops) {
                 if g.union(eclass, new) {
                     changed.push(new);
                 }
@@ -92,12 +94,23 @@ impl Applier<Sz, SizeAnalysis> for RangeRule {
     }
 }
 
-/// The binary nodes `op(x, y)` of class `id` (all of them).
-fn nodes_of(g: &G, id: Id, pick: fn(&Sz) -> Option<[Id; 2]>) -> Vec<[Id; 2]> {
+/// The binary nodes `op(x, y)` of class `id` that `pick` selects.
+pub(crate) fn nodes_of(g: &G, id: Id, pick: fn(&Sz) -> Option<[Id; 2]>) -> Vec<[Id; 2]> {
     g[id].nodes.iter().filter_map(pick).collect()
 }
 
-impl RangeRule {
+/// A rule over MOR nodes.
+#[derive(Copy, Clone)]
+struct RangeRule(Kind);
+
+impl RangeRewrite for RangeRule {
+    fn range_of(n: &Sz) -> Option<(u32, [Id; 3])> {
+        match n {
+            Sz::Mor { var, ops } => Some((*var, *ops)),
+            _ => None,
+        }
+    }
+
     /// The terms equal to `MOR(var, ops)` this rule finds.
     fn rewrite(&self, g: &mut G, class: Id, var: u32, [b, e, y]: [Id; 3]) -> Vec<Id> {
         let (ib, ie) = (g[b].data.iv, g[e].data.iv);
@@ -303,6 +316,9 @@ pub fn range_rules() -> Vec<Rw> {
         ("range-hoist-term", Kind::HoistTerm),
     ]
     .into_iter()
-    .map(|(name, k)| Rewrite::new(name, RangeRule(k), RangeRule(k)).expect("a well-formed rule"))
+    .map(|(name, k)| {
+        Rewrite::new(name, NodeRule(RangeRule(k)), NodeRule(RangeRule(k)))
+            .expect("a well-formed rule")
+    })
     .collect()
 }

@@ -38,9 +38,9 @@
 
 use crate::analysis::SizeAnalysis;
 use crate::lang::Sz;
-use crate::range::total_term;
+use crate::range::{nodes_of, total_term, NodeRule, RangeRewrite};
 use crate::rules::Rw;
-use egg::{Applier, EGraph, Id, PatternAst, Rewrite, SearchMatches, Searcher, Subst, Symbol, Var};
+use egg::{EGraph, Id, Rewrite};
 use qd_adstack::size_expr::Interval;
 
 type G = EGraph<Sz, SizeAnalysis>;
@@ -95,65 +95,18 @@ fn series(g: &mut G, b: Id, e: Id) -> Id {
     g.add(Sz::Div([twice, two]))
 }
 
-/// A sum rule: matches every e-class with a SOR node; applies to each SOR node of the class.
+/// A rule over SOR nodes.
+#[derive(Copy, Clone)]
 struct SumRule(Kind);
 
-impl Searcher<Sz, SizeAnalysis> for SumRule {
-    fn search_eclass_with_limit(
-        &self,
-        g: &G,
-        eclass: Id,
-        limit: usize,
-    ) -> Option<SearchMatches<'_, Sz>> {
-        let has = g[eclass].nodes.iter().any(|n| matches!(n, Sz::Sor { .. }));
-        (has && limit > 0).then(|| SearchMatches {
-            eclass,
-            substs: vec![Subst::default()],
-            ast: None,
-        })
-    }
-
-    fn vars(&self) -> Vec<Var> {
-        Vec::new()
-    }
-}
-
-impl Applier<Sz, SizeAnalysis> for SumRule {
-    fn apply_one(
-        &self,
-        g: &mut G,
-        eclass: Id,
-        _: &Subst,
-        _: Option<&PatternAst<Sz>>,
-        _: Symbol,
-    ) -> Vec<Id> {
-        let eclass = g.find(eclass);
-        let sors: Vec<(u32, [Id; 3])> = g[eclass]
-            .nodes
-            .iter()
-            .filter_map(|n| match n {
-                Sz::Sor { var, ops } => Some((*var, *ops)),
-                _ => None,
-            })
-            .collect();
-        let mut changed = Vec::new();
-        for (var, ops) in sors {
-            for new in self.rewrite(g, eclass, var, ops) {
-                if g.union(eclass, new) {
-                    changed.push(new);
-                }
-            }
+impl RangeRewrite for SumRule {
+    fn range_of(n: &Sz) -> Option<(u32, [Id; 3])> {
+        match n {
+            Sz::Sor { var, ops } => Some((*var, *ops)),
+            _ => None,
         }
-        changed
     }
-}
 
-/// The binary nodes of class `id` that `pick` selects.
-fn nodes_of(g: &G, id: Id, pick: fn(&Sz) -> Option<[Id; 2]>) -> Vec<[Id; 2]> {
-    g[id].nodes.iter().filter_map(pick).collect()
-}
-
-impl SumRule {
     /// The terms equal to `SOR(var, ops)` this rule finds.
     fn rewrite(&self, g: &mut G, class: Id, var: u32, [b, e, y]: [Id; 3]) -> Vec<Id> {
         let (ib, ie) = (g[b].data.iv, g[e].data.iv);
@@ -271,6 +224,8 @@ pub fn sum_rules() -> Vec<Rw> {
         ("sum-hoist-factor", Kind::HoistFactor),
     ]
     .into_iter()
-    .map(|(name, k)| Rewrite::new(name, SumRule(k), SumRule(k)).expect("a well-formed rule"))
+    .map(|(name, k)| {
+        Rewrite::new(name, NodeRule(SumRule(k)), NodeRule(SumRule(k))).expect("a well-formed rule")
+    })
     .collect()
 }
