@@ -149,11 +149,7 @@ impl SizeExpr {
 
     /// `a op b`, as written (see [`SizeExpr::add`] and friends for the folding forms).
     pub fn binary(op: BinOp, a: &SizeExpr, b: &SizeExpr) -> SizeExpr {
-        let mut bl = Builder::default();
-        let x = bl.import(a);
-        let y = bl.import(b);
-        let r = bl.intern(Node::Binary(op, x, y));
-        bl.finish(r)
+        SizeExpr::over(&[a, b], |o| Node::Binary(op, o[0], o[1]))
     }
 
     /// `max(body for v in range(begin, end))`, as written.
@@ -163,17 +159,12 @@ impl SizeExpr {
         end: &SizeExpr,
         body: &SizeExpr,
     ) -> SizeExpr {
-        let mut bl = Builder::default();
-        let b = bl.import(begin);
-        let e = bl.import(end);
-        let y = bl.import(body);
-        let r = bl.intern(Node::MaxOverRange {
+        SizeExpr::over(&[begin, end, body], |o| Node::MaxOverRange {
             var,
-            begin: b,
-            end: e,
-            body: y,
-        });
-        bl.finish(r)
+            begin: o[0],
+            end: o[1],
+            body: o[2],
+        })
     }
 
     /// `sum(body for v in range(begin, end))`, as written.
@@ -183,17 +174,12 @@ impl SizeExpr {
         end: &SizeExpr,
         body: &SizeExpr,
     ) -> SizeExpr {
-        let mut bl = Builder::default();
-        let b = bl.import(begin);
-        let e = bl.import(end);
-        let y = bl.import(body);
-        let r = bl.intern(Node::SumOverRange {
+        SizeExpr::over(&[begin, end, body], |o| Node::SumOverRange {
             var,
-            begin: b,
-            end: e,
-            body: y,
-        });
-        bl.finish(r)
+            begin: o[0],
+            end: o[1],
+            body: o[2],
+        })
     }
 
     /// `select(a PRED b, then, other)`, as written.
@@ -204,18 +190,20 @@ impl SizeExpr {
         then: &SizeExpr,
         other: &SizeExpr,
     ) -> SizeExpr {
-        let mut bl = Builder::default();
-        let lhs = bl.import(a);
-        let rhs = bl.import(b);
-        let then = bl.import(then);
-        let other = bl.import(other);
-        let r = bl.intern(Node::Select {
+        SizeExpr::over(&[a, b, then, other], |o| Node::Select {
             pred,
-            lhs,
-            rhs,
-            then,
-            other,
-        });
+            lhs: o[0],
+            rhs: o[1],
+            then: o[2],
+            other: o[3],
+        })
+    }
+
+    /// The expression whose root is `make(ids)`, `ids` the roots of `operands` imported in order.
+    fn over(operands: &[&SizeExpr], make: impl FnOnce(&[NodeId]) -> Node) -> SizeExpr {
+        let mut bl = Builder::default();
+        let ids: Vec<NodeId> = operands.iter().map(|e| bl.import(e)).collect();
+        let r = bl.intern(make(&ids));
         bl.finish(r)
     }
 

@@ -6,6 +6,7 @@
 use super::expr::{var_bit, Builder, SizeExpr, MAX_BOUND_VARS};
 use super::interval::Interval;
 use super::node::{BinOp, CmpPred, Node, NodeId};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// How much work folding a range that reads nothing into a literal may take.
@@ -99,14 +100,8 @@ impl SizeExpr {
     /// A max over `v` in a body that already binds `v` (an expression built elsewhere and
     /// placed here) has those inner binders renamed, so that no variable is bound twice.
     pub fn max_over_range(var: u32, begin: &SizeExpr, end: &SizeExpr, body: &SizeExpr) -> SizeExpr {
-        let renamed;
-        let body = match body.unused_var_if_binds(var, &[begin, end]) {
-            Some(fresh) => {
-                renamed = body.rebind(var, fresh);
-                &renamed
-            }
-            None => body,
-        };
+        let unbound = body.without_binder_of(var, &[begin, end]);
+        let body: &SizeExpr = &unbound;
         let (ib, ie) = (begin.interval(), end.interval());
         if ie.hi <= ib.lo {
             return SizeExpr::constant(0);
@@ -132,14 +127,8 @@ impl SizeExpr {
     /// it) and evaluating it cannot fail where the sum would not; its value when nothing in it reads memory (and it is cheap to compute). Inner binders
     /// of `v` are renamed as [`SizeExpr::max_over_range`] does.
     pub fn sum_over_range(var: u32, begin: &SizeExpr, end: &SizeExpr, body: &SizeExpr) -> SizeExpr {
-        let renamed;
-        let body = match body.unused_var_if_binds(var, &[begin, end]) {
-            Some(fresh) => {
-                renamed = body.rebind(var, fresh);
-                &renamed
-            }
-            None => body,
-        };
+        let unbound = body.without_binder_of(var, &[begin, end]);
+        let body: &SizeExpr = &unbound;
         let (ib, ie) = (begin.interval(), end.interval());
         if ie.hi <= ib.lo || body.as_const() == Some(0) {
             return SizeExpr::constant(0);
@@ -285,7 +274,16 @@ impl SizeExpr {
         b.finish(root)
     }
 
-    /// When some `MaxOverRange` of `self` binds `var`: a variable that none of `self` and
+    /// `self`, with every range inside that binds `var` rebound to a variable none of `self`
+    /// and `others` uses (so that a range over `var` can be put around it).
+    fn without_binder_of(&self, var: u32, others: &[&SizeExpr]) -> Cow<'_, SizeExpr> {
+        match self.unused_var_if_binds(var, others) {
+            Some(fresh) => Cow::Owned(self.rebind(var, fresh)),
+            None => Cow::Borrowed(self),
+        }
+    }
+
+    /// When some range of `self` binds `var`: a variable that none of `self` and
     /// `others` uses (free or bound), the highest such.
     fn unused_var_if_binds(&self, var: u32, others: &[&SizeExpr]) -> Option<u32> {
         let mentioned = |e: &SizeExpr| -> u64 {
@@ -319,10 +317,7 @@ impl SizeExpr {
             return None;
         }
         // With no binder of `fresh`, only a binder of `var` can shadow: rename those first.
-        let unshadowed = match self.unused_var_if_binds(var, &[&SizeExpr::bound_var(fresh)]) {
-            Some(other) => self.rebind(var, other),
-            None => self.clone(),
-        };
+        let unshadowed = self.without_binder_of(var, &[&SizeExpr::bound_var(fresh)]);
         let mut b = Builder::default();
         let mut map: Vec<NodeId> = Vec::with_capacity(unshadowed.len());
         for n in unshadowed.nodes() {
