@@ -14,12 +14,13 @@
 //! cycle there is a loop that pushes more than it pops: the depth grows with its trip count, and
 //! the stack goes to phase 2.
 
+use crate::loops::{mark_ancestors, walk_block_ops};
 use petgraph::algo::spfa;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use qd_adstack::{POP_OP, PUSH_OP};
 use qd_frontend::{BREAK_OP, CONTINUE_OP, IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
-use qd_ir::{BlockId, Context, OpId, Value};
+use qd_ir::{Context, OpId, Value};
 use std::collections::HashSet;
 
 /// What phase 1 found for one stack.
@@ -129,23 +130,6 @@ fn graph(ctx: &Context, alloca: OpId) -> Option<(DiGraph<Seg, ()>, NodeIndex)> {
         b.g.add_edge(end, exit, ());
     }
     Some((b.g, entry))
-}
-
-/// Every op nested in `block`.
-fn walk_block_ops(ctx: &Context, block: BlockId) -> Vec<OpId> {
-    ctx.block_ops(block)
-        .flat_map(|o| ctx.walk_pre_order(o))
-        .collect()
-}
-
-fn mark_ancestors(ctx: &Context, op: OpId, block: BlockId, out: &mut HashSet<OpId>) {
-    let mut cur = Some(op);
-    while let Some(o) = cur {
-        if !out.insert(o) || ctx.parent_block(o) == Some(block) {
-            break;
-        }
-        cur = ctx.parent_op(o);
-    }
 }
 
 impl Builder<'_> {

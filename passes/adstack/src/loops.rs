@@ -85,3 +85,27 @@ pub(crate) fn is_within(ctx: &Context, op: OpId, block: BlockId) -> bool {
 pub(crate) fn holds(ctx: &Context, l: OpId, op: OpId) -> bool {
     l != op && ctx.is_ancestor(l, op)
 }
+
+/// Every op nested in `block`, in pre-order.
+pub(crate) fn walk_block_ops(ctx: &Context, block: BlockId) -> Vec<OpId> {
+    ctx.block_ops(block)
+        .flat_map(|o| ctx.walk_pre_order(o))
+        .collect()
+}
+
+/// Adds `op` and its ancestors up to the op directly in `block` to `out` (stopping early at
+/// one already there: its ancestors are too).
+pub(crate) fn mark_ancestors(
+    ctx: &Context,
+    op: OpId,
+    block: BlockId,
+    out: &mut std::collections::HashSet<OpId>,
+) {
+    let mut cur = Some(op);
+    while let Some(o) = cur {
+        if !out.insert(o) || ctx.parent_block(o) == Some(block) {
+            break;
+        }
+        cur = ctx.parent_op(o);
+    }
+}

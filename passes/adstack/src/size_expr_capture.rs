@@ -24,13 +24,15 @@
 //! activation must fit.
 
 use crate::bellman_ford::never_underflows;
-use crate::loops::{enclosing_loops, induction_vars, MAX_LOOP_VARS};
+use crate::loops::{
+    enclosing_loops, induction_vars, mark_ancestors, walk_block_ops, MAX_LOOP_VARS,
+};
 use crate::value_bound::{is_push_to, Bounder, Unbounded};
 use crate::while_bound;
 use qd_adstack::size_expr::SizeExpr;
 use qd_adstack::POP_OP;
 use qd_frontend::{BREAK_OP, CONTINUE_OP, IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
-use qd_ir::{BlockId, Context, OpId, Value};
+use qd_ir::{Context, OpId, Value};
 use std::collections::HashSet;
 
 /// The capture's own bound variable, for the prefix sums of a loop's iterations (loop
@@ -48,9 +50,8 @@ pub(crate) fn capture(ctx: &Context, alloca: OpId) -> Result<SizeExpr, Unbounded
         .users(stack)
         .filter(|&u| ctx.name(u) == POP_OP && ctx.operand(u, 0) == stack)
         .collect();
-    let jumps = ctx
-        .block_ops(block)
-        .flat_map(|o| ctx.walk_pre_order(o))
+    let jumps = walk_block_ops(ctx, block)
+        .into_iter()
         .any(|o| matches!(ctx.name(o), BREAK_OP | CONTINUE_OP));
     let count_pops = !pops.is_empty() && !jumps && never_underflows(ctx, alloca);
     let mut holds = HashSet::new();
@@ -77,16 +78,6 @@ pub(crate) fn capture(ctx: &Context, alloca: OpId) -> Result<SizeExpr, Unbounded
         e = c.max_over_vars(l, e)?;
     }
     Ok(e)
-}
-
-fn mark_ancestors(ctx: &Context, op: OpId, block: BlockId, out: &mut HashSet<OpId>) {
-    let mut cur = Some(op);
-    while let Some(o) = cur {
-        if !out.insert(o) || ctx.parent_block(o) == Some(block) {
-            break;
-        }
-        cur = ctx.parent_op(o);
-    }
 }
 
 /// What a region does to the stack, from the depth it starts at.
@@ -276,11 +267,7 @@ impl Capture<'_> {
         for k in 0..vars.len() {
             ranges.push(self.b.loop_range(l, k)?);
         }
-        let sum_all = |e: &SizeExpr| {
-            ranges.iter().rev().fold(e.clone(), |acc, (v, b, end)| {
-                SizeExpr::sum_over_range(*v, b, end, &acc)
-            })
-        };
+        let sum_all = |e: &SizeExpr| over_all(&ranges, e, SizeExpr::sum_over_range);
         if body.peak_at_end {
             return Ok(Effect::pushes(sum_all(&body.net)));
         }
@@ -294,10 +281,10 @@ impl Capture<'_> {
                         SizeExpr::sum_over_range(PREFIX_VAR, b, &SizeExpr::bound_var(*v), &g);
                     SizeExpr::max_over_range(*v, b, end, &prefix.add(&body.peak))
                 }
-                None => net.add(&self.max_all(&ranges, &body.peak)),
+                None => net.add(&over_all(&ranges, &body.peak, SizeExpr::max_over_range)),
             },
             // Several variables: every gain, plus the highest single peak.
-            _ => net.add(&self.max_all(&ranges, &body.peak)),
+            _ => net.add(&over_all(&ranges, &body.peak, SizeExpr::max_over_range)),
         };
         Ok(Effect {
             net,
@@ -305,12 +292,19 @@ impl Capture<'_> {
             peak_at_end: false,
         })
     }
+}
 
-    fn max_all(&self, ranges: &[(u32, SizeExpr, SizeExpr)], e: &SizeExpr) -> SizeExpr {
-        ranges.iter().rev().fold(e.clone(), |acc, (v, b, end)| {
-            SizeExpr::max_over_range(*v, b, end, &acc)
-        })
-    }
+/// `e` under one range node per loop variable (`range` builds it: a max or a sum), the first
+/// variable outermost.
+fn over_all(
+    ranges: &[(u32, SizeExpr, SizeExpr)],
+    e: &SizeExpr,
+    range: fn(u32, &SizeExpr, &SizeExpr, &SizeExpr) -> SizeExpr,
+) -> SizeExpr {
+    ranges
+        .iter()
+        .rev()
+        .fold(e.clone(), |acc, (v, b, end)| range(*v, b, end, &acc))
 }
 
 /// A `qd.while` whose body runs at most `t` times: `t` rounds of condition and body, then
