@@ -19,6 +19,7 @@
 mod asm_impl;
 mod attr_parser;
 mod float_fmt;
+mod input;
 mod lexer;
 mod loc_parser;
 mod naming;
@@ -33,6 +34,7 @@ mod type_parser;
 #[cfg(test)]
 mod tests;
 
+pub use input::{read_capped, read_path_capped, InputError, DEFAULT_MAX_INPUT_BYTES};
 pub use render::SourceMgr;
 
 use crate::context::Context;
