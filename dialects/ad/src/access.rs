@@ -10,8 +10,9 @@
 //! ```
 //!
 //! Generic form: the field is a `field = @x` property; operands are (value,) indices, or
-//! (value, ndarray, indices...). Indices are i32, one per dimension; constant indices must be in
-//! bounds. The field must be needs_grad with a float element; the ndarray must have float elements.
+//! (value, ndarray, indices...). Indices are i32, one per dimension; one out of bounds (even a
+//! constant) is an error at run time. The field must be needs_grad with a float element; the
+//! ndarray must have float elements.
 
 use crate::verify::*;
 use crate::{ACC_FIELD_ADJOINT_OP, STORE_FIELD_ADJOINT_OP};
@@ -171,8 +172,8 @@ fn check_field_access(ctx: &Context, op: OpId, indices: &[Value]) -> DiagResult<
     let Some((name, field)) = adjoint_field(ctx, op)? else {
         return Ok(None);
     };
-    let bounds: Vec<Option<i64>> = field.shape(ctx).into_iter().map(Some).collect();
-    check_indices(ctx, op, indices, &bounds, &format!("field @{name}"))?;
+    let rank = field.rank(ctx);
+    check_indices(ctx, op, indices, rank, &format!("field @{name}"))?;
     Ok(Some(field.elem(ctx)))
 }
 
@@ -215,7 +216,6 @@ fn verify_ndarray_acc(ctx: &Context, op: OpId) -> DiagResult<()> {
             ),
         ));
     }
-    let bounds = vec![None; array.rank(ctx)];
-    check_indices(ctx, op, &ops[2..], &bounds, "the ndarray")?;
+    check_indices(ctx, op, &ops[2..], array.rank(ctx), "the ndarray")?;
     check_elem(ctx, op, elem, ctx.value_type(ops[0]), "value", "ndarray")
 }

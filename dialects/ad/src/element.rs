@@ -19,14 +19,13 @@
 //! `"ad.load_element"(%arr, %i, %j) <{path = array<i64: -9223372036854775808, 1,
 //! -9223372036854775808>}> : (!qd.ptr<...>, i32, i32) -> f32`, and
 //! `"ad.store_element"(%v, %arr, %i, %j) <{path = ...}> : (f32, !qd.ptr<...>, i32, i32) -> ()`.
-//! Literal and constant indices must be in bounds. `load_element` is READ_ONLY; `store_element`
-//! writes memory.
+//! Literal indices must be in bounds; a value index (even a constant) out of bounds is an error at
+//! run time. `load_element` is READ_ONLY; `store_element` writes memory.
 
 use crate::verify::*;
 use qd_frontend::constraints::INDEX;
 use qd_frontend::syntax::*;
 use qd_frontend::types::is_scalar;
-use qd_frontend::verify::constant_int;
 use qd_frontend::{ArrayType, PtrType, StructType};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter, UnresolvedOperand};
 use qd_ir::op_def::{constraint, PropKind, PropSpec};
@@ -308,7 +307,9 @@ fn check_access(ctx: &Context, op: OpId, base: Value, first: usize) -> DiagResul
                         ),
                     ));
                 }
-                constant_int(ctx, v)
+                // A value index out of bounds is an error at run time, even a constant one:
+                // folding may make a constant of it after the op verified (as qd's indices).
+                None
             } else {
                 Some(r)
             };

@@ -241,7 +241,7 @@ fn verify_elem_ptr(ctx: &Context, op: OpId) -> DiagResult<()> {
             ),
         ));
     };
-    check_indices(ctx, op, &[ctx.operand(op, 1)], &[Some(arr.len(ctx))])?;
+    check_indices(ctx, op, &[ctx.operand(op, 1)])?;
     check_result_ptr(ctx, op, arr.elem(ctx))
 }
 

@@ -7,8 +7,9 @@
 //! %old = qd.atomic_max %v, @m[%i] : i32 // with a result: the value before the update
 //! ```
 //!
-//! The type after `:` is the field's element type. Constant indices (from constant-like ops)
-//! must be in bounds. Atomics take integer (wider than i1) or float elements.
+//! The type after `:` is the field's element type. An index out of bounds, even a constant one,
+//! is an error at run time (see [`crate::verify::check_indices`]). Atomics take integer (wider
+//! than i1) or float elements.
 
 use crate::constraints::{check_atomic_elem, same, INDEX};
 use crate::types::FieldType;
@@ -224,14 +225,14 @@ impl AtomicOp {
     }
 }
 
-/// Checks the field reference, the index count, types and constant bounds; returns the field type
+/// Checks the field reference, the index count and the index types; returns the field type
 /// (None when the symbol does not resolve, which the IR verifier reports).
 fn check_access(ctx: &Context, op: OpId, indices: &[Value]) -> DiagResult<Option<FieldType>> {
     let Some((name, field)) = referenced_field(ctx, op)? else {
         return Ok(None);
     };
-    let bounds: Vec<Option<i64>> = field.shape(ctx).into_iter().map(Some).collect();
-    check_access_indices(ctx, op, indices, &bounds, &format!("field @{name}"))?;
+    let rank = field.rank(ctx);
+    check_access_indices(ctx, op, indices, rank, &format!("field @{name}"))?;
     Ok(Some(field))
 }
 

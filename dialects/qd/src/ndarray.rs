@@ -193,7 +193,7 @@ fn ndarray_of(ctx: &Context, op: OpId, array: Value) -> DiagResult<NdarrayType> 
 }
 
 fn check_access(ctx: &Context, op: OpId, array: NdarrayType, indices: &[Value]) -> DiagResult<()> {
-    check_access_indices(ctx, op, indices, &vec![None; array.rank(ctx)], "an ndarray")
+    check_access_indices(ctx, op, indices, array.rank(ctx), "an ndarray")
 }
 
 fn check_elem(

@@ -195,13 +195,12 @@ fn field_access_rules() {
         fx.verify_op(op).unwrap_err(),
         "'qd.load' op expects 2 indices for field @x of rank 2, got 1"
     );
+    // Constant indices out of bounds verify: they fail at run time, as folding may make them
+    // from indices that verified.
     let op = LoadOp::build(&mut fx.b(kb), "x", &[c1, c10], f32t, loc).0;
-    assert_eq!(
-        fx.verify_op(op).unwrap_err(),
-        "'qd.load' op index 1 is out of bounds: 10 is not in [0, 10)"
-    );
+    assert_eq!(fx.verify_op(op), Ok(()));
     let op = LoadOp::build(&mut fx.b(kb), "x", &[cneg, c1], f32t, loc).0;
-    assert!(fx.verify_op(op).unwrap_err().contains("out of bounds: -1"));
+    assert_eq!(fx.verify_op(op), Ok(()));
     let op = LoadOp::build(&mut fx.b(kb), "x", &[c1, wide], f32t, loc).0;
     assert_eq!(
         fx.verify_op(op).unwrap_err(),
@@ -673,11 +672,9 @@ fn locals_rules() {
     let e = ElemPtrOp::build(&mut fx.b(kb), arr, k, loc);
     assert_eq!(fx.verify_op(e.0), Ok(()));
     assert_eq!(pointee_of(&fx.ctx, e.result(&fx.ctx)), f32t);
+    // A constant index out of bounds fails at run time, not here (see field_access_rules).
     let oob = ElemPtrOp::build(&mut fx.b(kb), arr, k10, loc);
-    assert_eq!(
-        fx.verify_op(oob.0).unwrap_err(),
-        "'qd.elem_ptr' op index 0 is out of bounds: 10 is not in [0, 10)"
-    );
+    assert_eq!(fx.verify_op(oob.0), Ok(()));
     let m = MemberPtrOp::build(&mut fx.b(kb), st, 1, loc);
     assert_eq!(fx.verify_op(m.0), Ok(()));
     assert_eq!(

@@ -50,15 +50,6 @@ qd.kernel @k(%i: i32) {
 // -----
 
 qd.field @x : !qd.field<8xf32> {needs_grad}
-qd.kernel @k() {
-  %c8 = arith.constant 8 : i32
-  // expected-error@+1 {{'ad.load_field_adjoint' op index 0 is out of bounds: 8 is not in [0, 8)}}
-  %a = ad.load_field_adjoint @x[%c8] : f32
-}
-
-// -----
-
-qd.field @x : !qd.field<8xf32> {needs_grad}
 qd.kernel @k(%i: i64) {
   // expected-error@+1 {{'ad.load_field_adjoint' op expects index 0 to be i32, got i64}}
   %a = "ad.load_field_adjoint"(%i) <{field = @x}> : (i64) -> f32
@@ -94,15 +85,6 @@ qd.field @x : !qd.field<8xf32> {needs_grad}
 qd.kernel @k(%i: i32, %v: f64) {
   // expected-error@+1 {{'ad.acc_field_adjoint' op expects the value type to match the field element type f32, got f64}}
   ad.acc_field_adjoint %v, @x[%i] : f64
-}
-
-// -----
-
-qd.field @x : !qd.field<8xf32> {needs_grad}
-qd.kernel @k(%v: f32) {
-  %cm = arith.constant -1 : i32
-  // expected-error@+1 {{'ad.store_field_adjoint' op index 0 is out of bounds: -1 is not in [0, 8)}}
-  ad.store_field_adjoint %v, @x[%cm] : f32
 }
 
 // -----

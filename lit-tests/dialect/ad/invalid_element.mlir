@@ -58,15 +58,6 @@ qd.kernel @k(%v: i32) {
 
 // -----
 
-qd.kernel @k() {
-  %a = qd.alloca : !qd.ptr<!qd.array<10xf32>>
-  %c10 = arith.constant 10 : i32
-  // expected-error@+1 {{'ad.load_element' op path entry 0 is out of bounds: 10 is not in [0, 10) for !qd.array<10xf32>}}
-  %v = ad.load_element %a[%c10] : !qd.ptr<!qd.array<10xf32>>
-}
-
-// -----
-
 qd.kernel @k(%i: i32) {
   %a = qd.alloca : !qd.ptr<!qd.struct<f32, i32>>
   // expected-error@+1 {{'ad.load_element' op path entry 0 addresses a struct member: it must be a literal, not a value}}

@@ -38,12 +38,3 @@ qd.kernel @k(%v: i32) {
   // expected-error@+1 {{'qd.atomic_add' op expects 1 index for field @h of rank 1, got 0}}
   qd.atomic_add %v, @h[] : i32
 }
-
-// -----
-
-qd.field @h : !qd.field<8xi32>
-qd.kernel @k(%v: i32) {
-  %c9 = arith.constant 9 : i32
-  // expected-error@+1 {{'qd.atomic_max' op index 0 is out of bounds: 9 is not in [0, 8)}}
-  qd.atomic_max %v, @h[%c9] : i32
-}

@@ -26,26 +26,6 @@ qd.kernel @k(%i: i32) {
 // -----
 
 qd.field @x : !qd.field<8xf32>
-qd.kernel @k() {
-  %c8 = arith.constant 8 : i32
-  // expected-error@+1 {{'qd.load' op index 0 is out of bounds: 8 is not in [0, 8)}}
-  %v = qd.load @x[%c8] : f32
-}
-
-// -----
-
-qd.field @x : !qd.field<4x10xf32>
-qd.kernel @k() {
-  %c0 = arith.constant 0 : i32
-  %cm = arith.constant -1 : i32
-  %v = arith.constant 1.0 : f32
-  // expected-error@+1 {{'qd.store' op index 1 is out of bounds: -1 is not in [0, 10)}}
-  qd.store %v, @x[%c0, %cm] : f32
-}
-
-// -----
-
-qd.field @x : !qd.field<8xf32>
 qd.kernel @k(%i: i64) {
   // expected-error@+1 {{'qd.load' op expects index 0 to be i32, got i64}}
   %v = "qd.load"(%i) <{field = @x}> : (i64) -> f32

@@ -70,15 +70,6 @@ qd.kernel @k(%i: i32) {
 
 // -----
 
-qd.kernel @k() {
-  %p = qd.alloca : !qd.ptr<!qd.array<10xf32>>
-  %c10 = arith.constant 10 : i32
-  // expected-error@+1 {{'qd.elem_ptr' op index 0 is out of bounds: 10 is not in [0, 10)}}
-  %e = qd.elem_ptr %p[%c10] : !qd.ptr<!qd.array<10xf32>>
-}
-
-// -----
-
 qd.kernel @k(%i: i32) {
   %p = qd.alloca : !qd.ptr<!qd.array<4x10xf32>>
   // expected-error@+1 {{expected exactly one index, got 2}}

@@ -9,7 +9,8 @@
 //!
 //! Every `qd.local_load` / `qd.local_store` through a chain of `qd.elem_ptr` / `qd.member_ptr`
 //! (nested, constant or dynamic indices) becomes one op on the chain's root with the whole path:
-//! array indices stay values, except constants, which become literals like struct members.
+//! array indices stay values, except constants in bounds, which become literals like struct
+//! members (an out-of-bounds constant stays a value, checked at run time like any index).
 //! Element ops whose base is itself such a chain are re-rooted the same way. Address ops left
 //! without uses are erased. The rewrite changes nothing the kernel computes (the interpreter
 //! runs both forms identically).
@@ -25,7 +26,8 @@
 use qd_ad::{LoadElementOp, PathIndex, StoreElementOp, LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::verify::constant_int;
 use qd_frontend::{
-    ElemPtrOp, MemberPtrOp, ELEM_PTR_OP, KERNEL_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, MEMBER_PTR_OP,
+    pointee_of, ArrayType, ElemPtrOp, MemberPtrOp, ELEM_PTR_OP, KERNEL_OP, LOCAL_LOAD_OP,
+    LOCAL_STORE_OP, MEMBER_PTR_OP,
 };
 use qd_ir::{Builder, Context, InsertPoint, OpId, Value};
 use qd_pass::{ParsedOptions, Pass, PassInfo, PassOutcome, PassResult, Statistic};
@@ -107,12 +109,15 @@ fn chain(ctx: &Context, mut p: Value) -> Option<(Value, Vec<PathIndex>)> {
         match ctx.name(d) {
             ELEM_PTR_OP if ctx.num_operands(d) == 2 => {
                 let e = ElemPtrOp(d);
-                let i = e.index(ctx);
+                let (i, base) = (e.index(ctx), e.base(ctx));
                 rev.push(match constant_int(ctx, i) {
-                    Some(c) => PathIndex::Const(c),
-                    None => PathIndex::Value(i),
+                    Some(c) if in_bounds(ctx, base, c) => PathIndex::Const(c),
+                    // An index out of bounds (a constant one too: folding can make one in code
+                    // that never runs) stays a value: a literal path entry must be in bounds to
+                    // verify, while a value one is checked when it runs.
+                    _ => PathIndex::Value(i),
                 });
-                p = e.base(ctx);
+                p = base;
             }
             MEMBER_PTR_OP if ctx.num_operands(d) == 1 => {
                 let m = MemberPtrOp(d);
@@ -127,6 +132,11 @@ fn chain(ctx: &Context, mut p: Value) -> Option<(Value, Vec<PathIndex>)> {
     }
     rev.reverse();
     Some((p, rev))
+}
+
+/// Whether `c` indexes the array `base` points to.
+fn in_bounds(ctx: &Context, base: Value, c: i64) -> bool {
+    ArrayType::from_type(ctx, pointee_of(ctx, base)).is_some_and(|a| (0..a.len(ctx)).contains(&c))
 }
 
 /// Rewrites the accesses inside `root` (a kernel, or any op); returns what it did.

@@ -327,3 +327,35 @@ qd.kernel @k(%i: i32) {
         "{text}"
     );
 }
+
+#[test]
+fn element_access_ad_keeps_out_of_bounds_constants_as_values() {
+    // A constant index out of bounds (folding makes one in code that never runs; found by the
+    // passes fuzz target) stays a value entry: a literal entry must be in bounds to verify, a
+    // value entry is checked when it runs. In-bounds constants still become literals.
+    let src = r#"
+qd.kernel @k(%v: f32) {
+  %a = qd.alloca : !qd.ptr<!qd.array<3x!qd.array<2xf32>>>
+  %c1 = arith.constant 1 : i32
+  %c3 = arith.constant 3 : i32
+  %cm = arith.constant -1 : i32
+  %p = qd.elem_ptr %a[%c3] : !qd.ptr<!qd.array<3x!qd.array<2xf32>>>
+  %q = qd.elem_ptr %p[%c1] : !qd.ptr<!qd.array<2xf32>>
+  qd.local_store %v, %q : !qd.ptr<f32>
+  %r = qd.elem_ptr %a[%c1] : !qd.ptr<!qd.array<3x!qd.array<2xf32>>>
+  %s = qd.elem_ptr %r[%cm] : !qd.ptr<!qd.array<2xf32>>
+  %l = qd.local_load %s : !qd.ptr<f32>
+  qd.local_store %l, %q : !qd.ptr<f32>
+}
+"#;
+    // rewrite() verifies the result.
+    let (text, loads, stores, erased) = rewrite(src);
+    for want in [
+        "ad.store_element %arg0, %0[%2, 1] : !qd.ptr<!qd.array<3x2xf32>>",
+        "%4 = ad.load_element %0[1, %3] : !qd.ptr<!qd.array<3x2xf32>>",
+        "ad.store_element %4, %0[%2, 1] : !qd.ptr<!qd.array<3x2xf32>>",
+    ] {
+        assert!(text.contains(want), "{want}\n{text}");
+    }
+    assert_eq!((loads, stores, erased), (1, 2, 4));
+}
