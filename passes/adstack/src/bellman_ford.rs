@@ -14,13 +14,14 @@
 //! cycle there is a loop that pushes more than it pops: the depth grows with its trip count, and
 //! the stack goes to phase 2.
 
-use crate::loops::{mark_ancestors, walk_block_ops};
+use crate::index::{Children, SizingIndex};
+use crate::loops::mark_ancestors;
 use petgraph::algo::spfa;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
 use qd_adstack::{POP_OP, PUSH_OP};
 use qd_frontend::{BREAK_OP, CONTINUE_OP, IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
-use qd_ir::{Context, OpId, Value};
+use qd_ir::{BlockId, Context, OpId, Value};
 use std::collections::HashSet;
 
 /// What phase 1 found for one stack.
@@ -56,10 +57,12 @@ impl Seg {
 
 struct Builder<'a> {
     ctx: &'a Context,
+    index: &'a SizingIndex,
     stack: Value,
     g: DiGraph<Seg, ()>,
-    /// Ops that hold a push, a pop, a break or a continue: the only ones the graph must see.
-    relevant: HashSet<OpId>,
+    /// Ops that hold a push or a pop, per block; with the ops that hold a break or a continue,
+    /// the only ones the graph must see.
+    relevant: Children,
     /// Enclosing loops being walked: (loop, where `continue` goes, where `break` goes).
     loops: Vec<(OpId, NodeIndex, NodeIndex)>,
     /// Where control leaves the graph (the end of the alloca's block, a jump out of it).
@@ -68,7 +71,12 @@ struct Builder<'a> {
 
 /// The maximum depth of the stack `alloca` defines.
 pub fn max_depth(ctx: &Context, alloca: OpId) -> Phase1 {
-    match graph(ctx, alloca) {
+    max_depth_in(ctx, alloca, &SizingIndex::around(ctx, alloca))
+}
+
+/// [`max_depth`] with the index of a scope that holds `alloca`.
+pub(crate) fn max_depth_in(ctx: &Context, alloca: OpId, index: &SizingIndex) -> Phase1 {
+    match graph(ctx, alloca, index) {
         Some((g, entry)) => solve(&g, entry),
         None => Phase1::Exact(0),
     }
@@ -78,7 +86,12 @@ pub fn max_depth(ctx: &Context, alloca: OpId) -> Phase1 {
 /// saturates, and every pop lowers the depth by exactly one (what lets phase 2 count pops).
 /// A loop that pops more than it pushes, or a pop before its push, may saturate.
 pub fn never_underflows(ctx: &Context, alloca: OpId) -> bool {
-    let Some((g, entry)) = graph(ctx, alloca) else {
+    never_underflows_in(ctx, alloca, &SizingIndex::around(ctx, alloca))
+}
+
+/// [`never_underflows`] with the index of a scope that holds `alloca`.
+pub(crate) fn never_underflows_in(ctx: &Context, alloca: OpId, index: &SizingIndex) -> bool {
+    let Some((g, entry)) = graph(ctx, alloca, index) else {
         return true;
     };
     // Shortest paths of the unclamped count from the alloca: u -> v costs delta(u).
@@ -99,18 +112,17 @@ pub fn never_underflows(ctx: &Context, alloca: OpId) -> bool {
 }
 
 /// The control-flow graph after `alloca` and its entry node (None outside a block).
-fn graph(ctx: &Context, alloca: OpId) -> Option<(DiGraph<Seg, ()>, NodeIndex)> {
+fn graph(
+    ctx: &Context,
+    alloca: OpId,
+    index: &SizingIndex,
+) -> Option<(DiGraph<Seg, ()>, NodeIndex)> {
     let block = ctx.parent_block(alloca)?;
     let stack = ctx.result(alloca, 0);
-    let mut relevant = HashSet::new();
+    let mut marked = HashSet::new();
     for u in ctx.users(stack) {
         if matches!(ctx.name(u), PUSH_OP | POP_OP) {
-            mark_ancestors(ctx, u, block, &mut relevant);
-        }
-    }
-    for op in walk_block_ops(ctx, block) {
-        if matches!(ctx.name(op), BREAK_OP | CONTINUE_OP) {
-            mark_ancestors(ctx, op, block, &mut relevant);
+            mark_ancestors(ctx, u, block, &mut marked);
         }
     }
     let mut g = DiGraph::new();
@@ -118,14 +130,19 @@ fn graph(ctx: &Context, alloca: OpId) -> Option<(DiGraph<Seg, ()>, NodeIndex)> {
     let exit = g.add_node(Seg::default());
     let mut b = Builder {
         ctx,
+        index,
         stack,
         g,
-        relevant,
+        relevant: index.by_block(ctx, &marked),
         loops: Vec::new(),
         exit,
     };
-    let after: Vec<OpId> =
-        std::iter::successors(ctx.next_op(alloca), |&o| ctx.next_op(o)).collect();
+    let at = index.pos(alloca);
+    let after: Vec<OpId> = b
+        .relevant_ops(block)
+        .into_iter()
+        .filter(|&o| index.pos(o) > at)
+        .collect();
     if let Some(end) = b.walk_ops(&after, entry) {
         b.g.add_edge(end, exit, ());
     }
@@ -139,6 +156,19 @@ impl Builder<'_> {
 
     fn edge(&mut self, a: NodeIndex, b: NodeIndex) {
         self.g.add_edge(a, b, ());
+    }
+
+    /// The ops of `block` the graph must see (those that hold a push or pop of the stack, a
+    /// break or a continue), in block order: every other op leaves the graph as it is.
+    fn relevant_ops(&self, block: BlockId) -> Vec<OpId> {
+        let mut ops: Vec<OpId> = self.relevant.of(block).to_vec();
+        let jumps = self.index.jump_children(block);
+        if !jumps.is_empty() {
+            ops.extend_from_slice(jumps);
+            ops.sort_by_key(|&o| self.index.pos(o));
+            ops.dedup();
+        }
+        ops
     }
 
     /// Walks a region's entry block from a new node entered from `from`; returns that node and
@@ -158,7 +188,7 @@ impl Builder<'_> {
             .and_then(|&r| self.ctx.entry_block(r));
         let end = match block {
             Some(b) => {
-                let ops: Vec<OpId> = self.ctx.block_ops(b).collect();
+                let ops = self.relevant_ops(b);
                 self.walk_ops(&ops, start)
             }
             None => Some(start),
@@ -170,9 +200,6 @@ impl Builder<'_> {
     /// it cannot (after a `break` or `continue`).
     fn walk_ops(&mut self, ops: &[OpId], mut cur: NodeIndex) -> Option<NodeIndex> {
         for &op in ops {
-            if !self.relevant.contains(&op) {
-                continue;
-            }
             let ctx = self.ctx;
             match ctx.name(op) {
                 PUSH_OP | POP_OP if ctx.operand(op, 0) == self.stack => {

@@ -20,6 +20,7 @@
 pub mod bellman_ford;
 mod carried;
 mod diff;
+mod index;
 mod locals;
 mod loops;
 pub mod minimize_tape;

@@ -86,13 +86,6 @@ pub(crate) fn holds(ctx: &Context, l: OpId, op: OpId) -> bool {
     l != op && ctx.is_ancestor(l, op)
 }
 
-/// Every op nested in `block`, in pre-order.
-pub(crate) fn walk_block_ops(ctx: &Context, block: BlockId) -> Vec<OpId> {
-    ctx.block_ops(block)
-        .flat_map(|o| ctx.walk_pre_order(o))
-        .collect()
-}
-
 /// Adds `op` and its ancestors up to the op directly in `block` to `out` (stopping early at
 /// one already there: its ancestors are too).
 pub(crate) fn mark_ancestors(

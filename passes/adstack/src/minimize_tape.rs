@@ -92,18 +92,42 @@ impl Access {
 /// The ops on the stack of `alloca`, in use-list order, when the side condition holds (see the
 /// module doc); None when it fails or a use is not understood.
 pub fn elidable(ctx: &Context, alloca: OpId) -> Option<Vec<(OpId, Access)>> {
+    elidable_in(ctx, alloca, &mut Positions::default())
+}
+
+/// The position of each op in its block, per block, computed once for all the stacks of a
+/// block: computing it per stack made the pass quadratic in a kernel with many stacks.
+///
+/// Stays valid while stacks are elided: [`elide`] inserts only ops without regions and erases
+/// only stack ops, so the ops it asks about (allocas and the ancestors of stack ops) keep their
+/// relative order.
+#[derive(Default)]
+struct Positions(HashMap<BlockId, HashMap<OpId, usize>>);
+
+impl Positions {
+    fn of(&mut self, ctx: &Context, block: BlockId) -> &HashMap<OpId, usize> {
+        self.0.entry(block).or_insert_with(|| {
+            ctx.block_ops(block)
+                .enumerate()
+                .map(|(i, o)| (o, i))
+                .collect()
+        })
+    }
+}
+
+/// [`elidable`] with the positions of earlier calls.
+fn elidable_in(
+    ctx: &Context,
+    alloca: OpId,
+    positions: &mut Positions,
+) -> Option<Vec<(OpId, Access)>> {
     if ctx.name(alloca) != ALLOCA_OP || ctx.num_results(alloca) != 1 {
         return None;
     }
     let stack = ctx.result(alloca, 0);
     let float = StackType::from_type(ctx, ctx.value_type(stack))?.has_adjoint(ctx);
     let root = ctx.parent_block(alloca)?;
-    let pos: HashMap<OpId, usize> = ctx
-        .block_op_vec(root)
-        .into_iter()
-        .enumerate()
-        .map(|(i, o)| (o, i))
-        .collect();
+    let pos = positions.of(ctx, root);
     let at = *pos.get(&alloca)?;
     let mut ops = Vec::new();
     let mut last_forward = at;
@@ -234,8 +258,9 @@ impl Pass for MinimizeTapePass {
             .filter(|&o| ctx.name(o) == ALLOCA_OP && !AllocaOp(o).is_primal_elided(ctx))
             .collect();
         let mut changed = false;
+        let mut positions = Positions::default();
         for a in allocas {
-            match elidable(ctx, a) {
+            match elidable_in(ctx, a, &mut positions) {
                 Some(ops) => {
                     elide(ctx, a, &ops);
                     self.elided += 1;

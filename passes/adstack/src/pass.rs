@@ -11,7 +11,8 @@
 //! `N` entries. A stack `minimize-tape` elided (`primal_elided`) gets `max_size = 0` and no
 //! `size_expr`, forced or not, and its id like any other.
 
-use crate::bellman_ford::{max_depth, Phase1};
+use crate::bellman_ford::{max_depth_in, Phase1};
+use crate::index::SizingIndex;
 use crate::size_expr_capture::capture;
 use crate::value_bound::Unbounded;
 use qd_adstack::size_expr::SizeExpr;
@@ -124,6 +125,15 @@ pub fn assign_stack_ids(ctx: &mut Context, scope: OpId) -> bool {
 /// The bound of the stack `alloca` defines: phase 1's exact depth (and `true`), else phase 2's
 /// expression (and `false`); an error diagnostic when it is outside the grammar.
 pub fn stack_bound(ctx: &Context, alloca: OpId) -> Result<(SizeExpr, bool), Diagnostic> {
+    stack_bound_in(ctx, alloca, &SizingIndex::around(ctx, alloca))
+}
+
+/// [`stack_bound`] with the index of a scope that holds `alloca` (one for all its stacks).
+fn stack_bound_in(
+    ctx: &Context,
+    alloca: OpId,
+    index: &SizingIndex,
+) -> Result<(SizeExpr, bool), Diagnostic> {
     if ctx.name(alloca) != ALLOCA_OP || ctx.num_results(alloca) != 1 {
         return Err(Diagnostic::error(
             ctx.loc(alloca),
@@ -133,9 +143,9 @@ pub fn stack_bound(ctx: &Context, alloca: OpId) -> Result<(SizeExpr, bool), Diag
             ),
         ));
     }
-    let (e, exact) = match max_depth(ctx, alloca) {
+    let (e, exact) = match max_depth_in(ctx, alloca, index) {
         Phase1::Exact(n) => (SizeExpr::constant(n.min(i64::MAX as u64) as i64), true),
-        Phase1::Unbounded => capture(ctx, alloca)
+        Phase1::Unbounded => capture(ctx, alloca, index)
             .map(|e| (e.tidy(), false))
             .map_err(|u| diagnostic(ctx, alloca, &u))?,
     };
@@ -164,6 +174,9 @@ impl Pass for DetermineAdStackSize {
             .filter(|&o| ctx.name(o) == ALLOCA_OP && ctx.num_results(o) == 1)
             .collect();
         let mut sized = Vec::with_capacity(allocas.len());
+        // Built once, for every stack; nothing changes the IR until every stack is sized.
+        let index =
+            (self.forced.is_none() && !allocas.is_empty()).then(|| SizingIndex::new(ctx, op));
         let mut errors = Vec::new();
         let mut changed = false;
         for &a in &allocas {
@@ -181,14 +194,16 @@ impl Pass for DetermineAdStackSize {
                     self.forced_count += 1;
                     Ok(SizeExpr::constant(n))
                 }
-                None => stack_bound(ctx, a).map(|(e, exact)| {
-                    if exact {
-                        self.exact += 1;
-                    } else {
-                        self.symbolic += 1;
-                    }
-                    e
-                }),
+                None => stack_bound_in(ctx, a, index.as_ref().expect("built unless forced")).map(
+                    |(e, exact)| {
+                        if exact {
+                            self.exact += 1;
+                        } else {
+                            self.symbolic += 1;
+                        }
+                        e
+                    },
+                ),
             };
             match r {
                 Ok(e) => sized.push((a, e)),

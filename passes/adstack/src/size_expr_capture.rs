@@ -23,15 +23,14 @@
 //! The induction variables of the loops around the alloca are maximised over last: every
 //! activation must fit.
 
-use crate::bellman_ford::never_underflows;
-use crate::loops::{
-    enclosing_loops, induction_vars, mark_ancestors, walk_block_ops, MAX_LOOP_VARS,
-};
+use crate::bellman_ford::never_underflows_in;
+use crate::index::{Children, SizingIndex};
+use crate::loops::{enclosing_loops, induction_vars, mark_ancestors, MAX_LOOP_VARS};
 use crate::value_bound::{is_push_to, Bounder, Unbounded};
 use crate::while_bound;
 use qd_adstack::size_expr::SizeExpr;
 use qd_adstack::POP_OP;
-use qd_frontend::{BREAK_OP, CONTINUE_OP, IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
+use qd_frontend::{IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
 use qd_ir::{Context, OpId, Value};
 use std::collections::HashSet;
 
@@ -40,8 +39,13 @@ use std::collections::HashSet;
 /// which never binds it, and two prefix sums are never nested in each other.
 const PREFIX_VAR: u32 = MAX_LOOP_VARS;
 
-/// The bound of the stack `alloca` defines (closed: no free variable).
-pub(crate) fn capture(ctx: &Context, alloca: OpId) -> Result<SizeExpr, Unbounded> {
+/// The bound of the stack `alloca` defines (closed: no free variable), with the index of a
+/// scope that holds it.
+pub(crate) fn capture(
+    ctx: &Context,
+    alloca: OpId,
+    index: &SizingIndex,
+) -> Result<SizeExpr, Unbounded> {
     let Some(block) = ctx.parent_block(alloca) else {
         return Ok(SizeExpr::constant(0));
     };
@@ -50,10 +54,8 @@ pub(crate) fn capture(ctx: &Context, alloca: OpId) -> Result<SizeExpr, Unbounded
         .users(stack)
         .filter(|&u| ctx.name(u) == POP_OP && ctx.operand(u, 0) == stack)
         .collect();
-    let jumps = walk_block_ops(ctx, block)
-        .into_iter()
-        .any(|o| matches!(ctx.name(o), BREAK_OP | CONTINUE_OP));
-    let count_pops = !pops.is_empty() && !jumps && never_underflows(ctx, alloca);
+    let jumps = index.block_has_jump(block);
+    let count_pops = !pops.is_empty() && !jumps && never_underflows_in(ctx, alloca, index);
     let mut holds = HashSet::new();
     let mut holds_push = HashSet::new();
     for u in ctx.users(stack) {
@@ -66,13 +68,19 @@ pub(crate) fn capture(ctx: &Context, alloca: OpId) -> Result<SizeExpr, Unbounded
         }
     }
     let mut c = Capture {
-        b: Bounder::new(ctx, alloca),
+        b: Bounder::new(ctx, index.kernel_facts(ctx, alloca)),
         stack,
-        holds,
+        visit: index.by_block(ctx, &holds),
         holds_push,
     };
-    let after: Vec<OpId> =
-        std::iter::successors(ctx.next_op(alloca), |&o| ctx.next_op(o)).collect();
+    let at = index.pos(alloca);
+    let after: Vec<OpId> = c
+        .visit
+        .of(block)
+        .iter()
+        .copied()
+        .filter(|&o| index.pos(o) > at)
+        .collect();
     let mut e = c.count_ops(&after)?.peak;
     for l in enclosing_loops(ctx, alloca) {
         e = c.max_over_vars(l, e)?;
@@ -166,8 +174,9 @@ impl Effect {
 struct Capture<'a> {
     b: Bounder<'a>,
     stack: Value,
-    /// Ops that hold a push, or a pop that is counted.
-    holds: HashSet<OpId>,
+    /// Ops that hold a push, or a pop that is counted, per block in block order: the only ops
+    /// the walk visits.
+    visit: Children,
     /// Ops that hold a push.
     holds_push: HashSet<OpId>,
 }
@@ -190,7 +199,7 @@ impl Capture<'_> {
         let ctx = self.b.ctx;
         match ctx.region_entry_block(op, index) {
             Some(bl) => {
-                let ops: Vec<OpId> = ctx.block_ops(bl).collect();
+                let ops = self.visit.of(bl).to_vec();
                 self.count_ops(&ops)
             }
             None => Ok(Effect::zero()),
@@ -201,9 +210,6 @@ impl Capture<'_> {
         let ctx = self.b.ctx;
         let mut parts = Vec::new();
         for &op in ops {
-            if !self.holds.contains(&op) {
-                continue;
-            }
             let t = match ctx.name(op) {
                 _ if is_push_to(ctx, op, self.stack) => Effect::pushes(SizeExpr::constant(1)),
                 POP_OP => Effect::pop(),

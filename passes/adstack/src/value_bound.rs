@@ -91,12 +91,58 @@ const SELF_DEPENDENT: &str =
 /// How deep bounding may recurse through the use-def chain.
 const MAX_CHAIN: usize = 128;
 
-/// Bounds values of one kernel (memoised per value, side and point).
-pub(crate) struct Bounder<'a> {
-    pub ctx: &'a Context,
+/// What bounding needs of the whole kernel: its arguments and what it writes (a field or an
+/// ndarray argument the kernel writes does not bound anything by its value at launch). Gathered
+/// once per kernel (see [`crate::index::SizingIndex`]).
+#[derive(Default)]
+pub(crate) struct KernelFacts {
     kernel_args: Vec<Value>,
     written_fields: HashSet<String>,
     written_args: HashSet<usize>,
+}
+
+impl KernelFacts {
+    /// The facts of `kernel` (none outside a kernel: no ndarray arguments, no writes to rule
+    /// out).
+    pub fn of(ctx: &Context, kernel: Option<OpId>) -> KernelFacts {
+        let mut f = KernelFacts::default();
+        let Some(k) = kernel else {
+            return f;
+        };
+        f.kernel_args = KernelOp(k).args(ctx);
+        for o in ctx.walk_pre_order(k) {
+            match ctx.name(o) {
+                STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP => {
+                    if let Some(name) = symbol(ctx, o, "field") {
+                        f.written_fields.insert(name);
+                    }
+                }
+                NDARRAY_STORE_OP
+                | NDARRAY_ATOMIC_ADD_OP
+                | NDARRAY_ATOMIC_SUB_OP
+                | NDARRAY_ATOMIC_MIN_OP
+                | NDARRAY_ATOMIC_MAX_OP
+                    if ctx.num_operands(o) > 1 =>
+                {
+                    if let Some(i) = f.arg_index(ctx.operand(o, 1)) {
+                        f.written_args.insert(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        f
+    }
+
+    fn arg_index(&self, v: Value) -> Option<usize> {
+        self.kernel_args.iter().position(|&a| a == v)
+    }
+}
+
+/// Bounds values of one kernel (memoised per value, side and point).
+pub(crate) struct Bounder<'a> {
+    pub ctx: &'a Context,
+    kernel: &'a KernelFacts,
     memo: HashMap<(Value, Dir, Option<OpId>), BoundResult>,
     on_path: HashSet<(Value, Dir)>,
     /// The range of each loop's induction variables, once computed.
@@ -104,54 +150,19 @@ pub(crate) struct Bounder<'a> {
 }
 
 impl<'a> Bounder<'a> {
-    /// A bounder for the kernel that holds `op` (any op: outside a kernel there are no
-    /// ndarray arguments and no writes to rule out).
-    pub fn new(ctx: &'a Context, op: OpId) -> Bounder<'a> {
-        let mut kernel = ctx.parent_op(op);
-        while let Some(k) = kernel {
-            if ctx.name(k) == KERNEL_OP {
-                break;
-            }
-            kernel = ctx.parent_op(k);
-        }
-        let mut b = Bounder {
+    /// A bounder for the kernel of `kernel`'s facts.
+    pub fn new(ctx: &'a Context, kernel: &'a KernelFacts) -> Bounder<'a> {
+        Bounder {
             ctx,
-            kernel_args: Vec::new(),
-            written_fields: HashSet::new(),
-            written_args: HashSet::new(),
+            kernel,
             memo: HashMap::new(),
             on_path: HashSet::new(),
             ranges: HashMap::new(),
-        };
-        if let Some(k) = kernel {
-            b.kernel_args = KernelOp(k).args(ctx);
-            for o in ctx.walk_pre_order(k) {
-                match ctx.name(o) {
-                    STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP => {
-                        if let Some(f) = symbol(ctx, o, "field") {
-                            b.written_fields.insert(f);
-                        }
-                    }
-                    NDARRAY_STORE_OP
-                    | NDARRAY_ATOMIC_ADD_OP
-                    | NDARRAY_ATOMIC_SUB_OP
-                    | NDARRAY_ATOMIC_MIN_OP
-                    | NDARRAY_ATOMIC_MAX_OP
-                        if ctx.num_operands(o) > 1 =>
-                    {
-                        if let Some(i) = b.arg_index(ctx.operand(o, 1)) {
-                            b.written_args.insert(i);
-                        }
-                    }
-                    _ => {}
-                }
-            }
         }
-        b
     }
 
     fn arg_index(&self, v: Value) -> Option<usize> {
-        self.kernel_args.iter().position(|&a| a == v)
+        self.kernel.arg_index(v)
     }
 
     /// A bound on `v` from side `dir`, valid at any point inside loop `at` (None: outside loops).
@@ -545,7 +556,7 @@ impl<'a> Bounder<'a> {
     fn field_load(&mut self, op: OpId, v: Value, dir: Dir, at: Option<OpId>) -> BoundResult {
         let ctx = self.ctx;
         let name = symbol(ctx, op, "field").unwrap_or_default();
-        if self.written_fields.contains(&name) {
+        if self.kernel.written_fields.contains(&name) {
             return Err(Unbounded::value(
                 v,
                 format!("field @{name} is written by this kernel, so its value at launch does not bound it"),
@@ -585,7 +596,7 @@ impl<'a> Bounder<'a> {
         let ctx = self.ctx;
         let array = ctx.operand(op, 0);
         let arg = self.ndarray_arg(op, array)?;
-        if self.written_args.contains(&arg) {
+        if self.kernel.written_args.contains(&arg) {
             return Err(Unbounded::value(
                 v,
                 "its ndarray is written by this kernel, so its value at launch does not bound it",
