@@ -10,7 +10,8 @@ use crate::rng::Rng;
 use qd_frontend::KernelOp;
 use qd_ir::{Context, Diagnostic};
 use qd_runtime::{
-    AdstackPlan, Arg, Buffer, CompiledKernel, Device, KernelIr, KernelStacks, Memory, RuntimeError,
+    AdstackPlan, Arg, Buffer, CancelFlag, CompiledKernel, Device, KernelIr, KernelStacks, Memory,
+    RuntimeError,
 };
 use std::any::Any;
 
@@ -141,6 +142,23 @@ impl Device for Interpreter {
         adstacks: &AdstackPlan,
         memory: &mut Memory,
     ) -> Result<(), RuntimeError> {
+        self.launch_cancellable(ctx, kernel, args, adstacks, memory, CancelFlag::never())
+    }
+
+    /// Every `while` iteration polls `cancel` (see `Frame::check_cancel`).
+    fn supports_cancel(&self) -> bool {
+        true
+    }
+
+    fn launch_cancellable(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        args: &[Arg],
+        adstacks: &AdstackPlan,
+        memory: &mut Memory,
+        cancel: &CancelFlag,
+    ) -> Result<(), RuntimeError> {
         let Some(k) = self.kernels.get_mut(kernel.0 as usize) else {
             return Err(RuntimeError::device(
                 "?",
@@ -158,6 +176,7 @@ impl Device for Interpreter {
             self.rng.as_mut(),
             states,
         );
+        f.cancel = cancel;
         for (&slot, arg) in k.arg_slots.iter().zip(args) {
             let bits = match arg {
                 Arg::Scalar(s) => s.to_bits(),

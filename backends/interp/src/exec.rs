@@ -8,7 +8,7 @@
 use crate::num::Kind;
 use crate::rng::Rng;
 use qd_ir::{BlockId, Context, Diagnostic, Location, OpId, Type, Value};
-use qd_runtime::{AdstackPlan, Memory, RuntimeError, RuntimeErrorKind};
+use qd_runtime::{AdstackPlan, CancelFlag, Memory, RuntimeError, RuntimeErrorKind};
 use std::any::Any;
 
 /// How a block's execution ended: normally, or by `qd.break` / `qd.continue` (which the nearest
@@ -84,6 +84,8 @@ pub struct Frame<'a> {
     pub locals: Vec<u64>,
     rng: Option<&'a mut Rng>,
     states: Vec<Box<dyn Any>>,
+    /// The launch's cancel flag, polled at every `while` iteration ([`Frame::check_cancel`]).
+    pub cancel: &'a CancelFlag,
 }
 
 impl<'a> Frame<'a> {
@@ -108,7 +110,22 @@ impl<'a> Frame<'a> {
             locals: vec![0; local_cells],
             rng,
             states,
+            cancel: CancelFlag::never(),
         }
+    }
+
+    /// The launch's error when its cancel flag is set: located at `loc`, the `while` loop whose
+    /// iteration polls it. An atomic load per iteration, next to an interpreted loop body.
+    #[inline]
+    pub fn check_cancel(&self, loc: Location) -> Result<(), Box<RuntimeError>> {
+        if self.cancel.is_cancelled() {
+            return Err(self.error(
+                loc,
+                RuntimeErrorKind::Cancelled,
+                qd_runtime::cancel::cancelled_message(),
+            ));
+        }
+        Ok(())
     }
 
     #[inline]

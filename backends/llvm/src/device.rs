@@ -19,6 +19,11 @@
 //! - overflow: each worker records its first overflow (thread, stack); after the task the
 //!   device keeps the lowest thread's, and `sync` reports it as the interpreters do (the kernel,
 //!   the stack's alloca location and its capacity in this launch);
+//! - cancel: a launch with a deadline (`qd_runtime::cancel`) passes its cancel flag's address
+//!   in every worker's context ([`W_CANCEL`]); each `while` back edge loads it (relaxed) and, once
+//!   set, stops its thread with the loop's error site; a worker whose chunk stopped so leaves
+//!   the chunks not yet started undone, so every worker soon stops. Launches without a deadline
+//!   pass a flag nothing sets, and no watchdog runs;
 //! - bounds: field and ndarray indices are checked only with [`CpuDevice::with_check_bounds`]
 //!   (`qd-run --check-bounds`), which lowers with [`PIPELINE`]; by default the device lowers
 //!   with [`PIPELINE_UNCHECKED`] and an out-of-range index is undefined behaviour. Local arrays
@@ -36,8 +41,8 @@ use qd_lowered::{TaskBound, TaskKind};
 use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
 use qd_runtime::device::{Buffer, KernelIr};
 use qd_runtime::{
-    AdstackOverflow, AdstackPlan, Arg, CompiledKernel, DType, Device, KernelStacks, Memory,
-    RuntimeError, RuntimeErrorKind, Storage, TaskNote,
+    AdstackOverflow, AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, KernelStacks,
+    Memory, RuntimeError, RuntimeErrorKind, Storage, TaskNote,
 };
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -168,6 +173,14 @@ impl CpuDevice {
         self
     }
 
+    /// The device compiling `while` back edges without polling the cancel flag when `checks`
+    /// is off: it then refuses deadlines (`Device::supports_cancel` is false). Only to measure
+    /// what the poll costs (benches/benches/timeout_cost.rs).
+    pub fn with_cancel_checks(mut self, checks: bool) -> Self {
+        self.opts.cancel_checks = checks;
+        self
+    }
+
     /// Whether field and ndarray indices are checked.
     pub fn check_bounds(&self) -> bool {
         self.check_bounds
@@ -230,6 +243,7 @@ fn run_range(
     f: crate::cache::TaskFn,
     ctxs: &[Mutex<Vec<u64>>],
     threads: u64,
+    cancel: &CancelFlag,
 ) -> (Option<Failure>, Option<(u64, u64)>) {
     let workers = ctxs.len() as u64;
     let chunk = threads.div_ceil(workers * 8).clamp(1, 1 << 14);
@@ -241,7 +255,13 @@ fn run_range(
         (0..chunks).into_par_iter().for_each(|c| {
             let first = c * chunk;
             // Threads after a known failure need not run: the reported error is the lowest.
-            if first > lowest_failure.load(Ordering::Relaxed) {
+            let lowest = lowest_failure.load(Ordering::Relaxed);
+            if first > lowest {
+                return;
+            }
+            // A cancelled launch stops: once a thread reported the cancel (so the launch has its
+            // error), the chunks not yet started are left undone.
+            if lowest != u64::MAX && cancel.is_cancelled() {
                 return;
             }
             let last = (first + chunk).min(threads);
@@ -372,6 +392,23 @@ impl Device for CpuDevice {
         adstacks: &AdstackPlan,
         memory: &mut Memory,
     ) -> Result<(), RuntimeError> {
+        self.launch_cancellable(ctx, kernel, args, adstacks, memory, CancelFlag::never())
+    }
+
+    /// `while` back edges poll the flag, unless compiled without (`with_cancel_checks`).
+    fn supports_cancel(&self) -> bool {
+        self.opts.cancel_checks
+    }
+
+    fn launch_cancellable(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        args: &[Arg],
+        adstacks: &AdstackPlan,
+        memory: &mut Memory,
+        cancel: &CancelFlag,
+    ) -> Result<(), RuntimeError> {
         let Some(k) = self.kernels.get(kernel.0 as usize) else {
             return Err(RuntimeError::device(
                 "?",
@@ -392,6 +429,8 @@ impl Device for CpuDevice {
         temps.resize(k.temps, 0);
         let mut base = vec![0u64; frame.words as usize];
         base[W_TEMPS as usize] = temps.as_mut_ptr() as u64;
+        // The flag outlives the launch: the runtime owns it until `launch_cancellable` returns.
+        base[W_CANCEL as usize] = cancel.as_ptr() as u64;
         for i in 0..memory.num_fields() {
             let slot = memory.field_mut(i);
             base[frame.field(i, false) as usize] = storage_ptr(&mut slot.value);
@@ -423,7 +462,9 @@ impl Device for CpuDevice {
         }
         for (i, t) in tasks.iter().enumerate() {
             let f = code.tasks[i];
-            let result = self.run_task(ctx, kernel, t, f, &frame, &mut base, &temps, adstacks);
+            let result = self.run_task(
+                ctx, kernel, t, f, &frame, &mut base, &temps, adstacks, cancel,
+            );
             if let Err(e) = result {
                 return Err(*e);
             }
@@ -474,6 +515,7 @@ impl CpuDevice {
         base: &mut [u64],
         temps: &[u64],
         plan: &AdstackPlan,
+        cancel: &CancelFlag,
     ) -> Result<(), Box<RuntimeError>> {
         let name = &self.kernels[kernel.0 as usize].name.clone();
         let at = |msg: String| {
@@ -543,7 +585,7 @@ impl CpuDevice {
                 Mutex::new(c)
             })
             .collect();
-        let (failure, overflow) = run_range(&self.pool, f, &ctxs, threads);
+        let (failure, overflow) = run_range(&self.pool, f, &ctxs, threads, cancel);
         if let Some(v) = guarded.as_ref().and_then(GuardedHeaps::check) {
             let loc = plan.stack(v.stack).map_or(task.loc, |s| s.loc);
             let e = RuntimeError::at(ctx, loc, RuntimeErrorKind::Device, name, v.message());

@@ -11,6 +11,7 @@
 //! | [`W_BEGIN`] | the running task's resolved `begin` |
 //! | [`W_ERR_SITE`], [`W_ERR_THREAD`], [`W_ERR_VALUES`].. | the error record: site, thread, values |
 //! | [`W_OVF_THREAD`], [`W_OVF_STACK`] | the first overflow: thread ([`NONE`] when none), stack id |
+//! | [`W_CANCEL`] | the address of the launch's cancel flag (a 32-bit integer, nonzero: stop) |
 //! | fields | per field of the program (module order): its values, its adjoint (or 0) |
 //! | arguments | per kernel argument: a scalar's canonical bits, or an ndarray's data then its extents |
 //! | stacks | per stack of the kernel (by id): its byte offset in its heap's row, its capacity |
@@ -34,7 +35,11 @@ pub const W_OVF_STACK: u32 = 10;
 pub const W_ERR_VALUES: u32 = 11;
 /// The most values an error records (a bounds check of 8 indices and their extents).
 pub const MAX_ERR_VALUES: u32 = 16;
-const W_FIELDS: u32 = W_ERR_VALUES + MAX_ERR_VALUES;
+/// The address of the launch's cancel flag (`qd_runtime::CancelFlag`), polled at `while` back
+/// edges: always a valid flag (`CancelFlag::never()` for a launch without a deadline), as the
+/// poll does not test it for null.
+pub const W_CANCEL: u32 = W_ERR_VALUES + MAX_ERR_VALUES;
+const W_FIELDS: u32 = W_CANCEL + 1;
 /// An empty record (no error, no overflow).
 pub const NONE: u64 = u64::MAX;
 

@@ -24,6 +24,11 @@ pub struct Options {
     /// Compile task bodies for the native SIMD width, one parallel iteration per lane, where
     /// the task allows it (else every task runs one iteration per call).
     pub vectorize: bool,
+    /// Poll the launch's cancel flag at every `lowered.while` back edge (see
+    /// `qd_runtime::cancel`), so that a launch past its deadline stops. On by default; off only
+    /// to measure what the poll costs (benches/benches/timeout_cost.rs): a device compiling
+    /// without it cannot honour a deadline.
+    pub cancel_checks: bool,
 }
 
 impl Default for Options {
@@ -34,6 +39,7 @@ impl Default for Options {
             features: TargetMachine::get_host_cpu_features().to_string(),
             optimize: true,
             vectorize: true,
+            cancel_checks: true,
         }
     }
 }

@@ -15,6 +15,7 @@
 //!    carry only an error code are located through `error_location`.
 
 use crate::adstack::{default_entry_bytes, AdstackPlan, KernelStacks};
+use crate::cancel::CancelFlag;
 use crate::error::RuntimeError;
 use crate::memory::{FieldRef, Memory};
 use crate::ndarray::NdarrayId;
@@ -100,6 +101,30 @@ pub trait Device {
         adstacks: &AdstackPlan,
         memory: &mut Memory,
     ) -> Result<(), RuntimeError>;
+
+    /// Whether [`Device::launch_cancellable`] honours its flag: a launch with a deadline
+    /// ([`crate::Program::set_deadline`]) is refused on a device that cannot stop one.
+    fn supports_cancel(&self) -> bool {
+        false
+    }
+
+    /// [`Device::launch`], stopping when `cancel` is set: at the next back edge of a `while` loop
+    /// the launch ends with a [`crate::RuntimeErrorKind::Cancelled`] error located at that loop
+    /// (see [`crate::cancel`]), every thread of it. Only called when
+    /// [`Device::supports_cancel`]; a device that supports it runs its plain `launch` as this
+    /// with [`CancelFlag::never`].
+    fn launch_cancellable(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        args: &[Arg],
+        adstacks: &AdstackPlan,
+        memory: &mut Memory,
+        cancel: &CancelFlag,
+    ) -> Result<(), RuntimeError> {
+        let _ = cancel;
+        self.launch(ctx, kernel, args, adstacks, memory)
+    }
 
     /// Waits for all launched work; returns the errors it reported since the last sync.
     fn sync(&mut self, memory: &mut Memory) -> Result<(), Vec<RuntimeError>>;

@@ -129,6 +129,9 @@ pub enum RuntimeErrorKind {
     Device,
     /// A push past an adstack's capacity (reported at sync; the launch itself went on).
     AdstackOverflow,
+    /// A launch stopped because its deadline passed (located at the `while` loop that was
+    /// running; see [`crate::cancel`]).
+    Cancelled,
 }
 
 /// A failure while a kernel ran: where (the op's location), in which kernel, and what.

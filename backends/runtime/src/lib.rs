@@ -14,6 +14,7 @@
 //! - `source_map`: [`SourceMap`], runtime error codes of a compiled kernel to locations.
 //! - `sites`: the error sites of a lowered kernel, numbered and worded alike by every compiled
 //!   device.
+//! - `cancel`: [`CancelFlag`], how a launch past its deadline is stopped at a `while` back edge.
 //! - `error`: immediate errors ([`Error`]) and deferred ones ([`RuntimeError`]).
 //! - `program`: [`Program`], [`ProgramConfig`], [`KernelId`], [`ParamType`].
 //! - `grad`: gradient kernels ([`Program::gradient`], [`Program::launch_grad`]).
@@ -32,6 +33,7 @@
 //! `adstack overflow` naming the kernel, the stack's location and its capacity, and resets it.
 
 pub mod adstack;
+pub mod cancel;
 pub mod device;
 pub mod error;
 pub mod grad;
@@ -46,6 +48,7 @@ pub mod tape;
 pub mod value;
 
 pub use adstack::{AdstackPlan, DepthSource, KernelStacks, StackInfo, StackPlan};
+pub use cancel::CancelFlag;
 pub use device::{Arg, Buffer, CompiledKernel, Device, KernelIr, TaskNote};
 pub use error::{Error, RuntimeError, RuntimeErrorKind};
 pub use grad::{Adjoints, GradientKernel};

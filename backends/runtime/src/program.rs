@@ -20,6 +20,7 @@ use qd_frontend::{KernelOp, NdarrayType};
 use qd_ir::{Context, Diagnostic, OpId};
 use qd_pass::PassRegistry;
 use std::fmt;
+use std::time::{Duration, Instant};
 
 /// Program-wide options.
 #[derive(Clone, Debug)]
@@ -101,6 +102,10 @@ pub struct Program {
 impl Program {
     /// Verifies `module` (unless the config says not to) and allocates its fields, zeroed.
     pub fn new(
+    /// Launches still running at this instant are cancelled ([`Program::set_deadline`]).
+    deadline: Option<Instant>,
+    /// Each launch is cancelled when it has run this long ([`Program::set_launch_timeout`]).
+    launch_timeout: Option<Duration>,
         ctx: Context,
         module: OpId,
         device: Box<dyn Device>,
@@ -130,6 +135,8 @@ impl Program {
     pub fn context(&self) -> &Context {
         &self.ctx
     }
+            deadline: None,
+            launch_timeout: None,
     pub fn module(&self) -> OpId {
         self.module
     }
@@ -339,9 +346,17 @@ impl Program {
                 self.host_newer.swap_remove(i);
             }
         }
-        let launched = self
-            .device
-            .launch(&self.ctx, compiled, args, &plan, &mut self.memory);
+        let launched = match self.launch_deadline() {
+            None => self
+                .device
+                .launch(&self.ctx, compiled, args, &plan, &mut self.memory),
+            Some(deadline) => {
+                let (device, ctx, memory) = (&mut self.device, &self.ctx, &mut self.memory);
+                crate::cancel::run_until(deadline, |cancel| {
+                    device.launch_cancellable(ctx, compiled, args, &plan, memory, cancel)
+                })
+            }
+        };
         let mut plan = plan;
         // A device that measures peaks has them once `launch` returns (the interpreter runs to
         // completion there); they are this launch's, in the plan's order.
@@ -373,6 +388,67 @@ impl Program {
         };
         if let Some(loc) = self.device.error_location(entry.compiled, code) {
             e.locate(&self.ctx, loc);
+        }
+    }
+
+    /// Cancels every launch still running at `deadline` (None: no deadline, the default), at
+    /// the next back edge of a `while` loop: the launch stops, every thread of it, and the next
+    /// [`Program::sync`] returns a [`RuntimeErrorKind::Cancelled`] error naming the kernel and
+    /// located at that loop. A launch that starts after the deadline stops at its first back
+    /// edge; a kernel without `while` loops is never cut short. After a cancelled launch the
+    /// fields, adjoints and ndarrays hold whatever the launch had written so far (some threads
+    /// done, some partly, some not started); the program stays usable: write the inputs again
+    /// and launch. A device that cannot stop a launch (`vulkan`) refuses a deadline with
+    /// [`Error::Device`]; so does [`Program::set_launch_timeout`].
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) -> Result<(), Error> {
+        if deadline.is_some() {
+            self.check_cancellable()?;
+        }
+        self.deadline = deadline;
+        Ok(())
+    }
+
+    /// Cancels each launch that runs longer than `timeout` (None: no limit, the default), as a
+    /// [`Program::set_deadline`] of its start plus `timeout` (the earlier one wins when both
+    /// are set). `qd-run --timeout SECONDS`.
+    pub fn set_launch_timeout(&mut self, timeout: Option<Duration>) -> Result<(), Error> {
+        if timeout.is_some() {
+            self.check_cancellable()?;
+        }
+        self.launch_timeout = timeout;
+        Ok(())
+    }
+
+    /// The deadline of [`Program::set_deadline`].
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The per-launch timeout of [`Program::set_launch_timeout`].
+    pub fn launch_timeout(&self) -> Option<Duration> {
+        self.launch_timeout
+    }
+
+    fn check_cancellable(&self) -> Result<(), Error> {
+        if self.device.supports_cancel() {
+            return Ok(());
+        }
+        Err(Error::Device(format!(
+            "device '{}' cannot stop a running launch: a deadline or timeout is supported on \
+             the devices interp, interp-lowered and cpu",
+            self.device.name()
+        )))
+    }
+
+    /// The deadline of a launch starting now: the earlier of the program's deadline and now
+    /// plus the launch timeout (a timeout too large for an `Instant` is no limit).
+    fn launch_deadline(&self) -> Option<Instant> {
+        let by_timeout = self
+            .launch_timeout
+            .and_then(|t| Instant::now().checked_add(t));
+        match (self.deadline, by_timeout) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 

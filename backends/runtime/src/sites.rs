@@ -1,11 +1,11 @@
-//! Runtime error sites of a compiled kernel ([`Sites`]): every op whose failure stops a thread
-//! with an error (a bounds check, an integer division or remainder, a shift, a `lowered.for`'s
-//! step), numbered in pre-order. Compiled code records a site's number, the failing thread and the
-//! site's values in the worker's error record; [`Sites::error`] turns that record into the
-//! interpreter's error (kind and message), and the site's code in the kernel's [`SourceMap`]
-//! locates it. The numbering depends on the IR only, so a kernel taken from the compile cache
-//! gets its sites again from its own IR. Shared by every compiled device (qd-llvm, qd-spirv), so
-//! that they number sites and word errors alike.
+//! Runtime error sites of a compiled kernel ([`Sites`]): every op whose failure stops a thread with
+//! an error (a bounds check, an integer division or remainder, a shift, a `lowered.for`'s step, a
+//! `lowered.while` cancelled at the launch's deadline), numbered in pre-order. Compiled code
+//! records a site's number, the failing thread and the site's values in the worker's error record;
+//! [`Sites::error`] turns that record into the interpreter's error (kind and message), and the
+//! site's code in the kernel's [`SourceMap`] locates it. The numbering depends on the IR only, so a
+//! kernel taken from the compile cache gets its sites again from its own IR. Shared by every
+//! compiled device (qd-llvm, qd-spirv), so that they number sites and word errors alike.
 
 use crate::error::{RuntimeError, RuntimeErrorKind};
 use crate::source_map::SourceMap;
@@ -30,6 +30,9 @@ pub enum SiteKind {
     /// count, the thread). Not collected from the IR: a device whose driver has such a cap adds these
     /// sites ([`Sites::add`]) after the others, so the others keep their numbers.
     LoopLimit { limit: u32, driver: String },
+    /// A `lowered.while` whose back edge polls the launch's cancel flag (no values): the launch
+    /// was cancelled at its deadline while this loop ran (see [`crate::cancel`]).
+    Cancelled,
 }
 
 /// One error site.
@@ -93,6 +96,8 @@ impl Sites {
                 SiteKind::Shift { width }
             } else if name == lw::FOR_OP {
                 SiteKind::ForStep
+            } else if name == lw::WHILE_OP {
+                SiteKind::Cancelled
             } else {
                 continue;
             };
@@ -163,6 +168,10 @@ impl Sites {
                     v(0) as u64,
                     thread = v(1)
                 ),
+            ),
+            SiteKind::Cancelled => (
+                RuntimeErrorKind::Cancelled,
+                crate::cancel::cancelled_message(),
             ),
         };
         RuntimeError::coded(kind, kernel, s.code, message)

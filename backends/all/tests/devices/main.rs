@@ -7,3 +7,4 @@ mod arith_ops;
 mod common;
 mod fpowi_wide;
 mod ndarray_atomics;
+mod timeout;

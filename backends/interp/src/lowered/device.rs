@@ -15,7 +15,7 @@ use qd_lowered as lw;
 use qd_runtime::adstack::layout::lowered_entry_bytes;
 use qd_runtime::device::{Buffer, KernelIr};
 use qd_runtime::{
-    AdstackPlan, Arg, CompiledKernel, DType, Device, KernelStacks, Memory, RuntimeError,
+    AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, KernelStacks, Memory, RuntimeError,
 };
 use std::any::Any;
 
@@ -151,6 +151,23 @@ impl Device for LoweredInterpreter {
         adstacks: &AdstackPlan,
         memory: &mut Memory,
     ) -> Result<(), RuntimeError> {
+        self.launch_cancellable(ctx, kernel, args, adstacks, memory, CancelFlag::never())
+    }
+
+    /// Every `while` iteration polls `cancel` (see `Frame::check_cancel`).
+    fn supports_cancel(&self) -> bool {
+        true
+    }
+
+    fn launch_cancellable(
+        &mut self,
+        ctx: &Context,
+        kernel: CompiledKernel,
+        args: &[Arg],
+        adstacks: &AdstackPlan,
+        memory: &mut Memory,
+        cancel: &CancelFlag,
+    ) -> Result<(), RuntimeError> {
         let Some(k) = self.kernels.get(kernel.0 as usize) else {
             return Err(RuntimeError::device(
                 "?",
@@ -177,6 +194,7 @@ impl Device for LoweredInterpreter {
             self.rng.as_mut(),
             states,
         );
+        f.cancel = cancel;
         {
             let st = f.state::<LoweredState>(k.sid);
             st.args = args

@@ -126,11 +126,14 @@ pub(super) fn while_loop(c: &mut Compiler<'_>, op: OpId) -> Result<Exec, Diagnos
     let cond = c.slot(w.condition(ctx));
     let before = c.compile_region(op, 0)?;
     let after = c.compile_region(op, 1)?;
+    let loc = ctx.loc(op);
     Ok(Box::new(move |f| loop {
         before.run(f)?;
         if f.get(cond) & 1 == 0 || !iterate(&after, f)? {
             return Ok(Flow::Next);
         }
+        // The back edge: a launch past its deadline stops here.
+        f.check_cancel(loc)?;
     }))
 }
 

@@ -4,9 +4,9 @@
 //! into the interpreter's error through [`crate::sites::Sites::error`].
 
 use super::{Gen, R};
-use crate::frame::{MAX_ERR_VALUES, W_ERR_SITE, W_ERR_THREAD, W_ERR_VALUES};
+use crate::frame::{MAX_ERR_VALUES, W_CANCEL, W_ERR_SITE, W_ERR_THREAD, W_ERR_VALUES};
 use inkwell::values::IntValue;
-use inkwell::IntPredicate;
+use inkwell::{AtomicOrdering, IntPredicate};
 use qd_ir::OpId;
 
 impl<'a, 'ctx> Gen<'a, 'ctx> {
@@ -33,18 +33,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
                 MAX_ERR_VALUES
             )));
         }
-        let expect = inkwell::intrinsics::Intrinsic::find("llvm.expect")
-            .and_then(|i| i.get_declaration(self.module, &[self.llcx.bool_type().into()]))
-            .ok_or_else(|| self.err("LLVM has no llvm.expect"))?;
-        let f = self.llcx.bool_type().const_zero();
-        let hint = self.ck(self
-            .b
-            .build_call(expect, &[fail.into(), f.into()], "unlikely"))?;
-        let fail = hint
-            .try_as_basic_value()
-            .basic()
-            .map(|v| v.into_int_value())
-            .unwrap_or(fail);
+        let fail = self.unlikely(fail)?;
         let err_bb = self.llcx.append_basic_block(self.func, "error");
         let cont = self.llcx.append_basic_block(self.func, "ok");
         self.ck(self.b.build_conditional_branch(fail, err_bb, cont))?;
@@ -60,6 +49,70 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         }
         for (i, &v) in values.iter().enumerate() {
             let p = self.word_addr(W_ERR_VALUES + i as u32)?;
+            self.ck(self.b.build_store(p, v))?;
+        }
+        let one = self.llcx.i32_type().const_int(1, false);
+        self.ck(self.b.build_return(Some(&one)))?;
+        self.b.position_at_end(cont);
+        Ok(())
+    }
+}
+
+impl<'a, 'ctx> Gen<'a, 'ctx> {
+    /// `c` through `llvm.expect(c, false)`: a branch on it is marked unlikely.
+    fn unlikely(&self, c: IntValue<'ctx>) -> R<IntValue<'ctx>> {
+        let expect = inkwell::intrinsics::Intrinsic::find("llvm.expect")
+            .and_then(|i| i.get_declaration(self.module, &[self.llcx.bool_type().into()]))
+            .ok_or_else(|| self.err("LLVM has no llvm.expect"))?;
+        let f = self.llcx.bool_type().const_zero();
+        let hint = self.ck(self.b.build_call(expect, &[c.into(), f.into()], "unlikely"))?;
+        Ok(hint
+            .try_as_basic_value()
+            .basic()
+            .map(|v| v.into_int_value())
+            .unwrap_or(c))
+    }
+
+    /// The back edge of `lowered.while` `op`: when the launch's cancel flag ([`W_CANCEL`]) is
+    /// set (a watchdog set it at the deadline), the function records the loop's error site
+    /// (`SiteKind::Cancelled`) for its first thread and returns 1 at once: every lane and every
+    /// later thread of its range stop there. The hot path is one monotonic (relaxed) 32-bit load
+    /// and a branch marked unlikely; the stop block carries no state back into the loop, so the
+    /// loop keeps its registers (what the lane masks of `fail_if` would cost a vectorised loop).
+    /// Nothing with `Options::cancel_checks` off.
+    pub fn cancel_check(&mut self, op: OpId) -> R<()> {
+        if !self.cancel_checks {
+            return Ok(());
+        }
+        let Some(site) = self.sites.of(op) else {
+            return Err(self.err("internal error: this while loop has no error site"));
+        };
+        let flag = self.word_ptr(W_CANCEL)?;
+        let i32t = self.llcx.i32_type();
+        let v = self
+            .ck(self.b.build_load(i32t, flag, "cancel"))?
+            .into_int_value();
+        if let Some(inst) = v.as_instruction() {
+            inst.set_alignment(4).map_err(|e| self.err(e.to_string()))?;
+            inst.set_atomic_ordering(AtomicOrdering::Monotonic)
+                .map_err(|e| self.err(e.to_string()))?;
+        }
+        let set =
+            self.ck(self
+                .b
+                .build_int_compare(IntPredicate::NE, v, i32t.const_zero(), "cancelled"))?;
+        let set = self.unlikely(set)?;
+        let stop = self.llcx.append_basic_block(self.func, "cancel");
+        let cont = self.llcx.append_basic_block(self.func, "cancel.no");
+        self.ck(self.b.build_conditional_branch(set, stop, cont))?;
+        self.b.position_at_end(stop);
+        let i64t = self.i64();
+        let words = [
+            (W_ERR_SITE, i64t.const_int(u64::from(site), false)),
+            (W_ERR_THREAD, self.thread),
+        ];
+        for (w, v) in words {
+            let p = self.word_addr(w)?;
             self.ck(self.b.build_store(p, v))?;
         }
         let one = self.llcx.i32_type().const_int(1, false);

@@ -1,7 +1,7 @@
 //! Structured control flow: `lowered.for` (a counted loop; the induction variable steps in i64
 //! when its type is narrower, so that `i + step` cannot wrap, and an i64 loop stops when the
 //! step would pass the largest i64, as the interpreter's unbounded arithmetic does), `lowered.if`
-//! and `lowered.while`.
+//! and `lowered.while` (whose back edge polls the launch's cancel flag: `Gen::cancel_check`).
 
 use super::{Gen, R};
 use inkwell::IntPredicate;
@@ -125,6 +125,7 @@ pub(super) fn while_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     g.b.position_at_end(after);
     g.emit_region(op, 1)?;
     g.op = op;
+    g.cancel_check(op)?;
     g.ck(g.b.build_unconditional_branch(before))?;
     g.b.position_at_end(end);
     Ok(())

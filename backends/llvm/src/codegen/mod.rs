@@ -154,6 +154,8 @@ pub(crate) struct Gen<'a, 'ctx> {
     pub op: OpId,
     /// The lanes of a vectorised task (`simd`): None for a scalar task.
     pub(crate) simt: Option<crate::simd::Lanes<'ctx>>,
+    /// Whether `while` back edges poll the cancel flag (`Options::cancel_checks`).
+    pub cancel_checks: bool,
 }
 
 impl<'a, 'ctx> Gen<'a, 'ctx> {

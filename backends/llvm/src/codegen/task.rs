@@ -76,6 +76,7 @@ pub(super) fn emit<'ctx>(
         let mut g = enter(
             llcx, module, ir, op, parts, inputs, entry_bb, start_bb, exit_bb,
         )?;
+        g.cancel_checks = opts.cancel_checks;
         g.b.position_at_end(exit_bb);
         g.ck(g.b.build_return(Some(&llcx.i32_type().const_zero())))?;
         g.b.position_at_end(start_bb);
@@ -88,6 +89,7 @@ pub(super) fn emit<'ctx>(
     let mut g = enter(
         llcx, module, ir, op, parts, inputs, entry_bb, loop_bb, exit_bb,
     )?;
+    g.cancel_checks = opts.cancel_checks;
     let phi = g.ck(g.b.build_phi(i64t, "t"))?;
     phi.add_incoming(&[(&first, entry_bb)]);
     let thread = phi.as_basic_value().into_int_value();
@@ -163,6 +165,7 @@ fn enter<'a, 'ctx>(
         cache: Default::default(),
         op,
         simt: None,
+        cancel_checks: true,
     })
 }
 

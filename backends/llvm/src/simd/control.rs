@@ -190,6 +190,7 @@ pub(crate) fn while_loop(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     g.ck(g.b.build_conditional_branch(some, after, exit))?;
     g.b.position_at_end(after);
     region_under(g, op, 1, act, exit)?;
+    g.cancel_check(op)?;
     g.ck(g.b.build_unconditional_branch(before))?;
     g.b.position_at_end(exit);
     rejoin(g)
