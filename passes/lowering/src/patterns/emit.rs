@@ -6,14 +6,15 @@
 //! prologue, the run of pure ops at the head of its block, once per task: [`Em::invariant`]
 //! reuses an identical op already there.
 
+use super::prologue::{Found, Prologues};
 use crate::convert_qd_to_lowered::LoweringOptions;
 use crate::facts::Facts;
 use qd_arith::names::{EXTSI, INDEX_CAST, TRUNCI};
 use qd_arith::{build_cast, build_cmpi, build_constant, build_elementwise, CmpIPredicate};
 use qd_ir::conversion::ConversionRewriter;
 use qd_ir::{
-    BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, OpTraits, RegionId, Type,
-    TypeData, Value,
+    BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, RegionId, Type, TypeData,
+    Value,
 };
 use qd_lowered::TASK_OP;
 
@@ -27,35 +28,8 @@ pub struct Em<'r, 'a> {
     pub op: OpId,
     pub facts: &'r Facts,
     pub options: LoweringOptions,
-}
-
-/// Whether two ops are the same computation: name, operands, result types and properties.
-fn same_op(ctx: &Context, a: OpId, b: OpId) -> bool {
-    let props = |o: OpId| {
-        let mut p = ctx.properties(o).to_vec();
-        p.sort_by_key(|(k, _)| *k);
-        p
-    };
-    ctx.name(a) == ctx.name(b)
-        && ctx.regions(a).is_empty()
-        && ctx.regions(b).is_empty()
-        && ctx.operand_vec(a) == ctx.operand_vec(b)
-        && ctx
-            .results(a)
-            .iter()
-            .map(|&r| ctx.value_type(r))
-            .eq(ctx.results(b).iter().map(|&r| ctx.value_type(r)))
-        && props(a) == props(b)
-}
-
-/// Whether `op` may sit in a task's prologue: a registered pure lowered or arith op, or a cast
-/// the driver keeps while the conversion runs (it goes away at the end).
-fn hoistable(ctx: &Context, op: OpId) -> bool {
-    let name = ctx.name(op);
-    name == qd_ir::builtin::UNREALIZED_CONVERSION_CAST
-        || (ctx.regions(op).is_empty()
-            && ctx.has_trait(op, OpTraits::PURE)
-            && matches!(ctx.dialect_of(op), "lowered" | "arith"))
+    /// The index of the task prologues, shared by every pattern application.
+    pub prologues: &'r mut Prologues,
 }
 
 impl<'r, 'a> Em<'r, 'a> {
@@ -64,6 +38,7 @@ impl<'r, 'a> Em<'r, 'a> {
         op: OpId,
         facts: &'r Facts,
         options: LoweringOptions,
+        prologues: &'r mut Prologues,
     ) -> Self {
         let loc = rw.ctx().loc(op);
         Em {
@@ -73,6 +48,7 @@ impl<'r, 'a> Em<'r, 'a> {
             op,
             facts,
             options,
+            prologues,
         }
     }
 
@@ -141,27 +117,19 @@ impl<'r, 'a> Em<'r, 'a> {
             let mut b = self.rw.builder(InsertPoint::Detached);
             make(&mut b)
         };
-        let mut last = None;
-        let mut found = None;
-        for o in self.ctx().block_ops(tb) {
-            if !hoistable(self.ctx(), o) {
-                break;
+        let last = match self.prologues.find(self.rw.ctx(), tb, new) {
+            Found::Same(o) => {
+                self.rw.erase_op(new);
+                return self.ctx().result(o, 0);
             }
-            if same_op(self.ctx(), o, new) {
-                found = Some(o);
-                break;
-            }
-            last = Some(o);
-        }
-        if let Some(o) = found {
-            self.rw.erase_op(new);
-            return self.ctx().result(o, 0);
-        }
+            Found::Append(last) => last,
+        };
         let ip = match last {
             Some(o) => InsertPoint::After(o),
             None => InsertPoint::AtStart(tb),
         };
         self.rw.insert_op(new, ip);
+        self.prologues.appended(self.rw.ctx(), tb, new);
         self.ctx().result(new, 0)
     }
 

@@ -16,25 +16,36 @@ mod control;
 mod emit;
 mod locals;
 mod memory;
+mod prologue;
 
 use crate::convert_qd_to_lowered::LoweringOptions;
 use crate::facts::Facts;
 use emit::{Em, R};
+use prologue::Prologues;
 use qd_adstack::StackType;
 use qd_frontend::PtrType;
 use qd_ir::conversion::{ConversionPattern, ConversionRewriter, ConversionTarget, TypeConverter};
 use qd_ir::{OpId, Value};
 use qd_lowered::private_ptr;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// What a pattern does with its op.
 type LowerFn = fn(&mut Em, OpId, &[Value]) -> R<()>;
 
+/// What every pattern of one conversion shares: the facts, and the index of the task prologues
+/// (patterns get `&self` and the driver keeps no pattern state, so the index is a `RefCell`;
+/// the driver applies one pattern at a time, so it is never borrowed twice).
+struct Shared {
+    facts: Facts,
+    prologues: RefCell<Prologues>,
+}
+
 /// A pattern that converts the ops named `root` with `f`.
 struct Lower {
     root: &'static str,
     f: LowerFn,
-    facts: Rc<Facts>,
+    shared: Rc<Shared>,
     options: LoweringOptions,
 }
 
@@ -52,7 +63,8 @@ impl ConversionPattern for Lower {
         rw: &mut ConversionRewriter<'_>,
     ) -> bool {
         let r = {
-            let mut em = Em::new(rw, op, &self.facts, self.options);
+            let mut prologues = self.shared.prologues.borrow_mut();
+            let mut em = Em::new(rw, op, &self.shared.facts, self.options, &mut prologues);
             (self.f)(&mut em, op, operands)
         };
         match r {
@@ -109,14 +121,17 @@ const TABLE: &[(&str, LowerFn)] = {
 
 /// The patterns, sharing `facts` and `options`.
 pub fn patterns(facts: Facts, options: LoweringOptions) -> Vec<Box<dyn ConversionPattern>> {
-    let facts = Rc::new(facts);
+    let shared = Rc::new(Shared {
+        facts,
+        prologues: RefCell::default(),
+    });
     TABLE
         .iter()
         .map(|&(root, f)| {
             Box::new(Lower {
                 root,
                 f,
-                facts: facts.clone(),
+                shared: shared.clone(),
                 options,
             }) as Box<dyn ConversionPattern>
         })

@@ -1,4 +1,4 @@
-use super::parse;
+use super::{ops_named, parse};
 use crate::ConvertQdToLowered;
 use qd_ir::text::{print_op, PrintOptions};
 use qd_pass::Pass;
@@ -107,4 +107,61 @@ qd.kernel @k(%v: f32) {
     assert!(text.contains("adstacks [1] {"), "{text}");
     assert!(!text.contains("adstack_offset 0"), "{text}");
     assert!(text.contains("adstack_offset 1"), "{text}");
+}
+
+#[test]
+fn many_stacks_share_one_prologue_with_each_invariant_once() {
+    // Forty stacks, each pushed, read and popped between field accesses, so that invariants
+    // (stack metadata and constants) are asked for again and again while the prologue grows.
+    // Debug builds check every answer of the prologue index against a scan of the prologue.
+    let n = 40;
+    let mut src = String::from(
+        "qd.field @x : !qd.field<8xf32>\nqd.kernel @k() {\n  qd.struct_for (%i) in @x {\n",
+    );
+    for k in 0..n {
+        src += &format!(
+            "    %s{k} = adstack.alloca : f32 {{id = {k}, max_size = 2}}\n    \
+             %v{k} = qd.load @x[%i] : f32\n    adstack.push %s{k}, %v{k} : f32\n"
+        );
+    }
+    for k in (0..n).rev() {
+        src += &format!(
+            "    %t{k} = adstack.load_top %s{k} : f32\n    adstack.acc_adjoint %s{k}, %t{k} : f32\n    \
+             %a{k} = adstack.load_top_adj %s{k} : f32\n    adstack.pop %s{k} : f32\n    \
+             qd.store %a{k}, @x[%i] : f32\n"
+        );
+    }
+    src += "  }\n}\n";
+    let (mut ctx, m) = parse(&src);
+    let mut pass = ConvertQdToLowered::default();
+    assert_eq!(pass.run(&mut ctx, m).map(|o| o.changed), Ok(true));
+    qd_ir::verifier::verify(&ctx, m).unwrap();
+    let tasks = ops_named(&ctx, m, qd_lowered::TASK_OP);
+    assert!(!tasks.is_empty());
+    for t in tasks {
+        let block = ctx.entry_block(ctx.region(t, 0)).expect("a task body");
+        // What each prologue op computes: name, operands, result types and properties.
+        let prologue: Vec<_> = ctx
+            .block_ops(block)
+            .take_while(|&o| ctx.regions(o).is_empty() && ctx.name(o) != "lowered.load")
+            .map(|o| {
+                let results: Vec<_> = ctx.results(o).iter().map(|&r| ctx.value_type(r)).collect();
+                (
+                    ctx.name(o).to_string(),
+                    ctx.operand_vec(o),
+                    results,
+                    ctx.properties(o).to_vec(),
+                )
+            })
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        for p in &prologue {
+            assert!(seen.insert(p), "made twice in a task prologue: {p:?}");
+        }
+        let offsets = prologue
+            .iter()
+            .filter(|p| p.0 == "lowered.adstack_offset")
+            .count();
+        assert_eq!(offsets, n, "one offset per stack:\n{prologue:#?}");
+    }
 }
