@@ -9,6 +9,24 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 use clap_complete::Shell;
 use qd_runtime::DeviceRegistry;
 use std::ffi::OsString;
+use std::time::Duration;
+
+/// `--timeout SECONDS`: a positive decimal number of seconds.
+fn timeout(s: &str) -> Result<Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number of seconds"))?;
+    // NaN fails this too.
+    if secs.is_nan() || secs <= 0.0 {
+        return Err(format!("the timeout must be positive, got {s}"));
+    }
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("the timeout {s} is too large"))
+}
+
+/// The devices that can stop a running launch (`Device::supports_cancel`): `--timeout` with any
+/// other is a usage error. A test checks this list against the devices.
+pub const TIMEOUT_DEVICES: [&str; 3] = ["interp", "interp-lowered", "cpu"];
 
 /// The default `--device`.
 pub const DEFAULT_DEVICE: &str = qd_devices::DEFAULT_DEVICE;
@@ -100,6 +118,12 @@ struct Cli {
     /// those runs (launch_median, grad_median), apart from the first run's and the compile times
     #[arg(long, value_name = "N", default_value_t = 0)]
     repeat: u32,
+    /// Cancel a launch still running after SECONDS (a decimal: 0.5): it stops at its next
+    /// while-loop back edge with an error naming the kernel and the loop (exit status 1). Each
+    /// launch (kernel, gradient, --repeat run) gets SECONDS of its own; compiling is not counted.
+    /// On the devices interp, interp-lowered and cpu
+    #[arg(long, value_name = "SECONDS", value_parser = timeout)]
+    timeout: Option<Duration>,
     /// Print one JSON object: {"fields": {...}, "timings_ms": {...}} (with --report-adstack, also
     /// "adstack": [...]; the schema is in docs/json.md)
     #[arg(long)]
@@ -135,6 +159,8 @@ pub struct Options {
     pub scalar_tasks: bool,
     /// `--repeat N`: runs after the first, timed for the medians.
     pub repeat: u32,
+    /// `--timeout SECONDS`: each launch's time limit.
+    pub timeout: Option<Duration>,
     pub json: bool,
     /// `--report-adstack`: print the adstack plan of each launch (with measured peaks where the
     /// device measures them).
@@ -224,6 +250,17 @@ where
             "FILE.mlir and --kernel NAME are required",
         ));
     };
+    if cli.timeout.is_some() && !TIMEOUT_DEVICES.contains(&cli.device.as_str()) {
+        return Err(cmd.error(
+            ErrorKind::ArgumentConflict,
+            format!(
+                "--timeout is supported on the devices {}; device '{}' cannot stop a running \
+                 launch",
+                TIMEOUT_DEVICES.join(", "),
+                cli.device
+            ),
+        ));
+    }
     Ok(Command::Run(Box::new(Options {
         file,
         kernels: cli.kernels,
@@ -239,6 +276,7 @@ where
         threads: cli.threads,
         scalar_tasks: cli.vectorize == "off",
         repeat: cli.repeat,
+        timeout: cli.timeout,
         json: cli.json,
         report_adstack: cli.report_adstack,
         report_tasks: cli.report_tasks,
@@ -265,6 +303,29 @@ mod tests {
     #[test]
     fn the_command_is_consistent() {
         command(&qd_devices::all_devices()).debug_assert();
+    }
+
+    /// `TIMEOUT_DEVICES` are exactly the registered devices that can stop a launch (a device
+    /// that cannot start here, vulkan without a driver, is left out).
+    #[test]
+    fn timeout_devices_are_those_that_can_stop_a_launch() {
+        let reg = qd_devices::all_devices();
+        for name in reg.names() {
+            let Ok(d) = reg.create(name, &Default::default()) else {
+                continue;
+            };
+            assert_eq!(
+                d.supports_cancel(),
+                TIMEOUT_DEVICES.contains(&name),
+                "{name}"
+            );
+        }
+        for name in TIMEOUT_DEVICES {
+            assert!(reg.contains(name), "{name}");
+        }
+        let o = run(&["f.mlir", "--kernel", "k", "--timeout", "0.25"]);
+        assert_eq!(o.timeout, Some(Duration::from_millis(250)));
+        assert_eq!(run(&["f.mlir", "--kernel", "k"]).timeout, None);
     }
 
     #[test]

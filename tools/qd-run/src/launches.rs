@@ -63,7 +63,9 @@ fn describe(names: &[String], types: &[ParamType]) -> String {
 
 impl Launches {
     /// Compiled kernels (`ids`, with their parameter names) in launch order `order`; builds each
-    /// kernel's arguments from `o.args`, checking every name and every parameter.
+    /// kernel's arguments from `o.args`, checking every name and every parameter, and gives the
+    /// program the launches' time limit (`--timeout`: each launch, gradients included, is
+    /// cancelled after that long).
     pub fn build(
         p: &mut Program,
         kernels: Vec<(String, Vec<String>, KernelId)>,
@@ -181,6 +183,8 @@ impl Launches {
         let names: Vec<String> = self.kernels.iter().map(|k| k.name.clone()).collect();
         let (only, param) = match qualified(name, &names) {
             Some((k, p)) => (Some(k), p),
+        p.set_launch_timeout(o.timeout)
+            .map_err(|e| format!("--timeout: {e}"))?;
             None => (None, name),
         };
         let mut found: Vec<(NdarrayId, usize, usize)> = Vec::new();

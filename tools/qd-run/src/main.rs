@@ -6,7 +6,7 @@
 //!        [--arg [KERNEL.]NAME=VALUES]... [--print NAME]...
 //!        [--save NAME=PATH.npy]... [--grad OUTPUT=VALUES]... [--ad-stack-size N]
 //!        [--report-adstack] [--device NAME] [--shuffle SEED] [--check-bounds] [--repeat N]
-//!        [--json]
+//!        [--timeout SECONDS] [--json]
 //! qd-run --completions SHELL
 //! ```
 //!

@@ -13,3 +13,4 @@ mod loop_limit;
 mod outputs;
 mod save;
 mod sequence;
+mod timeout;
