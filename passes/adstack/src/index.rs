@@ -13,8 +13,9 @@ use qd_ir::{BlockId, Context, OpId};
 use std::collections::{HashMap, HashSet};
 
 pub(crate) struct SizingIndex {
-    /// Each op's position in its block.
-    pos: HashMap<OpId, usize>,
+    /// Each op's position in its block, by op index (dense: a hash map of every op of a big
+    /// kernel costs more than the rest of the index).
+    pos: Vec<u32>,
     /// Per block, its ops that are or hold a `break` or `continue`, in block order.
     jump_children: HashMap<BlockId, Vec<OpId>>,
     /// The blocks that hold a `break` or `continue` at any depth.
@@ -39,7 +40,7 @@ impl SizingIndex {
     /// The index of everything nested in `scope` (and the facts of the kernel around it).
     pub fn new(ctx: &Context, scope: OpId) -> SizingIndex {
         let mut ix = SizingIndex {
-            pos: HashMap::new(),
+            pos: vec![u32::MAX; ctx.num_op_slots()],
             jump_children: HashMap::new(),
             jump_blocks: HashSet::new(),
             kernels: HashMap::new(),
@@ -55,7 +56,7 @@ impl SizingIndex {
             for &r in ctx.regions(o) {
                 for &b in ctx.region_blocks(r) {
                     for (i, c) in ctx.block_ops(b).enumerate() {
-                        ix.pos.insert(c, i);
+                        ix.pos[c.index()] = u32::try_from(i).unwrap_or(u32::MAX);
                     }
                 }
             }
@@ -80,9 +81,11 @@ impl SizingIndex {
                 cur = ctx.parent_op(o);
             }
         }
-        for v in ix.jump_children.values_mut() {
-            v.sort_by_key(|o| ix.pos.get(o).copied().unwrap_or(usize::MAX));
+        let mut children = std::mem::take(&mut ix.jump_children);
+        for v in children.values_mut() {
+            v.sort_by_key(|&o| ix.pos(o));
         }
+        ix.jump_children = children;
         ix
     }
 
@@ -94,7 +97,10 @@ impl SizingIndex {
 
     /// The position of `op` in its block.
     pub fn pos(&self, op: OpId) -> usize {
-        self.pos.get(&op).copied().unwrap_or(usize::MAX)
+        match self.pos.get(op.index()) {
+            Some(&p) if p != u32::MAX => p as usize,
+            _ => usize::MAX,
+        }
     }
 
     /// Whether `block` holds a `break` or `continue` at any depth.

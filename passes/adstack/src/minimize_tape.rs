@@ -39,7 +39,7 @@ use qd_arith::names::ADDF;
 use qd_frontend::{LocalLoadOp, LocalStoreOp};
 use qd_ir::{BlockId, Builder, Context, InsertPoint, OpId, Type, Value};
 use qd_pass::{Pass, PassInfo, PassOutcome, PassResult, Statistic};
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 pub const PASS_NAME: &str = "minimize-tape";
 const DESCRIPTION: &str = "Replace every adstack whose primal the reverse pass never reads by \
@@ -101,17 +101,33 @@ pub fn elidable(ctx: &Context, alloca: OpId) -> Option<Vec<(OpId, Access)>> {
 /// Stays valid while stacks are elided: [`elide`] inserts only ops without regions and erases
 /// only stack ops, so the ops it asks about (allocas and the ancestors of stack ops) keep their
 /// relative order.
+/// Positions are kept by op index (dense), for the blocks indexed so far.
 #[derive(Default)]
-struct Positions(HashMap<BlockId, HashMap<OpId, usize>>);
+struct Positions {
+    indexed: HashSet<BlockId>,
+    pos: Vec<u32>,
+}
 
 impl Positions {
-    fn of(&mut self, ctx: &Context, block: BlockId) -> &HashMap<OpId, usize> {
-        self.0.entry(block).or_insert_with(|| {
-            ctx.block_ops(block)
-                .enumerate()
-                .map(|(i, o)| (o, i))
-                .collect()
-        })
+    /// Indexes `block` (once).
+    fn index(&mut self, ctx: &Context, block: BlockId) {
+        if !self.indexed.insert(block) {
+            return;
+        }
+        if self.pos.len() < ctx.num_op_slots() {
+            self.pos.resize(ctx.num_op_slots(), u32::MAX);
+        }
+        for (i, o) in ctx.block_ops(block).enumerate() {
+            self.pos[o.index()] = u32::try_from(i).unwrap_or(u32::MAX);
+        }
+    }
+
+    /// The position of `op` in its block, if that block is indexed and `op` was there then.
+    fn get(&self, op: OpId) -> Option<usize> {
+        match self.pos.get(op.index()) {
+            Some(&p) if p != u32::MAX => Some(p as usize),
+            _ => None,
+        }
     }
 }
 
@@ -127,8 +143,9 @@ fn elidable_in(
     let stack = ctx.result(alloca, 0);
     let float = StackType::from_type(ctx, ctx.value_type(stack))?.has_adjoint(ctx);
     let root = ctx.parent_block(alloca)?;
-    let pos = positions.of(ctx, root);
-    let at = *pos.get(&alloca)?;
+    positions.index(ctx, root);
+    let pos = &*positions;
+    let at = pos.get(alloca)?;
     let mut ops = Vec::new();
     let mut last_forward = at;
     let mut first_reverse = usize::MAX;
@@ -140,7 +157,7 @@ fn elidable_in(
         if access.is_adjoint() && !float {
             return None;
         }
-        let p = *pos.get(&ancestor_in(ctx, u.op, root)?)?;
+        let p = pos.get(ancestor_in(ctx, u.op, root)?)?;
         if p <= at {
             return None;
         }

@@ -8,5 +8,6 @@ mod common;
 mod examples;
 mod limits;
 mod loop_shapes;
+mod many_stacks;
 mod minimize_tape;
 mod property;
