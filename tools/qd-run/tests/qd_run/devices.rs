@@ -23,7 +23,7 @@ const DEVICES: &[&str] = &["interp", "interp-lowered", "cpu", "vulkan"];
 
 /// Whether `device` can start on this machine: `vulkan` needs a Vulkan driver manifest (or
 /// one named by `VK_DRIVER_FILES`); every other device always can.
-fn runs_here(device: &str) -> bool {
+pub(super) fn runs_here(device: &str) -> bool {
     if device != "vulkan" {
         return true;
     }

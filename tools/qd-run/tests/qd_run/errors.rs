@@ -429,3 +429,102 @@ fn runtime_errors_are_located() {
         );
     }
 }
+
+/// A constant index out of bounds is valid IR (folding makes one from an index that verified,
+/// e.g. in code that never runs: lit-tests/dialect/qd/constant_index_out_of_bounds.mlir) and a
+/// located error when it runs, on every device: local arrays are always checked, fields with
+/// --check-bounds (the compiled devices skip field checks without it). The gradient pipeline
+/// (element-access-ad keeps such an index a value) runs the same kernel when the access is not
+/// reached.
+#[test]
+fn constant_indices_out_of_bounds_fail_when_run() {
+    let dir = scratch("const_oob");
+    let f = write(
+        &dir,
+        "c.mlir",
+        br#"module {
+  qd.field @x : !qd.field<4xf32> {needs_grad}
+  qd.field @y : !qd.field<f32> {needs_grad}
+  qd.kernel @field_load() {
+    %c4 = arith.constant 4 : i32
+    %c5 = arith.constant 5 : i32
+    %c9 = arith.addi %c4, %c5 : i32
+    %v = qd.load @x[%c9] : f32
+    qd.store %v, @y[] : f32
+  }
+  qd.kernel @local(%n: i32) {
+    %a = qd.alloca : !qd.ptr<!qd.array<4xf32>>
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    %v = qd.load @x[%c0] : f32
+    %c5 = arith.addi %c1, %c4 : i32
+    %q = qd.elem_ptr %a[%c1] : !qd.ptr<!qd.array<4xf32>>
+    qd.local_store %v, %q : !qd.ptr<f32>
+    %big = arith.cmpi sgt, %n, %c4 : i32
+    qd.if %big {
+      %p = qd.elem_ptr %a[%c5] : !qd.ptr<!qd.array<4xf32>>
+      qd.local_store %v, %p : !qd.ptr<f32>
+    }
+    %r = qd.local_load %q : !qd.ptr<f32>
+    %r2 = arith.mulf %r, %r : f32
+    qd.store %r2, @y[] : f32
+  }
+}
+"#,
+    );
+    let devices = ["interp", "interp-lowered", "cpu", "vulkan"];
+    for device in devices.into_iter().filter(|d| super::devices::runs_here(d)) {
+        fails(
+            &[&f, "--kernel", "field_load", "--device", device, "--check-bounds"],
+            1,
+            &[
+                "c.mlir:8:5: error: index [9] is out of bounds for field @x of shape [4] (in kernel @field_load)",
+                "    %v = qd.load @x[%c9] : f32\n    ^",
+            ],
+        );
+        // The address is checked where it is formed (qd.elem_ptr); the gradient pipeline's
+        // element-access-ad folds it into the store, which is checked instead.
+        let elem_ptr = [
+            "c.mlir:22:7: error: index 5 is out of bounds for local array '!qd.array<4xf32>' of length 4 (in kernel @local)",
+            "      %p = qd.elem_ptr %a[%c5] : !qd.ptr<!qd.array<4xf32>>\n      ^",
+        ];
+        let store = [
+            "c.mlir:23:7: error: index 5 is out of bounds for local array '!qd.array<4xf32>' of length 4 (in kernel @local)",
+            "      qd.local_store %v, %p : !qd.ptr<f32>\n      ^",
+        ];
+        for (grad, want) in [(&[][..], elem_ptr), (&["--grad", "y=1"][..], store)] {
+            let mut args = vec![
+                &f[..],
+                "--kernel",
+                "local",
+                "--arg",
+                "n=9",
+                "--device",
+                device,
+            ];
+            args.extend(grad);
+            fails(&args, 1, &want);
+        }
+        // Not reached: the kernel and its gradient run (d(x0^2)/dx0 = 3 at x0 = 1.5).
+        assert_eq!(
+            ok(&[
+                &f,
+                "--kernel",
+                "local",
+                "--arg",
+                "n=1",
+                "--set",
+                "x=1.5,2,3,4",
+                "--grad",
+                "y=1",
+                "--print",
+                "x.grad",
+                "--device",
+                device
+            ]),
+            "x.grad = [3.0, 0.0, 0.0, 0.0]\n",
+            "{device}"
+        );
+    }
+}
