@@ -57,6 +57,7 @@ impl Program {
         let mut adjoints = Vec::new();
         for (i, id) in active_ndarrays(g, args)? {
             let nd = self.ndarray(id)?;
+            self.check_alloc(&format!("the adjoint of argument {i}"), nd.bytes())?;
             let zeros = Ndarray::zeros(nd.dtype(), nd.shape())
                 .map_err(|e| Error::Value(format!("the adjoint of argument {i}: {e}")))?;
             adjoints.push((i, self.add_ndarray(zeros)));

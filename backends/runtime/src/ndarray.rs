@@ -76,6 +76,10 @@ impl Ndarray {
     pub fn is_empty(&self) -> bool {
         self.data.is_empty()
     }
+    /// The bytes its data takes.
+    pub fn bytes(&self) -> u128 {
+        self.len() as u128 * self.dtype().size_bytes() as u128
+    }
     pub fn data(&self) -> &Storage {
         &self.data
     }

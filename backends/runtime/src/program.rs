@@ -13,7 +13,7 @@
 use crate::adstack::{AdstackPlan, KernelStacks};
 use crate::device::{Arg, Buffer, CompiledKernel, Device};
 use crate::error::{Error, RuntimeError, RuntimeErrorKind};
-use crate::memory::{AdstackOverflow, FieldInfo, FieldRef, Memory, Storage};
+use crate::memory::{AdstackOverflow, FieldInfo, FieldRef, Memory, MemoryLimit, Storage};
 use crate::ndarray::{Ndarray, NdarrayId};
 use crate::value::{DType, Scalar};
 use qd_frontend::{KernelOp, NdarrayType};
@@ -31,6 +31,10 @@ pub struct ProgramConfig {
     /// Give every adstack exactly this capacity, whatever its own bound (default: None, each
     /// stack sized per launch from its `size_expr`, else its `max_size`; see [`crate::adstack`]).
     pub ad_stack_size: Option<usize>,
+    /// The limit on the bytes of every field, adjoint and ndarray together (default: `auto`,
+    /// what the machine can give; see [`crate::memory::MemoryLimit`]): past it, creating the
+    /// program (a field) or an adjoint ndarray is refused before allocating.
+    pub memory_limit: MemoryLimit,
 }
 
 impl Default for ProgramConfig {
@@ -38,6 +42,7 @@ impl Default for ProgramConfig {
         ProgramConfig {
             verify: true,
             ad_stack_size: None,
+            memory_limit: MemoryLimit::Auto,
         }
     }
 }
@@ -114,7 +119,8 @@ impl Program {
         if config.verify {
             qd_ir::verifier::verify(&ctx, module).map_err(Error::Diagnostics)?;
         }
-        let mut memory = Memory::for_module(&ctx, module).map_err(Error::Diagnostics)?;
+        let mut memory = Memory::for_module_within(&ctx, module, config.memory_limit)
+            .map_err(Error::Diagnostics)?;
         memory.set_ad_stack_size(config.ad_stack_size);
         // Every field starts on the host (zeroed) and must reach the device once.
         let host_newer = field_buffers(&memory);
@@ -148,6 +154,13 @@ impl Program {
     }
     pub fn memory(&self) -> &Memory {
         &self.memory
+    }
+
+    /// Whether `bytes` more (an ndarray about to be made) fit under the memory limit beside
+    /// everything the program holds; the error names `what` and the bytes asked for. Check
+    /// before allocating: a refused allocation then costs nothing.
+    pub fn check_alloc(&self, what: &str, bytes: u128) -> Result<(), Error> {
+        self.memory.check_alloc(what, bytes).map_err(Error::Value)
     }
 
     // ----- fields -----------------------------------------------------------------------------

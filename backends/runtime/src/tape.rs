@@ -285,6 +285,8 @@ impl Tape {
             return Ok(a);
         }
         let nd = p.ndarray(primal)?;
+        let what = format!("the adjoint of ndarray {}", primal.0);
+        p.check_alloc(&what, nd.bytes())?;
         let zeros = Ndarray::zeros(nd.dtype(), nd.shape())
             .map_err(|e| Error::Value(format!("the adjoint of ndarray {}: {e}", primal.0)))?;
         let a = p.add_ndarray(zeros);

@@ -104,6 +104,14 @@ struct Cli {
         hide_possible_values = true
     )]
     completions: Option<Shell>,
+
+    /// The largest input read, in bytes; a larger one is an error
+    #[arg(
+        long = "max-input-bytes",
+        value_name = "N",
+        default_value_t = qd_ir::text::DEFAULT_MAX_INPUT_BYTES
+    )]
+    max_input_bytes: u64,
 }
 
 /// One `-p` list, already split into pass specs.
@@ -130,6 +138,7 @@ pub struct Options {
     pub list_passes: bool,
     pub verify_each: bool,
     pub completions: Option<Shell>,
+    pub max_input_bytes: u64,
 }
 
 /// Parses argv (with the program name first). Errors carry clap's rendering and exit code
@@ -190,6 +199,7 @@ impl Options {
             list_passes: cli.list_passes,
             verify_each: !cli.no_verify_each && cli.verify_each.unwrap_or(true),
             completions: cli.completions,
+            max_input_bytes: cli.max_input_bytes,
         }
     }
 }

@@ -9,7 +9,7 @@ mod verify_diagnostics;
 use qd_ir::text::{parse_source, print_op, PrintOptions, SourceMgr};
 use qd_ir::{Context, Diagnostic, Severity};
 use qd_pass::PassManager;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -37,7 +37,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let (name, source) = match read_input(opts.input.as_deref()) {
+    let (name, source) = match read_input(opts.input.as_deref(), opts.max_input_bytes) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("{e}");
@@ -75,18 +75,26 @@ fn main() -> ExitCode {
     }
 }
 
-fn read_input(path: Option<&str>) -> Result<(String, String), String> {
+/// The input (stdin for none or `-`), at most `cap` bytes (`--max-input-bytes`).
+fn read_input(path: Option<&str>, cap: u64) -> Result<(String, String), String> {
     match path {
         None | Some("-") => {
-            let mut s = String::new();
-            std::io::stdin()
-                .read_to_string(&mut s)
-                .map_err(|e| format!("<stdin>: error: cannot read: {e}"))?;
+            let bytes =
+                qd_ir::text::read_capped(std::io::stdin().lock(), cap).map_err(|e| match e {
+                    qd_ir::text::InputError::Io(e) => format!("<stdin>: error: cannot read: {e}"),
+                    e => format!("<stdin>: error: {e}"),
+                })?;
+            let s = String::from_utf8(bytes)
+                .map_err(|e| format!("<stdin>: error: input is not valid UTF-8: {e}"))?;
             Ok(("<stdin>".to_string(), s))
         }
         Some(p) => {
-            let bytes =
-                std::fs::read(p).map_err(|e| format!("{p}: error: cannot open input file: {e}"))?;
+            let bytes = qd_ir::text::read_path_capped(p, cap).map_err(|e| match e {
+                qd_ir::text::InputError::Io(e) => {
+                    format!("{p}: error: cannot open input file: {e}")
+                }
+                e => format!("{p}: error: {e}"),
+            })?;
             let s = String::from_utf8(bytes).map_err(|e| {
                 // Point at the first bad byte, as a parse error would.
                 let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];

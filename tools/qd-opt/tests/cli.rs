@@ -48,6 +48,7 @@ fn help_lists_every_documented_flag() {
             "--verify-each[=<BOOL>]",
             "-o, --output",
             "--completions <SHELL>",
+            "--max-input-bytes <N>",
         ] {
             assert!(
                 help.contains(documented),
@@ -195,4 +196,43 @@ fn passes_from_both_flags_run_in_command_line_order() {
         .filter_map(|l| l.split(['(', ')']).nth(1))
         .collect();
     assert_eq!(order, ["cse", "dce", "canonicalize", "symbol-dce"], "{log}");
+}
+
+#[test]
+fn inputs_past_the_size_cap_are_errors() {
+    let too_large = |name: &str, cap: u64| {
+        format!(
+            "{name}: error: input is larger than {cap} bytes, the input size cap (raise it with \
+             --max-input-bytes)\n"
+        )
+    };
+    // An endless input stops at the cap.
+    let out = qd_opt(&["--max-input-bytes", "4096", "/dev/zero"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stderr), too_large("/dev/zero", 4096));
+    assert!(out.stdout.is_empty());
+    // stdin too, and mlir-opt's single-dash spelling.
+    let module = "module {\n}\n";
+    let out = qd_opt(&["-max-input-bytes=10"], module);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stderr), too_large("<stdin>", 10));
+    let out = qd_opt(&["--max-input-bytes", &module.len().to_string()], module);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = qd_opt(&["--max-input-bytes=-5"], module);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// `qd-opt /dev/zero` with the default cap (1 GiB) ends with the error instead of reading until
+/// memory runs out.
+#[test]
+fn an_endless_input_ends_at_the_default_cap() {
+    let start = std::time::Instant::now();
+    let out = qd_opt(&["/dev/zero"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("input is larger than 1073741824 bytes"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(start.elapsed().as_secs() < 120, "{:?}", start.elapsed());
 }

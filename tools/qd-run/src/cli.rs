@@ -7,7 +7,8 @@ use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::error::ErrorKind;
 use clap::{CommandFactory, FromArgMatches, Parser};
 use clap_complete::Shell;
-use qd_runtime::DeviceRegistry;
+use qd_ir::text::DEFAULT_MAX_INPUT_BYTES;
+use qd_runtime::{DeviceRegistry, MemoryLimit};
 use std::ffi::OsString;
 use std::time::Duration;
 
@@ -27,6 +28,15 @@ fn timeout(s: &str) -> Result<Duration, String> {
 /// The devices that can stop a running launch (`Device::supports_cancel`): `--timeout` with any
 /// other is a usage error. A test checks this list against the devices.
 pub const TIMEOUT_DEVICES: [&str; 3] = ["interp", "interp-lowered", "cpu"];
+
+/// The largest `--ad-stack-size`: an adstack's capacity is a signed 64-bit count on the
+/// devices, so larger values cannot be meant.
+const MAX_AD_STACK_SIZE: u64 = i64::MAX as u64;
+
+/// `--memory-limit BYTES|auto`.
+fn memory_limit(s: &str) -> Result<MemoryLimit, String> {
+    s.parse()
+}
 
 /// The default `--device`.
 pub const DEFAULT_DEVICE: &str = qd_devices::DEFAULT_DEVICE;
@@ -72,9 +82,18 @@ struct Cli {
     #[arg(long = "grad", value_name = "OUTPUT=VALUES", value_parser = seed)]
     grads: Vec<(String, String)>,
     /// Give every adstack exactly N entries per thread (default: each stack is sized at every
-    /// launch from its size expression)
-    #[arg(long, value_name = "N")]
-    ad_stack_size: Option<usize>,
+    /// launch from its size expression); at most 2^63-1
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(..=MAX_AD_STACK_SIZE))]
+    ad_stack_size: Option<u64>,
+    /// The most bytes the fields, their adjoints and the ndarrays may take together: a byte
+    /// count (4096, 512MiB, 8GiB) or auto (the memory available at the start, less 64 MiB); a
+    /// field or ndarray past it is refused before it is allocated
+    #[arg(long, value_name = "BYTES|auto", default_value = "auto", value_parser = memory_limit)]
+    memory_limit: MemoryLimit,
+    /// The largest input read, in bytes: the kernel file and .npy files (default 1 GiB); a
+    /// larger one is an error
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: u64,
     /// Print a field (or FIELD.grad) or an ndarray argument after the launches (repeatable);
     /// with --grad, also NAME.grad for an active ndarray parameter NAME
     #[arg(long = "print", value_name = "FIELD", value_parser = field_name)]
@@ -149,6 +168,10 @@ pub struct Options {
     /// `--grad` in order: (output field or ndarray argument, VALUES).
     pub grads: Vec<(String, String)>,
     pub ad_stack_size: Option<usize>,
+    /// `--memory-limit`: the bytes the fields, adjoints and ndarrays may take together.
+    pub memory_limit: MemoryLimit,
+    /// `--max-input-bytes`: the largest input file read.
+    pub max_input_bytes: u64,
     pub device: String,
     pub shuffle: Option<u64>,
     /// `--check-bounds`: check field and ndarray indices on devices that can skip them.
@@ -269,7 +292,12 @@ where
         prints: cli.prints,
         saves: cli.saves,
         grads: cli.grads,
-        ad_stack_size: cli.ad_stack_size,
+        // At most i64::MAX: lossless on the 64-bit hosts the devices run on.
+        ad_stack_size: cli
+            .ad_stack_size
+            .map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        memory_limit: cli.memory_limit,
+        max_input_bytes: cli.max_input_bytes,
         device: cli.device,
         shuffle: cli.shuffle,
         check_bounds: cli.check_bounds,

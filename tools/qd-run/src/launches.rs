@@ -164,6 +164,15 @@ impl Launches {
                 let text = &o.args.iter().rev().find(|(n, _)| *n == name).unwrap().1;
                 let ctx_msg = format!("--arg {name}: ");
                 let spec = values::ValueSpec::parse(text).map_err(|e| format!("{ctx_msg}{e}"))?;
+                // An ndarray of a given shape must fit under the memory limit before it is made.
+                if let (ParamType::Ndarray { dtype, .. }, Some(shape)) = (*ty, &spec.shape) {
+                    let n: u128 = shape.iter().map(|&d| d as u128).product();
+                    p.check_alloc(
+                        &format!("ndarray of shape {shape:?}"),
+                        n * dtype.size_bytes() as u128,
+                    )
+                    .map_err(|e| format!("{ctx_msg}{e}"))?;
+                }
                 let arg = match *ty {
                     ParamType::Scalar(dtype) => values::for_scalar(&spec, dtype).map(Arg::Scalar),
                     ParamType::Ndarray { dtype, rank } => values::for_ndarray(&spec, dtype, rank)

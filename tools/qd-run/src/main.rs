@@ -49,9 +49,11 @@ fn main() -> ExitCode {
             return ExitCode::from(e.exit_code().clamp(0, 255) as u8);
         }
     };
-    match runner::run(&opts, &devices) {
-        Ok(out) => {
-            print_out(&out);
+    // Written as it is made (a printed field is streamed), through one buffer.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match runner::run(&opts, &devices, &mut out) {
+        Ok(()) => {
+            let _ = out.flush();
             ExitCode::SUCCESS
         }
         Err(runner::Failure(text)) => {

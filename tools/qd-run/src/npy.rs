@@ -6,10 +6,20 @@
 use npyz::{NpyFile, NpyHeader, Order, TypeChar, WriteOptions, WriterBuilder};
 use qd_runtime::{DType, Ndarray, Storage};
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
 
-/// Reads the `.npy` file at `path`.
+/// The largest .npy file [`read`] reads (`--max-input-bytes`): set once per run.
+static MAX_BYTES: AtomicU64 = AtomicU64::new(qd_ir::text::DEFAULT_MAX_INPUT_BYTES);
+
+/// Sets the largest .npy file [`read`] reads.
+pub fn set_max_bytes(cap: u64) {
+    MAX_BYTES.store(cap, Ordering::Relaxed);
+}
+
+/// Reads the `.npy` file at `path`; one larger than the cap ([`set_max_bytes`]) is an error.
 pub fn read(path: &str) -> Result<Ndarray, String> {
-    let bytes = std::fs::read(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let bytes = qd_ir::text::read_path_capped(path, MAX_BYTES.load(Ordering::Relaxed))
+        .map_err(|e| format!("cannot read '{path}': {e}"))?;
     parse(&bytes).map_err(|e| format!("'{path}' {e}"))
 }
 

@@ -5,6 +5,9 @@
 //! dimensions a `x: shape [4, 10]` line, then nested rows, one innermost row per line. Floats are
 //! in their shortest round-trip form (`0.1`, `1e-7`, `NaN`, `inf`), i1 as `true`/`false`.
 //!
+//! Both are written straight to the output as they are made (no string or JSON value of a whole
+//! field is built), so printing a field costs little memory beyond the field itself.
+//!
 //! JSON (serde_json; the schema is docs/json.md): `{"fields": {"NAME": {"shape": [...], "data":
 //! [...]}}, "adstack": [...], "timings_ms": {...}}` on one line, keys in a fixed order (fields in
 //! `--print` order, `"adstack"` only with `--report-adstack`), data flat in row-major order.
@@ -19,49 +22,70 @@
 //! (depth 0, no memory) `elided, adjoint in a register` (`elided, value in a register` for an
 //! integer stack, which has no adjoint).
 
-use qd_runtime::Scalar;
-use serde::ser::{SerializeMap, Serializer};
+use qd_runtime::{Scalar, Storage};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde::Serialize;
-use std::fmt::Write;
-use std::io;
+use std::borrow::Cow;
+use std::io::{self, Write};
 
-/// One printed field.
-pub struct FieldOut {
+/// One printed field: its data borrowed from the program where it can be (a copy only when the
+/// program's memory changes before printing, as with `--repeat`).
+pub struct FieldOut<'a> {
     pub name: String,
     pub shape: Vec<usize>,
-    pub data: Vec<Scalar>,
+    pub data: Cow<'a, Storage>,
 }
 
-/// The text form of every field, each ending with a newline.
-pub fn text(fields: &[FieldOut]) -> String {
-    let mut out = String::new();
+/// Writes the text form of every field, each ending with a newline.
+pub fn text(out: &mut dyn Write, fields: &[FieldOut]) -> io::Result<()> {
     for f in fields {
         if f.shape.len() > 1 {
-            let _ = writeln!(out, "{}: shape {:?}", f.name, f.shape);
+            writeln!(out, "{}: shape {:?}", f.name, f.shape)?;
         }
         let prefix = format!("{} = ", f.name);
-        let body = nested(&f.data, &f.shape, prefix.len());
-        let _ = writeln!(out, "{prefix}{body}");
+        out.write_all(prefix.as_bytes())?;
+        nested(out, &f.data, 0, &f.shape, prefix.len())?;
+        out.write_all(b"\n")?;
     }
-    out
+    Ok(())
 }
 
-/// `data` (row-major, of `shape`) as nested brackets; rows of rank >= 2 break lines, aligned
-/// under the opening bracket at column `indent`.
-fn nested(data: &[Scalar], shape: &[usize], indent: usize) -> String {
+/// Writes the elements of `data` from `start` (row-major, of `shape`) as nested brackets; rows
+/// of rank >= 2 break lines, aligned under the opening bracket at column `indent`.
+fn nested(
+    out: &mut dyn Write,
+    data: &Storage,
+    start: usize,
+    shape: &[usize],
+    indent: usize,
+) -> io::Result<()> {
     match shape {
-        [] => data.first().map(|v| v.to_string()).unwrap_or_default(),
-        [_] => {
-            let items: Vec<String> = data.iter().map(|v| v.to_string()).collect();
-            format!("[{}]", items.join(", "))
+        [] => match data.get(start) {
+            Some(v) => write!(out, "{v}"),
+            None => Ok(()),
+        },
+        [n] => {
+            out.write_all(b"[")?;
+            for i in 0..*n {
+                if i > 0 {
+                    out.write_all(b", ")?;
+                }
+                if let Some(v) = data.get(start + i) {
+                    write!(out, "{v}")?;
+                }
+            }
+            out.write_all(b"]")
         }
         [n, rest @ ..] => {
             let row: usize = rest.iter().product();
-            let rows: Vec<String> = (0..*n)
-                .map(|i| nested(&data[i * row..(i + 1) * row], rest, indent + 1))
-                .collect();
-            let sep = format!(",\n{}", " ".repeat(indent + 1));
-            format!("[{}]", rows.join(&sep))
+            out.write_all(b"[")?;
+            for i in 0..*n {
+                if i > 0 {
+                    write!(out, ",\n{:w$}", "", w = indent + 1)?;
+                }
+                nested(out, data, start + i * row, rest, indent + 1)?;
+            }
+            out.write_all(b"]")
         }
     }
 }
@@ -324,25 +348,39 @@ struct Report<'a> {
 }
 
 /// The printed fields as one object, keyed by name in `--print` order.
-struct Fields<'a>(&'a [FieldOut]);
+struct Fields<'a>(&'a [FieldOut<'a>]);
 
 /// One field: `{"shape": [...], "data": [...]}`, data flat in row-major order.
 #[derive(Serialize)]
 struct FieldJson<'a> {
     shape: &'a [usize],
-    data: Vec<JsonScalar>,
+    data: Data<'a>,
+}
+
+/// A field's elements, serialized one by one as the output is written.
+struct Data<'a>(&'a Storage);
+
+impl Serialize for Data<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for i in 0..self.0.len() {
+            if let Some(v) = self.0.get(i) {
+                seq.serialize_element(&JsonScalar(v))?;
+            }
+        }
+        seq.end()
+    }
 }
 
 impl Serialize for Fields<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;
         for f in self.0 {
-            let data = f.data.iter().map(|&v| JsonScalar(v)).collect();
             map.serialize_entry(
                 &f.name,
                 &FieldJson {
                     shape: &f.shape,
-                    data,
+                    data: Data(&f.data),
                 },
             )?;
         }
@@ -412,39 +450,55 @@ impl serde_json::ser::Formatter for OneLine {
     }
 }
 
-/// The JSON object of `fields`, the adstacks and tasks when reported, and `timings`, on one
-/// line.
+/// Writes the JSON object of `fields`, the adstacks and tasks when reported, and `timings`, on
+/// one line.
 pub fn json(
+    out: &mut dyn Write,
     fields: &[FieldOut],
     adstack: Option<&[StackOut]>,
     tasks: Option<&[TaskOut]>,
     timings: &Timings,
-) -> Result<String, serde_json::Error> {
+) -> io::Result<()> {
     let report = Report {
         fields: Fields(fields),
         adstack,
         tasks,
         timings_ms: timings,
     };
-    let mut out = Vec::new();
     report.serialize(&mut serde_json::Serializer::with_formatter(
-        &mut out, OneLine,
+        &mut *out, OneLine,
     ))?;
-    out.push(b'\n');
-    // serde_json writes UTF-8 only.
-    Ok(String::from_utf8_lossy(&out).into_owned())
+    out.write_all(b"\n")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn field(name: &str, shape: &[usize], data: Vec<Scalar>) -> FieldOut {
+    fn field(name: &str, shape: &[usize], data: Vec<Scalar>) -> FieldOut<'static> {
+        let dtype = data.first().map_or(qd_runtime::DType::F32, |v| v.dtype());
         FieldOut {
             name: name.into(),
             shape: shape.to_vec(),
-            data,
+            data: Cow::Owned(Storage::from_scalars(dtype, &data).unwrap()),
         }
+    }
+
+    fn text(fields: &[FieldOut]) -> String {
+        let mut out = Vec::new();
+        super::text(&mut out, fields).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    fn json(
+        fields: &[FieldOut],
+        adstack: Option<&[StackOut]>,
+        tasks: Option<&[TaskOut]>,
+        timings: &Timings,
+    ) -> Result<String, io::Error> {
+        let mut out = Vec::new();
+        super::json(&mut out, fields, adstack, tasks, timings)?;
+        Ok(String::from_utf8(out).unwrap())
     }
 
     fn f32s(v: &[f32]) -> Vec<Scalar> {
@@ -498,22 +552,17 @@ mod tests {
                 f32s(&[f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0]),
             ),
             field("n", &[1], vec![Scalar::U64(u64::MAX)]),
-            field(
-                "m",
-                &[3],
-                vec![
-                    Scalar::I1(true),
-                    Scalar::I8(-3),
-                    Scalar::F64(-f64::INFINITY),
-                ],
-            ),
+            field("b", &[1], vec![Scalar::I1(true)]),
+            field("i", &[2], vec![Scalar::I8(-3), Scalar::I8(4)]),
+            field("m", &[1], vec![Scalar::F64(-f64::INFINITY)]),
         ];
         assert_eq!(
             json(&fields, None, None, &timings(1.23456, 0.5)).unwrap(),
             "{\"fields\": {\"y\": {\"shape\": [], \"data\": [3.2]}, \"w\\\"q\": {\"shape\": [4], \
              \"data\": [\"NaN\", \"Infinity\", \"-Infinity\", -0.0]}, \"n\": {\"shape\": [1], \
-             \"data\": [18446744073709551615]}, \"m\": {\"shape\": [3], \"data\": [true, -3, \
-             \"-Infinity\"]}}, \"timings_ms\": {\"parse\": 1.235, \"verify\": 0.0, \"compile\": 0.0, \
+             \"data\": [18446744073709551615]}, \"b\": {\"shape\": [1], \"data\": [true]}, \
+             \"i\": {\"shape\": [2], \"data\": [-3, 4]}, \"m\": {\"shape\": [1], \"data\": \
+             [\"-Infinity\"]}}, \"timings_ms\": {\"parse\": 1.235, \"verify\": 0.0, \"compile\": 0.0, \
              \"compile_kernel\": 0.0, \"launch\": 0.5, \"total\": 0.0}}\n"
         );
         let grad = Timings {

@@ -27,6 +27,8 @@ use qd_runtime::{
     AdstackPlan, DepthSource, DeviceOptions, DeviceRegistry, Error, GradientKernel, KernelId,
     Ndarray, NdarrayId, Program, ProgramConfig, RuntimeError, Storage, Tape, TapeError,
 };
+use std::borrow::Cow;
+use std::io::Write;
 use std::time::Instant;
 
 /// Why a run failed: the text for stderr (exit status 1).
@@ -53,11 +55,18 @@ fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1e3
 }
 
-/// Runs `o` on the device `o.device` of `devices`; returns what to print on stdout.
-pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
+/// Runs `o` on the device `o.device` of `devices` and writes what it prints to `out` once
+/// everything that can fail has run. Errors writing `out` are ignored: a closed stdout
+/// (`qd-run ... | head`) is not worth a failure.
+pub fn run(o: &Options, devices: &DeviceRegistry, out: &mut dyn Write) -> Result<(), Failure> {
     let start = Instant::now();
-    let source = std::fs::read_to_string(&o.file)
-        .map_err(|e| fail(format!("cannot read '{}': {e}", o.file)))?;
+    npy::set_max_bytes(o.max_input_bytes);
+    let source = qd_ir::text::read_path_capped(&o.file, o.max_input_bytes)
+        .map_err(|e| fail(format!("cannot read '{}': {e}", o.file)))
+        .and_then(|bytes| {
+            String::from_utf8(bytes)
+                .map_err(|e| fail(format!("cannot read '{}': {}", o.file, e.utf8_error())))
+        })?;
     let mut sm = SourceMgr::new();
     sm.add_buffer(&o.file, &source);
 
@@ -104,8 +113,10 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
         distinct.push((name.clone(), params::names(&ctx, kernel, &source, &o.file)));
     }
 
-    // Unsupported field types are located errors; check them while the context is ours.
-    qd_runtime::Memory::layout(&ctx, module).map_err(|d| render(&sm, &ctx, &d))?;
+    // Unsupported field types and fields past the memory limit are located errors; check them
+    // while the context is ours (Program::new takes it), before anything is allocated.
+    qd_runtime::Memory::check_within(&ctx, module, o.memory_limit)
+        .map_err(|d| render(&sm, &ctx, &d))?;
     let device = devices
         .create(
             &o.device,
@@ -121,10 +132,13 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
     let config = ProgramConfig {
         verify: false,
         ad_stack_size: o.ad_stack_size,
+        memory_limit: o.memory_limit,
     };
     let mut p = match Program::new(ctx, module, device, config) {
         Ok(p) => p,
-        // Only allocation failures are left: their messages name the field.
+        // Only the allocator's refusals are left (under a limit above what it gives): their
+        // messages name the field and the element count, but the context that locates them
+        // went with the program.
         Err(e) => return Err(fail(e)),
     };
 
@@ -223,7 +237,7 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
     }
 
     let inputs = (o.repeat > 0).then(|| Inputs::take(&p, &launches.ndarrays()));
-    let first = run_once(&mut p, &sm, &launches, with_grad, &seeds)?;
+    let mut first = run_once(&mut p, &sm, &launches, with_grad, &seeds)?;
 
     // The kernels launched, each once in launch order, for the reports.
     let mut launched: Vec<KernelId> = launches.kernels.iter().map(|k| k.id).collect();
@@ -234,17 +248,21 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
         let (shape, data) = result(name);
         npy::write(path, &shape, &data).map_err(|e| fail(format!("--save {name}: {e}")))?;
     }
-    let fields: Vec<FieldOut> = prints
-        .iter()
-        .map(|name| {
-            let (shape, data) = result(name);
-            FieldOut {
-                name: name.clone(),
-                shape,
-                data: data.to_scalars(),
-            }
-        })
-        .collect();
+    // With --repeat the repetitions overwrite the first run's results: print copies of them.
+    // Otherwise the printed data is borrowed from the program after the run.
+    let snapshots: Option<Vec<FieldOut<'static>>> = (o.repeat > 0).then(|| {
+        prints
+            .iter()
+            .map(|name| {
+                let (shape, data) = result(name);
+                FieldOut {
+                    name: name.clone(),
+                    shape,
+                    data: Cow::Owned(data.into_owned()),
+                }
+            })
+            .collect()
+    });
     // A run of one kernel reports each kernel's last launch; a sequence, every launch.
     let stacks = o.report_adstack.then(|| {
         if launches.order.len() == 1 {
@@ -270,7 +288,7 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
     // The repetitions, each from the first run's inputs; only their launches are timed.
     let (mut times, mut grads) = (Vec::new(), Vec::new());
     if let Some(inputs) = &inputs {
-        let mut last = first.tape;
+        let mut last = first.tape.take();
         for _ in 0..o.repeat {
             // The previous run's adjoint ndarrays are not printed: free them.
             if let Some(mut tape) = last.take() {
@@ -284,7 +302,21 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
         }
     }
 
-    Ok(if o.json {
+    let fields: Vec<FieldOut> = match snapshots {
+        Some(s) => s,
+        None => prints
+            .iter()
+            .map(|name| {
+                let (shape, data) = result_of(&p, name, &named, first.tape.as_ref());
+                FieldOut {
+                    name: name.clone(),
+                    shape,
+                    data,
+                }
+            })
+            .collect(),
+    };
+    if o.json {
         let with_grad = |ms| with_grad.then_some(ms);
         let timings = Timings {
             parse: parse_ms,
@@ -299,22 +331,21 @@ pub fn run(o: &Options, devices: &DeviceRegistry) -> Result<String, Failure> {
             grad_median: median(grads),
             total: ms(start),
         };
-        output::json(&fields, stacks.as_deref(), tasks.as_deref(), &timings)
-            .map_err(|e| fail(format!("--json: {e}")))?
+        let _ = output::json(out, &fields, stacks.as_deref(), tasks.as_deref(), &timings);
     } else {
-        let mut out = output::text(&fields);
         let names: Vec<String> = launched
             .iter()
             .filter_map(|&k| p.kernel_name(k).map(str::to_string))
             .collect();
+        let _ = output::text(out, &fields);
         if let Some(stacks) = &stacks {
-            out.push_str(&output::adstack_text(stacks, &names));
+            let _ = out.write_all(output::adstack_text(stacks, &names).as_bytes());
         }
         if let Some(tasks) = &tasks {
-            out.push_str(&output::tasks_text(tasks, &names));
+            let _ = out.write_all(output::tasks_text(tasks, &names).as_bytes());
         }
-        out
-    })
+    }
+    Ok(())
 }
 
 /// Where a `--grad` seed goes: a field's adjoint, or an ndarray argument's adjoint ndarray.
@@ -492,17 +523,22 @@ fn median(mut times: Vec<f64>) -> Option<f64> {
 /// argument it names, or, for `NAME.grad` of an active ndarray argument, of its adjoint ndarray
 /// (zeros when no gradient launch took it). A field of that name wins, as when the names were
 /// checked.
-fn result_of(p: &Program, name: &str, named: &Named, tape: Option<&Tape>) -> (Vec<usize>, Storage) {
+fn result_of<'p>(
+    p: &'p Program,
+    name: &str,
+    named: &Named,
+    tape: Option<&Tape>,
+) -> (Vec<usize>, Cow<'p, Storage>) {
     if let Ok(info) = p.field_info(name) {
         let shape = info.shape.clone();
         if let Ok(data) = p.field(name) {
-            return (shape, data.clone());
+            return (shape, Cow::Borrowed(data));
         }
     }
     let array = |id: NdarrayId| {
         p.ndarray(id)
             .ok()
-            .map(|nd| (nd.shape().to_vec(), nd.data().clone()))
+            .map(|nd| (nd.shape().to_vec(), Cow::Borrowed(nd.data())))
     };
     if let Ok(Some((id, _))) = named.launches.ndarray(name) {
         if let Some(r) = array(id) {
@@ -517,12 +553,12 @@ fn result_of(p: &Program, name: &str, named: &Named, tape: Option<&Tape>) -> (Ve
             return r;
         }
         if let Some((shape, data)) = array(id) {
-            let zeros = Storage::zeros(data.dtype(), data.len()).unwrap_or(data);
+            let zeros = Storage::zeros(data.dtype(), data.len()).map_or(data, Cow::Owned);
             return (shape, zeros);
         }
     }
     // Checked before the run: every name is one of the above.
-    (Vec::new(), Storage::F32(Vec::new()))
+    (Vec::new(), Cow::Owned(Storage::F32(Vec::new())))
 }
 
 /// Every adstack of each plan (with its launch number in a sequence), as sized for it, with the

@@ -56,11 +56,16 @@ struct Cli {
     /// cpu device does), or one iteration per call (off)
     #[arg(long, value_name = "on|off", default_value = "on", value_parser = ["on", "off"])]
     vectorize: String,
+    /// The largest input read, in bytes (default 1 GiB): a larger one is an error
+    #[arg(long, value_name = "N", default_value_t = qd_ir::text::DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: u64,
 }
 
 fn translate(cli: &Cli) -> Result<Vec<u8>, String> {
-    let source = std::fs::read_to_string(&cli.file)
-        .map_err(|e| format!("error: cannot read '{}': {e}\n", cli.file))?;
+    let cannot = |e: &dyn std::fmt::Display| format!("error: cannot read '{}': {e}\n", cli.file);
+    let bytes =
+        qd_ir::text::read_path_capped(&cli.file, cli.max_input_bytes).map_err(|e| cannot(&e))?;
+    let source = String::from_utf8(bytes).map_err(|e| cannot(&e.utf8_error()))?;
     let mut sm = SourceMgr::new();
     sm.add_buffer(&cli.file, &source);
     let mut ctx = qd_dialects::context();

@@ -2,8 +2,10 @@
 //! `needs_grad` field) and the registered ndarrays. A [`crate::Program`] owns it and lends it to
 //! its device at compile time (read-only: the layout) and at launch.
 
+mod limit;
 mod storage;
 
+pub use limit::{available_bytes, MemoryLimit, AUTO_RESERVE_BYTES};
 pub use storage::Storage;
 
 use crate::error::Error;
@@ -27,6 +29,17 @@ pub struct FieldInfo {
 impl FieldInfo {
     pub fn num_elements(&self) -> usize {
         self.shape.iter().product()
+    }
+
+    /// The bytes its storage takes: its values, and as many again for the adjoint of a
+    /// `needs_grad` field.
+    pub fn bytes(&self) -> u128 {
+        let values = self.num_elements() as u128 * self.dtype.size_bytes() as u128;
+        if self.needs_grad {
+            2 * values
+        } else {
+            values
+        }
     }
 }
 
@@ -64,6 +77,10 @@ pub struct Memory {
     ad_stack_size: Option<usize>,
     /// The first overflow since the last [`Memory::take_adstack_overflow`].
     adstack_overflow: Option<AdstackOverflow>,
+    /// The limit on the bytes of every field, adjoint and ndarray together (None: none), and
+    /// how it was set.
+    limit: Option<u64>,
+    limit_setting: MemoryLimit,
 }
 
 impl Memory {
@@ -91,35 +108,122 @@ impl Memory {
     }
 
     /// Allocates every field of `module` (see [`Memory::layout`]), zeroed, with a zeroed adjoint
-    /// for each `needs_grad` field. A field that cannot be allocated is a located diagnostic.
+    /// for each `needs_grad` field, under the `auto` [`MemoryLimit`].
     pub fn for_module(ctx: &Context, module: OpId) -> Result<Memory, Vec<Diagnostic>> {
+        Memory::for_module_within(ctx, module, MemoryLimit::Auto)
+    }
+
+    /// [`Memory::for_module`] under `limit`: the fields are checked first
+    /// ([`Memory::check_within`]), so a field past the limit is refused before anything is
+    /// allocated; a field the allocator cannot give is a located diagnostic too. Fields are
+    /// lazily zeroed (see [`Storage`]).
+    pub fn for_module_within(
+        ctx: &Context,
+        module: OpId,
+        limit: MemoryLimit,
+    ) -> Result<Memory, Vec<Diagnostic>> {
+        let resolved = limit.resolve();
+        let infos = Memory::checked_layout(ctx, module, limit, resolved)?;
         let mut fields = Vec::new();
-        let mut diags = Vec::new();
-        for info in Memory::layout(ctx, module)? {
+        for info in infos {
             let alloc = |what: &str| {
                 Storage::zeros(info.dtype, info.num_elements()).map_err(|e| {
-                    Diagnostic::error(ctx.loc(info.op), format!("field @{}{what}: {e}", info.name))
+                    vec![Diagnostic::error(
+                        ctx.loc(info.op),
+                        format!("field @{}{what}: {e}", info.name),
+                    )]
                 })
             };
-            let value = alloc("");
+            let value = alloc("")?;
             let grad = if info.needs_grad {
-                Some(alloc(".grad"))
+                Some(alloc(".grad")?)
             } else {
                 None
             };
-            match (value, grad.transpose()) {
-                (Ok(value), Ok(grad)) => fields.push(FieldSlot { info, value, grad }),
-                (Err(d), _) | (_, Err(d)) => diags.push(d),
+            fields.push(FieldSlot { info, value, grad });
+        }
+        Ok(Memory {
+            fields,
+            limit: resolved,
+            limit_setting: limit,
+            ..Memory::default()
+        })
+    }
+
+    /// The layout of `module` ([`Memory::layout`]) when its fields fit under `limit` together,
+    /// without allocating anything: each field whose bytes (with its adjoint's) pass what the
+    /// fields before it left of the limit is a located diagnostic (at its `qd.field`) naming the
+    /// field and the bytes asked for.
+    pub fn check_within(
+        ctx: &Context,
+        module: OpId,
+        limit: MemoryLimit,
+    ) -> Result<Vec<FieldInfo>, Vec<Diagnostic>> {
+        Memory::checked_layout(ctx, module, limit, limit.resolve())
+    }
+
+    fn checked_layout(
+        ctx: &Context,
+        module: OpId,
+        setting: MemoryLimit,
+        limit: Option<u64>,
+    ) -> Result<Vec<FieldInfo>, Vec<Diagnostic>> {
+        let infos = Memory::layout(ctx, module)?;
+        let mut diags = Vec::new();
+        let mut held: u128 = 0;
+        for info in &infos {
+            let note = if info.needs_grad {
+                " (its values and its adjoint)"
+            } else {
+                ""
+            };
+            let what = format!("field @{}", info.name);
+            match check_room(limit, setting, &what, note, held, info.bytes()) {
+                Ok(()) => held += info.bytes(),
+                Err(msg) => diags.push(Diagnostic::error(ctx.loc(info.op), msg)),
             }
         }
         if diags.is_empty() {
-            Ok(Memory {
-                fields,
-                ..Memory::default()
-            })
+            Ok(infos)
         } else {
             Err(diags)
         }
+    }
+
+    /// The limit in bytes on every field, adjoint and ndarray together; None: no limit.
+    pub fn limit(&self) -> Option<u64> {
+        self.limit
+    }
+
+    /// The bytes the fields, adjoints and ndarrays take now.
+    pub fn held_bytes(&self) -> u128 {
+        let bytes = |s: &Storage| s.len() as u128 * s.dtype().size_bytes() as u128;
+        let fields: u128 = self
+            .fields
+            .iter()
+            .map(|f| bytes(&f.value) + f.grad.as_ref().map_or(0, bytes))
+            .sum();
+        let arrays: u128 = self
+            .ndarrays
+            .iter()
+            .flatten()
+            .map(|a| bytes(a.data()))
+            .sum();
+        fields + arrays
+    }
+
+    /// Whether `bytes` more fit under the limit beside what is held now; the error (`what`
+    /// names the buffer: `field @x`, `the adjoint of argument 0`) says `cannot allocate`, the
+    /// bytes, and the room left under the limit.
+    pub fn check_alloc(&self, what: &str, bytes: u128) -> Result<(), String> {
+        check_room(
+            self.limit,
+            self.limit_setting,
+            what,
+            "",
+            self.held_bytes(),
+            bytes,
+        )
     }
 
     pub fn num_fields(&self) -> usize {
@@ -215,6 +319,30 @@ impl Memory {
             .get_mut(id.0 as usize)
             .and_then(Option::as_mut)
     }
+}
+
+/// Whether `bytes` more fit under `limit` (None: no limit) beside `held`; the error says
+/// `cannot allocate`, the bytes (`note` says what they are), and the room left.
+fn check_room(
+    limit: Option<u64>,
+    setting: MemoryLimit,
+    what: &str,
+    note: &str,
+    held: u128,
+    bytes: u128,
+) -> Result<(), String> {
+    let Some(limit) = limit else {
+        return Ok(());
+    };
+    let left = (limit as u128).saturating_sub(held);
+    if bytes <= left {
+        return Ok(());
+    }
+    Err(format!(
+        "{what}: cannot allocate {bytes} bytes{note}: {left} bytes are left under the memory \
+         limit of {limit} bytes ({}; qd-run --memory-limit, ProgramConfig::memory_limit)",
+        setting.describe()
+    ))
 }
 
 fn field_info(ctx: &Context, f: FieldOp) -> Result<FieldInfo, String> {

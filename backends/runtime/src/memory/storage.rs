@@ -37,14 +37,50 @@ macro_rules! each {
     };
 }
 
+/// Element types whose all-zero bit pattern is a valid value equal to `Default::default()`
+/// (false, 0, +0.0).
+///
+/// # Safety
+/// Implement only for such types: [`zeroed`] builds vectors of them from zeroed bytes.
+unsafe trait ZeroBits: Copy {}
+unsafe impl ZeroBits for bool {}
+unsafe impl ZeroBits for i8 {}
+unsafe impl ZeroBits for i16 {}
+unsafe impl ZeroBits for i32 {}
+unsafe impl ZeroBits for i64 {}
+unsafe impl ZeroBits for u8 {}
+unsafe impl ZeroBits for u16 {}
+unsafe impl ZeroBits for u32 {}
+unsafe impl ZeroBits for u64 {}
+unsafe impl ZeroBits for f32 {}
+unsafe impl ZeroBits for f64 {}
+
 /// A zeroed vector of `len` elements, or an error when the allocation fails (no abort).
-fn zeroed<T: Clone + Default>(len: usize) -> Result<Vec<T>, String> {
-    let mut v = Vec::new();
-    v.try_reserve_exact(len)
-        .map_err(|_| format!("cannot allocate {len} elements of {} bytes", size_of::<T>()))?;
-    v.resize(len, T::default());
-    Ok(v)
+///
+/// The memory comes from the global allocator's `alloc_zeroed` (calloc), which takes large
+/// blocks straight from the kernel (mmap) as pages that are zero until first written and cost
+/// nothing until touched: a big field a kernel only partly touches costs what it touches. No
+/// zeros are written here.
+fn zeroed<T: ZeroBits>(len: usize) -> Result<Vec<T>, String> {
+    let err = || format!("cannot allocate {len} elements of {} bytes", size_of::<T>());
+    let layout = std::alloc::Layout::array::<T>(len).map_err(|_| err())?;
+    if layout.size() == 0 {
+        return Ok(Vec::new());
+    }
+    // SAFETY: the layout has a nonzero size.
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
+    if ptr.is_null() {
+        return Err(err());
+    }
+    // SAFETY: `ptr` comes from the global allocator with the layout of `[T; len]` (the layout a
+    // Vec of capacity `len` frees with), and `len` zeroed elements are initialised values of T
+    // (`ZeroBits`).
+    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
 }
+
+/// Buffers of at least this many bytes are zeroed by replacing them with fresh zeroed memory
+/// (returning their pages to the kernel) instead of writing zeros over every page.
+const FRESH_ZERO_BYTES: usize = 1 << 20;
 
 impl Storage {
     /// `len` zeros of `dtype`; fails cleanly when the memory cannot be allocated.
@@ -148,8 +184,17 @@ impl Storage {
             .collect()
     }
 
-    /// Sets every element to zero.
+    /// Sets every element to zero. A large buffer gets fresh lazily zeroed memory (its old pages
+    /// are freed), so zeroing an adjoint a kernel only partly touched does not touch the rest;
+    /// when that allocation fails, zeros are written in place.
     pub fn fill_zero(&mut self) {
+        let bytes = self.len() * self.dtype().size_bytes();
+        if bytes >= FRESH_ZERO_BYTES {
+            if let Ok(fresh) = Storage::zeros(self.dtype(), self.len()) {
+                *self = fresh;
+                return;
+            }
+        }
         each!(self, v => v.iter_mut().for_each(|x| *x = Default::default()))
     }
 

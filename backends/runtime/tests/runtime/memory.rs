@@ -1,7 +1,8 @@
 //! Memory: field allocation from a module, adjoints, `x.grad` resolution, ndarray handles.
 
 use super::mock::parse;
-use qd_runtime::{DType, Error, Memory, Ndarray, Storage};
+use qd_runtime::{DType, Error, Memory, MemoryLimit, Ndarray, Program, ProgramConfig, Storage};
+use std::process::Command;
 
 const SRC: &str = "module {
   qd.field @x : !qd.field<4x10xf32> {needs_grad}
@@ -92,11 +93,167 @@ fn fields_too_large_to_allocate_are_located_errors() {
     );
     let diags = Memory::for_module(&ctx, m).unwrap_err();
     assert_eq!(ctx.file_line_col(diags[0].loc), Some(("m.mlir", 3, 3)));
+    // 4e18 elements of 4 bytes, and as many for the adjoint.
     assert!(
-        diags[0].message.starts_with("field @big: cannot allocate"),
+        diags[0].message.starts_with(
+            "field @big: cannot allocate 32000000000000000000 bytes (its values and its adjoint)"
+        ),
         "{}",
         diags[0].message
     );
+    // Checked without allocating, as qd-run does while it still holds the context.
+    assert_eq!(
+        Memory::check_within(&ctx, m, MemoryLimit::Auto).unwrap_err(),
+        diags
+    );
+}
+
+const TWO_FIELDS: &str = "module {\n  qd.field @a : !qd.field<100xf32>\n  qd.field @g : !qd.field<10xf64> {needs_grad}\n}\n";
+
+#[test]
+fn a_memory_limit_refuses_fields_past_it_before_allocating() {
+    let (ctx, m) = parse(TWO_FIELDS);
+    // @a takes 400 bytes, @g 80 and 80 for its adjoint: 560 in all.
+    let mem = Memory::for_module_within(&ctx, m, MemoryLimit::Bytes(560)).unwrap();
+    assert_eq!(mem.held_bytes(), 560);
+    assert_eq!(mem.limit(), Some(560));
+    let diags = Memory::for_module_within(&ctx, m, MemoryLimit::Bytes(559)).unwrap_err();
+    assert_eq!(diags.len(), 1);
+    assert_eq!(ctx.file_line_col(diags[0].loc), Some(("m.mlir", 3, 3)));
+    assert!(
+        diags[0].message.starts_with(
+            "field @g: cannot allocate 160 bytes (its values and its adjoint): 159 bytes are \
+             left under the memory limit of 559 bytes (as set"
+        ),
+        "{}",
+        diags[0].message
+    );
+    // Each field past what is left is reported.
+    let diags = Memory::check_within(&ctx, m, MemoryLimit::Bytes(10)).unwrap_err();
+    let names: Vec<_> = diags.iter().map(|d| &d.message[..8]).collect();
+    assert_eq!(names, ["field @a", "field @g"]);
+    assert!(diags[0]
+        .message
+        .contains("cannot allocate 400 bytes: 10 bytes are left"));
+}
+
+#[test]
+fn the_program_applies_its_memory_limit_to_fields_and_adjoint_ndarrays() {
+    let config = |limit| ProgramConfig {
+        memory_limit: MemoryLimit::Bytes(limit),
+        ..ProgramConfig::default()
+    };
+    let (ctx, m) = parse(TWO_FIELDS);
+    let dev = Box::new(super::mock::Mock::new(Default::default()));
+    let err = Program::new(ctx, m, dev, config(100)).err().unwrap();
+    assert!(
+        err.to_string()
+            .starts_with("field @a: cannot allocate 400 bytes"),
+        "{err}"
+    );
+    let (ctx, m) = parse(TWO_FIELDS);
+    let dev = Box::new(super::mock::Mock::new(Default::default()));
+    let mut p = Program::new(ctx, m, dev, config(1000)).unwrap();
+    // 440 bytes left: an ndarray of 400 fits, then one more of 400 does not.
+    p.check_alloc("ndarray a", 400).unwrap();
+    p.add_ndarray(Ndarray::zeros(DType::F32, &[100]).unwrap());
+    let err = p.check_alloc("ndarray b", 400).unwrap_err().to_string();
+    assert!(
+        err.contains("ndarray b: cannot allocate 400 bytes: 40 bytes are left under the memory limit of 1000 bytes"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_default_limit_is_auto() {
+    assert_eq!(ProgramConfig::default().memory_limit, MemoryLimit::Auto);
+    if std::path::Path::new("/proc/meminfo").exists() {
+        let (ctx, m) = parse(TWO_FIELDS);
+        let mem = Memory::for_module(&ctx, m).unwrap();
+        let limit = mem.limit().expect("auto reads /proc/meminfo");
+        assert!(limit > 560, "{limit}");
+    }
+}
+
+/// This process's resident set in bytes (/proc/self/statm: pages).
+fn rss_bytes() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap();
+    let pages: u64 = statm.split_whitespace().nth(1).unwrap().parse().unwrap();
+    pages * 4096
+}
+
+/// Runs `lazily_zeroed_child` in a process of its own, where no other test allocates while it
+/// measures its resident memory.
+#[test]
+fn big_fields_cost_only_the_pages_touched() {
+    if !std::path::Path::new("/proc/self/statm").exists() {
+        return; // Not Linux: no resident-set figure to check.
+    }
+    let out = Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "memory::lazily_zeroed_child",
+            "--ignored",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("QD_LAZY_ZERO_CHILD", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("lazily zeroed: ok"),
+        "the child did not run:\n{stdout}"
+    );
+}
+
+#[test]
+#[ignore = "run by big_fields_cost_only_the_pages_touched, in a process of its own"]
+fn lazily_zeroed_child() {
+    if std::env::var_os("QD_LAZY_ZERO_CHILD").is_none() {
+        return;
+    }
+    const MIB: u64 = 1 << 20;
+    // A 1 GiB f32 field and its 1 GiB adjoint.
+    let src = "module {\n  qd.field @big : !qd.field<268435456xf32> {needs_grad}\n}\n";
+    let (ctx, m) = parse(src);
+    let before = rss_bytes();
+    let mut mem = Memory::for_module_within(&ctx, m, MemoryLimit::Bytes(u64::MAX)).unwrap();
+    let allocated = rss_bytes().saturating_sub(before);
+    assert!(
+        allocated < 64 * MIB,
+        "allocating 2 GiB took {allocated} bytes resident"
+    );
+    // Touch one element in every 1024th page of the values (1 MiB of pages in all).
+    let x = mem.resolve("big").unwrap();
+    let n = mem.storage(x).len();
+    for i in (0..n).step_by(1024 * 1024) {
+        mem.storage_mut(x).store_bits(i, 1.0f32.to_bits() as u64);
+    }
+    assert_eq!(mem.storage(x).get_f64(0), Some(1.0));
+    assert_eq!(mem.storage(x).get_f64(1), Some(0.0));
+    let touched = rss_bytes().saturating_sub(before);
+    assert!(
+        touched < 64 * MIB,
+        "touching 256 pages took {touched} bytes resident"
+    );
+    // Zeroing the adjoint (as Program::clear_grads does) does not write over its pages.
+    let g = mem.resolve("big.grad").unwrap();
+    mem.storage_mut(g).store_bits(5, 2.0f32.to_bits() as u64);
+    mem.storage_mut(g).fill_zero();
+    assert_eq!(mem.storage(g).get_f64(5), Some(0.0));
+    assert_eq!(mem.storage(g).len(), n);
+    let cleared = rss_bytes().saturating_sub(before);
+    assert!(
+        cleared < 64 * MIB,
+        "zeroing the adjoint took {cleared} bytes resident"
+    );
+    println!("lazily zeroed: ok ({allocated}, {touched}, {cleared} bytes resident)");
 }
 
 #[test]

@@ -14,6 +14,8 @@ fn help_is_generated_and_exits_0() {
             "--arg <NAME=VALUES>",
             "--grad <OUTPUT=VALUES>",
             "--ad-stack-size <N>",
+            "--memory-limit <BYTES|auto>",
+            "--max-input-bytes <N>",
             "--print <FIELD>",
             "--save <FIELD=PATH.npy>",
             "--report-adstack",

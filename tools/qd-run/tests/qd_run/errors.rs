@@ -307,7 +307,7 @@ fn bad_files_and_kernels_exit_1() {
     fails(
         &[&huge, "--kernel", "k"],
         1,
-        &["qd-run: error: field @b: cannot allocate"],
+        &["big.mlir:2:3: error: field @b: cannot allocate 32000000000000000000 bytes"],
     );
     let unregistered = write(
         &dir,

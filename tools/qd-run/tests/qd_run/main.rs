@@ -9,6 +9,7 @@ mod errors;
 mod exactness;
 mod grad;
 mod guard;
+mod limits;
 mod loop_limit;
 mod outputs;
 mod save;

@@ -86,3 +86,48 @@ fn bad_usage_exits_2() {
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", text(&o.stderr));
     }
 }
+
+#[test]
+fn inputs_past_the_size_cap_are_errors() {
+    let size = std::fs::metadata(root().join(MAIN)).unwrap().len();
+    let cap = (size - 1).to_string();
+    let o = run(&[
+        MAIN,
+        "--kernel",
+        "compute",
+        "--emit=llvm",
+        "--max-input-bytes",
+        &cap,
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        text(&o.stderr),
+        format!(
+            "error: cannot read '{MAIN}': input is larger than {cap} bytes, the input size cap \
+             (raise it with --max-input-bytes)\n"
+        )
+    );
+    let o = run(&[
+        "/dev/zero",
+        "--kernel",
+        "k",
+        "--emit=llvm",
+        "--max-input-bytes=64",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("larger than 64 bytes"),
+        "{}",
+        text(&o.stderr)
+    );
+    let exact = size.to_string();
+    let o = run(&[
+        MAIN,
+        "--kernel",
+        "compute",
+        "--emit=llvm",
+        "--max-input-bytes",
+        &exact,
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+}
