@@ -102,15 +102,17 @@ pub struct Program {
     host_newer: Vec<Buffer>,
     /// Buffers launches since the last sync may have written on the device.
     device_newer: Vec<Buffer>,
+    /// Launches still running at this instant are cancelled ([`Program::set_deadline`]).
+    deadline: Option<Instant>,
+    /// Each launch is cancelled when it has run this long ([`Program::set_launch_timeout`]).
+    launch_timeout: Option<Duration>,
+    /// Cancels launches at their deadlines; started by the first launch with one.
+    watchdog: Option<crate::cancel::Watchdog>,
 }
 
 impl Program {
     /// Verifies `module` (unless the config says not to) and allocates its fields, zeroed.
     pub fn new(
-    /// Launches still running at this instant are cancelled ([`Program::set_deadline`]).
-    deadline: Option<Instant>,
-    /// Each launch is cancelled when it has run this long ([`Program::set_launch_timeout`]).
-    launch_timeout: Option<Duration>,
         ctx: Context,
         module: OpId,
         device: Box<dyn Device>,
@@ -135,14 +137,15 @@ impl Program {
             pending: Vec::new(),
             host_newer,
             device_newer: Vec::new(),
+            deadline: None,
+            launch_timeout: None,
+            watchdog: None,
         })
     }
 
     pub fn context(&self) -> &Context {
         &self.ctx
     }
-            deadline: None,
-            launch_timeout: None,
     pub fn module(&self) -> OpId {
         self.module
     }
@@ -364,8 +367,12 @@ impl Program {
                 .device
                 .launch(&self.ctx, compiled, args, &plan, &mut self.memory),
             Some(deadline) => {
+                if self.watchdog.is_none() {
+                    self.watchdog = Some(crate::cancel::Watchdog::new().map_err(Error::Device)?);
+                }
+                let watchdog = self.watchdog.as_mut().expect("started above");
                 let (device, ctx, memory) = (&mut self.device, &self.ctx, &mut self.memory);
-                crate::cancel::run_until(deadline, |cancel| {
+                watchdog.run(deadline, |cancel| {
                     device.launch_cancellable(ctx, compiled, args, &plan, memory, cancel)
                 })
             }
@@ -389,19 +396,6 @@ impl Program {
             self.pending.push(e);
         }
         Ok(())
-    }
-
-    /// Gives an error the device reported by code the location its kernel's code stands for.
-    fn locate(&self, e: &mut RuntimeError) {
-        let (None, Some(code)) = (e.loc, e.code) else {
-            return;
-        };
-        let Some(entry) = self.kernels.iter().find(|k| k.name == e.kernel) else {
-            return;
-        };
-        if let Some(loc) = self.device.error_location(entry.compiled, code) {
-            e.locate(&self.ctx, loc);
-        }
     }
 
     /// Cancels every launch still running at `deadline` (None: no deadline, the default), at
@@ -462,6 +456,19 @@ impl Program {
         match (self.deadline, by_timeout) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
+        }
+    }
+
+    /// Gives an error the device reported by code the location its kernel's code stands for.
+    fn locate(&self, e: &mut RuntimeError) {
+        let (None, Some(code)) = (e.loc, e.code) else {
+            return;
+        };
+        let Some(entry) = self.kernels.iter().find(|k| k.name == e.kernel) else {
+            return;
+        };
+        if let Some(loc) = self.device.error_location(entry.compiled, code) {
+            e.locate(&self.ctx, loc);
         }
     }
 

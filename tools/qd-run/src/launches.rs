@@ -183,6 +183,8 @@ impl Launches {
                 k.args.push(arg);
             }
         }
+        p.set_launch_timeout(o.timeout)
+            .map_err(|e| format!("--timeout: {e}"))?;
         Ok(Launches { kernels: ks, order })
     }
 
@@ -192,8 +194,6 @@ impl Launches {
         let names: Vec<String> = self.kernels.iter().map(|k| k.name.clone()).collect();
         let (only, param) = match qualified(name, &names) {
             Some((k, p)) => (Some(k), p),
-        p.set_launch_timeout(o.timeout)
-            .map_err(|e| format!("--timeout: {e}"))?;
             None => (None, name),
         };
         let mut found: Vec<(NdarrayId, usize, usize)> = Vec::new();
