@@ -236,6 +236,11 @@ pub fn run(o: &Options, devices: &DeviceRegistry, out: &mut dyn Write) -> Result
             .map_err(|e| fail(format!("{ctx_msg}{e}")))?;
     }
 
+    if o.repeat > 0 {
+        // The copy of every field, adjoint and ndarray the repetitions restart from.
+        p.check_alloc("--repeat: a copy of the inputs", p.memory().held_bytes())
+            .map_err(fail)?;
+    }
     let inputs = (o.repeat > 0).then(|| Inputs::take(&p, &launches.ndarrays()));
     let mut first = run_once(&mut p, &sm, &launches, with_grad, &seeds)?;
 

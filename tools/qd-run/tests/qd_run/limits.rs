@@ -41,6 +41,39 @@ fn fields_past_the_memory_limit_are_located_errors() {
 }
 
 #[test]
+fn the_copy_that_repeat_keeps_counts_against_the_limit() {
+    let dir = scratch("memory-repeat");
+    let f = write(&dir, "m.mlir", TWO_FIELDS);
+    // 560 bytes of fields, and as many again for the copy --repeat restarts from.
+    let o = qd_run(&[
+        &f,
+        "--kernel",
+        "k",
+        "--memory-limit",
+        "1000",
+        "--repeat",
+        "1",
+    ]);
+    assert_eq!(o.code, 1, "{}", o.stderr);
+    assert_eq!(
+        o.stderr,
+        "qd-run: error: --repeat: a copy of the inputs: cannot allocate 560 bytes: 440 bytes are \
+         left under the memory limit of 1000 bytes (as set; qd-run --memory-limit, \
+         ProgramConfig::memory_limit)\n"
+    );
+    let o = qd_run(&[
+        &f,
+        "--kernel",
+        "k",
+        "--memory-limit",
+        "1120",
+        "--repeat",
+        "1",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+}
+
+#[test]
 fn a_field_larger_than_the_machine_is_refused_by_default() {
     let dir = scratch("memory-auto");
     // 2^48 f64 elements (2 PiB) with an adjoint: no machine has that.
