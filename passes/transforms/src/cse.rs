@@ -14,7 +14,9 @@ use qd_ir::{
     Attribute, BlockId, Context, Ident, LocData, OpId, OpName, OpTraits, RegionId, Type, Value,
 };
 use qd_pass::{Pass, PassInfo, PassOutcome, PassResult, Statistic};
+use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
 
 pub fn cse_pass_info() -> PassInfo {
     PassInfo::new("cse", "Eliminate common sub-expressions", |_| {
@@ -41,6 +43,8 @@ impl Pass for CsePass {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
         let mut driver = Driver {
             scopes: Vec::new(),
+            hasher: RandomState::new(),
+            bufs: (Vec::new(), Vec::new()),
             num_cse: 0,
             num_dce: 0,
         };
@@ -94,9 +98,77 @@ impl OpKey {
     }
 }
 
+/// The ops a scope knows. In a CFG region an op's operands never change once it is known (only
+/// ops after it use a replaced op's results), so the op itself stands for its key: it is found
+/// by the hash of its key (computed from the IR, without building the key) and compared with
+/// the IR. That spares the key's lists per op, which made most of the pass's time on big
+/// blocks. In a graph region a later replacement may change a known op's operands, so there the
+/// scope keeps each key as it was when the op became known, as it always did.
+#[derive(Default)]
+struct Scope {
+    /// Known ops by the hash of their key (the first op with that hash).
+    by_hash: HashMap<u64, OpId, BuildHasherDefault<PassThrough>>,
+    /// Further known ops whose key hashes like an earlier one's (rare).
+    collisions: HashMap<u64, Vec<OpId>, BuildHasherDefault<PassThrough>>,
+    /// Graph regions: known ops by their key at the time.
+    snapshots: HashMap<OpKey, OpId>,
+    graph: bool,
+}
+
+/// The hasher of the hash-keyed maps: their keys are hashes already.
+#[derive(Default)]
+struct PassThrough(u64);
+
+impl Hasher for PassThrough {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used (the maps are keyed by u64); any other input still hashes.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+}
+
+/// `op`'s operands into `buf`, sorted for a commutative op (as in [`OpKey`]).
+fn key_operands(ctx: &Context, op: OpId, buf: &mut Vec<Value>) {
+    buf.clear();
+    buf.extend(ctx.operands(op));
+    if ctx.has_trait(op, OpTraits::COMMUTATIVE) {
+        buf.sort();
+    }
+}
+
+/// Whether `a` and `b` have equal [`OpKey`]s, read from the IR.
+fn same_key(ctx: &Context, a: OpId, b: OpId, bufs: &mut (Vec<Value>, Vec<Value>)) -> bool {
+    if ctx.op_name_of(a) != ctx.op_name_of(b)
+        || ctx.num_operands(a) != ctx.num_operands(b)
+        || ctx.properties(a) != ctx.properties(b)
+        || ctx.attrs(a) != ctx.attrs(b)
+        || !ctx
+            .results(a)
+            .iter()
+            .map(|&r| ctx.value_type(r))
+            .eq(ctx.results(b).iter().map(|&r| ctx.value_type(r)))
+    {
+        return false;
+    }
+    key_operands(ctx, a, &mut bufs.0);
+    key_operands(ctx, b, &mut bufs.1);
+    bufs.0 == bufs.1
+}
+
 struct Driver {
     /// Known ops, innermost scope last.
-    scopes: Vec<HashMap<OpKey, OpId>>,
+    scopes: Vec<Scope>,
+    /// Hashes every key (one random state for all scopes: a key has one hash).
+    hasher: RandomState,
+    /// Scratch operand lists.
+    bufs: (Vec<Value>, Vec<Value>),
     num_cse: u64,
     num_dce: u64,
 }
@@ -107,8 +179,59 @@ enum Step {
 }
 
 impl Driver {
-    fn lookup(&self, key: &OpKey) -> Option<OpId> {
-        self.scopes.iter().rev().find_map(|s| s.get(key).copied())
+    /// The hash of `op`'s [`OpKey`], read from the IR.
+    fn hash_of(&mut self, ctx: &Context, op: OpId) -> u64 {
+        let mut h = self.hasher.build_hasher();
+        ctx.op_name_of(op).hash(&mut h);
+        key_operands(ctx, op, &mut self.bufs.0);
+        self.bufs.0.hash(&mut h);
+        ctx.num_results(op).hash(&mut h);
+        for &r in ctx.results(op) {
+            ctx.value_type(r).hash(&mut h);
+        }
+        ctx.properties(op).hash(&mut h);
+        ctx.attrs(op).hash(&mut h);
+        h.finish()
+    }
+
+    /// The known op interchangeable with `op` (whose key hashes to `hash`), innermost first.
+    fn lookup(&mut self, ctx: &Context, op: OpId, hash: u64) -> Option<OpId> {
+        let mut key: Option<OpKey> = None;
+        for i in (0..self.scopes.len()).rev() {
+            let s = &self.scopes[i];
+            let found = if s.graph {
+                let k = key.get_or_insert_with(|| OpKey::of(ctx, op));
+                s.snapshots.get(k).copied()
+            } else {
+                let first = s.by_hash.get(&hash).copied();
+                let more = s.collisions.get(&hash).cloned().unwrap_or_default();
+                first
+                    .into_iter()
+                    .chain(more)
+                    .find(|&o| same_key(ctx, o, op, &mut self.bufs))
+            };
+            if found.is_some() {
+                return found;
+            }
+        }
+        None
+    }
+
+    /// Makes `op` known in the innermost scope.
+    fn insert(&mut self, ctx: &Context, op: OpId, hash: u64) {
+        let Some(s) = self.scopes.last_mut() else {
+            return;
+        };
+        if s.graph {
+            s.snapshots.insert(OpKey::of(ctx, op), op);
+        } else {
+            match s.by_hash.entry(hash) {
+                Entry::Occupied(_) => s.collisions.entry(hash).or_default().push(op),
+                Entry::Vacant(v) => {
+                    v.insert(op);
+                }
+            }
+        }
     }
 
     fn simplify_region(&mut self, ctx: &mut Context, region: RegionId) {
@@ -116,7 +239,10 @@ impl Driver {
         let graph = is_graph_region(ctx, region);
         if blocks.len() <= 1 {
             for b in blocks {
-                self.scopes.push(HashMap::new());
+                self.scopes.push(Scope {
+                    graph,
+                    ..Scope::default()
+                });
                 self.simplify_block(ctx, b, graph);
                 self.scopes.pop();
             }
@@ -129,7 +255,10 @@ impl Driver {
         while let Some(step) = stack.pop() {
             match step {
                 Step::Enter(b) => {
-                    self.scopes.push(HashMap::new());
+                    self.scopes.push(Scope {
+                        graph,
+                        ..Scope::default()
+                    });
                     self.simplify_block(ctx, b, graph);
                     stack.push(Step::Exit);
                     stack.extend(dom.children(b).iter().rev().map(|&c| Step::Enter(c)));
@@ -142,7 +271,12 @@ impl Driver {
     }
 
     fn simplify_block(&mut self, ctx: &mut Context, block: BlockId, graph: bool) {
-        for op in ctx.block_op_vec(block) {
+        let ops = ctx.block_op_vec(block);
+        // The block's scope holds at most one entry per op: sized once, it never grows.
+        if let Some(scope) = self.scopes.last_mut().filter(|s| !s.graph) {
+            scope.by_hash.reserve(ops.len());
+        }
+        for op in ops {
             if !ctx.regions(op).is_empty() {
                 // Unregistered ops might be isolated from above: do not leak outer values in.
                 let isolated =
@@ -171,8 +305,8 @@ impl Driver {
         if !ctx.regions(op).is_empty() || !is_memory_effect_free(ctx, op) {
             return;
         }
-        let key = OpKey::of(ctx, op);
-        match self.lookup(&key) {
+        let hash = self.hash_of(ctx, op);
+        match self.lookup(ctx, op, hash) {
             Some(existing) => {
                 // In a graph region the earlier op may use the later one's results: keep both.
                 if graph
@@ -191,11 +325,7 @@ impl Driver {
                 ctx.erase_op(op);
                 self.num_cse += 1;
             }
-            None => {
-                if let Some(scope) = self.scopes.last_mut() {
-                    scope.insert(key, op);
-                }
-            }
+            None => self.insert(ctx, op, hash),
         }
     }
 }

@@ -225,3 +225,31 @@ fn graph_regions_do_not_fold_an_op_into_its_own_user() {
     assert!(!cse(&mut ctx, m));
     assert!(ctx.is_alive(b_op));
 }
+
+#[test]
+fn ops_whose_keys_hash_alike_are_told_apart() {
+    // Hash collisions cannot be forced through the pass (the hasher is random): a scope is fed
+    // three ops under one hash, two of them interchangeable, and each lookup must compare.
+    let (mut ctx, _m, body) = setup();
+    let mut b = B::new(&mut ctx, body);
+    let (x, y) = inputs(&mut b);
+    let add = b.val("t.add", &[x, y]);
+    let sub = b.val("t.sub", &[x, y]);
+    let add2 = b.val("t.add", &[y, x]);
+    let sub2 = b.val("t.sub", &[x, y]);
+    let mul = b.val("t.mul", &[x, y]);
+    let op = |v: Value| ctx.defining_op(v).unwrap();
+    let mut d = Driver {
+        scopes: vec![Scope::default()],
+        hasher: RandomState::new(),
+        bufs: (Vec::new(), Vec::new()),
+        num_cse: 0,
+        num_dce: 0,
+    };
+    d.insert(&ctx, op(add), 7);
+    d.insert(&ctx, op(sub), 7);
+    assert_eq!(d.lookup(&ctx, op(add2), 7), Some(op(add)));
+    assert_eq!(d.lookup(&ctx, op(sub2), 7), Some(op(sub)));
+    assert_eq!(d.lookup(&ctx, op(mul), 7), None);
+    assert_eq!(d.lookup(&ctx, op(sub2), 8), None);
+}
