@@ -22,18 +22,19 @@ use super::emit::{Em, R};
 use crate::facts::StackFact;
 use qd_arith::names::{ADDF, ADDI, EXTUI, MAXSI, MULI, SUBI, TRUNCI};
 use qd_arith::CmpIPredicate;
-use qd_ir::{OpId, Type, TypeData, Value};
+use qd_ir::{BlockId, OpId, Type, TypeData, Value};
 use qd_lowered::{
     global_ptr, AdstackMaxSizeOp, AdstackOffsetOp, AdstackOverflowOp, AdstackRowOp,
     AdstackStrideOp, Heap, HeapPtrOp, IfOp, LoadOp, StoreOp, YieldOp,
 };
+use std::collections::HashMap;
 
 /// Bytes of the count header.
 const HEADER_BYTES: i64 = 8;
 
 /// One stack's slice in the current task.
-#[derive(Copy, Clone)]
-struct View {
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct View {
     id: u32,
     heap: Heap,
     elem: Type,
@@ -68,9 +69,36 @@ fn stack_fact(em: &Em, op: OpId) -> R<StackFact> {
         .ok_or_else(|| em.internal("an adstack op without its stack"))
 }
 
-/// The slice of the stack of `op`, its metadata and addresses in the task's prologue.
+/// The views made so far, by task block, stack id and element type.
+pub type Views = HashMap<(BlockId, u32, Type), View>;
+
+/// The slice of the stack of `op`, its metadata and addresses in the task's prologue: made by
+/// the first op on the stack in a task, then remembered. Remembering changes nothing in the IR
+/// (each later [`make_view`] would find every op it asks for in the prologue); it spares those
+/// lookups and the ops built for them, which made up most of the conversion of a kernel with
+/// many stack ops.
 fn view(em: &mut Em, op: OpId) -> R<View> {
     let StackFact { id, elem } = stack_fact(em, op)?;
+    let Some(tb) = em.task_block() else {
+        return make_view(em, id, elem);
+    };
+    let key = (tb, id, elem);
+    let alive = |em: &Em, v: &View| {
+        let ctx = em.ctx();
+        ctx.defining_op(v.count_ptr)
+            .is_some_and(|o| ctx.is_alive(o) && ctx.parent_block(o) == Some(tb))
+    };
+    if let Some(v) = em.state.views.get(&key).copied().filter(|v| alive(em, v)) {
+        debug_assert_eq!(Ok(v), make_view(em, id, elem), "a stale stack view");
+        return Ok(v);
+    }
+    let v = make_view(em, id, elem)?;
+    em.state.views.insert(key, v);
+    Ok(v)
+}
+
+/// The view of stack `id` of element type `elem` (see [`view`]).
+fn make_view(em: &mut Em, id: u32, elem: Type) -> R<View> {
     let float = em.ctx().type_data(elem).is_float();
     let heap = if float { Heap::Float } else { Heap::Int };
     let stored = if matches!(em.ctx().type_data(elem), TypeData::Integer { width: 1, .. }) {

@@ -6,7 +6,8 @@
 //! prologue, the run of pure ops at the head of its block, once per task: [`Em::invariant`]
 //! reuses an identical op already there.
 
-use super::prologue::{Found, Prologues};
+use super::prologue::Found;
+use super::State;
 use crate::convert_qd_to_lowered::LoweringOptions;
 use crate::facts::Facts;
 use qd_arith::names::{EXTSI, INDEX_CAST, TRUNCI};
@@ -28,8 +29,8 @@ pub struct Em<'r, 'a> {
     pub op: OpId,
     pub facts: &'r Facts,
     pub options: LoweringOptions,
-    /// The index of the task prologues, shared by every pattern application.
-    pub prologues: &'r mut Prologues,
+    /// What the patterns remember between ops (the prologue index, stack views).
+    pub state: &'r mut State,
 }
 
 impl<'r, 'a> Em<'r, 'a> {
@@ -38,7 +39,7 @@ impl<'r, 'a> Em<'r, 'a> {
         op: OpId,
         facts: &'r Facts,
         options: LoweringOptions,
-        prologues: &'r mut Prologues,
+        state: &'r mut State,
     ) -> Self {
         let loc = rw.ctx().loc(op);
         Em {
@@ -48,7 +49,7 @@ impl<'r, 'a> Em<'r, 'a> {
             op,
             facts,
             options,
-            prologues,
+            state,
         }
     }
 
@@ -94,7 +95,7 @@ impl<'r, 'a> Em<'r, 'a> {
     }
 
     /// The block of the task the op being converted is in.
-    fn task_block(&self) -> Option<BlockId> {
+    pub fn task_block(&self) -> Option<BlockId> {
         let ctx = self.ctx();
         let mut cur = ctx.parent_op(self.op);
         while let Some(o) = cur {
@@ -117,7 +118,7 @@ impl<'r, 'a> Em<'r, 'a> {
             let mut b = self.rw.builder(InsertPoint::Detached);
             make(&mut b)
         };
-        let last = match self.prologues.find(self.rw.ctx(), tb, new) {
+        let last = match self.state.prologues.find(self.rw.ctx(), tb, new) {
             Found::Same(o) => {
                 self.rw.erase_op(new);
                 return self.ctx().result(o, 0);
@@ -129,7 +130,7 @@ impl<'r, 'a> Em<'r, 'a> {
             None => InsertPoint::AtStart(tb),
         };
         self.rw.insert_op(new, ip);
-        self.prologues.appended(self.rw.ctx(), tb, new);
+        self.state.prologues.appended(self.rw.ctx(), tb, new);
         self.ctx().result(new, 0)
     }
 

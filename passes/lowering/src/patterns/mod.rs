@@ -33,12 +33,20 @@ use std::rc::Rc;
 /// What a pattern does with its op.
 type LowerFn = fn(&mut Em, OpId, &[Value]) -> R<()>;
 
-/// What every pattern of one conversion shares: the facts, and the index of the task prologues
-/// (patterns get `&self` and the driver keeps no pattern state, so the index is a `RefCell`;
-/// the driver applies one pattern at a time, so it is never borrowed twice).
+/// What the patterns of one conversion remember between ops: the index of the task prologues
+/// and each stack's view per task (both only spare work; the IR is the same without them).
+#[derive(Default)]
+pub struct State {
+    pub prologues: Prologues,
+    pub views: adstack::Views,
+}
+
+/// What every pattern of one conversion shares: the facts and the state (patterns get `&self`
+/// and the driver keeps no pattern state, so the state is a `RefCell`; the driver applies one
+/// pattern at a time, so it is never borrowed twice).
 struct Shared {
     facts: Facts,
-    prologues: RefCell<Prologues>,
+    state: RefCell<State>,
 }
 
 /// A pattern that converts the ops named `root` with `f`.
@@ -63,8 +71,8 @@ impl ConversionPattern for Lower {
         rw: &mut ConversionRewriter<'_>,
     ) -> bool {
         let r = {
-            let mut prologues = self.shared.prologues.borrow_mut();
-            let mut em = Em::new(rw, op, &self.shared.facts, self.options, &mut prologues);
+            let mut state = self.shared.state.borrow_mut();
+            let mut em = Em::new(rw, op, &self.shared.facts, self.options, &mut state);
             (self.f)(&mut em, op, operands)
         };
         match r {
@@ -123,7 +131,7 @@ const TABLE: &[(&str, LowerFn)] = {
 pub fn patterns(facts: Facts, options: LoweringOptions) -> Vec<Box<dyn ConversionPattern>> {
     let shared = Rc::new(Shared {
         facts,
-        prologues: RefCell::default(),
+        state: RefCell::default(),
     });
     TABLE
         .iter()
