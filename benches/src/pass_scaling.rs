@@ -169,10 +169,11 @@ fn locals(s: &mut String, n: usize) {
 /// The passes timed after parse and verify, in two chains that each start from a fresh parse:
 /// the cleanup passes one after another on the primal kernel, and the gradient pipeline as
 /// qd's runtime runs it (then the lowering of the gradient module).
-pub const CLEANUP_CHAIN: [(&str, &str); 3] = [
+pub const CLEANUP_CHAIN: [(&str, &str); 4] = [
     ("cse", "builtin.module(cse)"),
     ("canonicalize", "builtin.module(canonicalize)"),
     ("dce", "builtin.module(dce)"),
+    ("symbol-dce", "builtin.module(symbol-dce)"),
 ];
 
 pub const GRADIENT_CHAIN: [(&str, &str); 6] = [
@@ -303,5 +304,19 @@ mod tests {
                 assert_eq!(steps.len(), 3 + chain.passes().len());
             }
         }
+    }
+
+    /// Every registered pass is timed by one of the chains (a new pass must be added here).
+    #[test]
+    fn the_chains_time_every_registered_pass() {
+        let mut timed: Vec<&str> = CLEANUP_CHAIN
+            .iter()
+            .chain(GRADIENT_CHAIN.iter())
+            .map(|p| p.0)
+            .collect();
+        timed.sort();
+        let mut registered: Vec<&str> = qd_passes::all_passes().iter().map(|p| p.name).collect();
+        registered.sort();
+        assert_eq!(timed, registered);
     }
 }
