@@ -130,6 +130,8 @@ pub trait OpAsmParser: AsmParser {
     fn parse_optional_region(&mut self, args: &[Argument]) -> DiagResult<Option<RegionId>>;
     /// `^bb` reference.
     fn parse_successor(&mut self) -> DiagResult<BlockId>;
+    /// An optional `loc(...)` (such as a function argument's, after its attributes).
+    fn parse_optional_location(&mut self) -> DiagResult<Option<Location>>;
 }
 
 /// Printing primitives shared by op, type and attribute syntax.

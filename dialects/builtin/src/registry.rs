@@ -92,6 +92,9 @@ pub struct OpInfo {
     /// Interfaces by the `TypeId` of their trait-object type (e.g. `dyn DerivativeRule`), so that a
     /// later layer can attach behaviour (such as a derivative rule) to the op.
     pub interfaces: Vec<(TypeId, &'static (dyn Any + Sync))>,
+    /// The dialect whose ops print and parse without their prefix inside this op's regions
+    /// (MLIR's `OpAsmOpInterface::getDefaultDialect`, e.g. `func` for `func.func`); empty: none.
+    pub default_dialect: &'static str,
 }
 
 impl OpInfo {
@@ -106,7 +109,13 @@ impl OpInfo {
             print: None,
             canonicalization_patterns: None,
             interfaces: Vec::new(),
+            default_dialect: "",
         }
+    }
+    /// Sets the dialect whose ops drop their prefix inside this op's regions.
+    pub fn default_dialect(mut self, dialect: &'static str) -> Self {
+        self.default_dialect = dialect;
+        self
     }
     pub fn traits(mut self, traits: OpTraits) -> Self {
         self.traits = self.traits | traits;

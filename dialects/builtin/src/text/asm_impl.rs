@@ -368,4 +368,7 @@ impl OpAsmParser for Parser<'_, '_> {
     fn parse_successor(&mut self) -> DiagResult<BlockId> {
         self.parse_successor_ref()
     }
+    fn parse_optional_location(&mut self) -> DiagResult<Option<Location>> {
+        self.parse_optional_loc_now()
+    }
 }

@@ -286,18 +286,29 @@ impl<'a, 'c> Parser<'a, 'c> {
             .ctx
             .lookup_op_name(written)
             .filter(|&n| self.ctx.op_name_info(n).is_some());
+        let default_dialect = self.default_dialects.last().copied().unwrap_or("");
         if op_name.is_none() && !written.contains('.') {
-            let full = format!("builtin.{written}");
-            op_name = self
-                .ctx
-                .lookup_op_name(&full)
-                .filter(|&n| self.ctx.op_name_info(n).is_some());
+            // The enclosing op's default dialect first (`return` in a `func.func`), then builtin.
+            for dialect in [default_dialect, "builtin"] {
+                if op_name.is_none() && !dialect.is_empty() {
+                    let full = format!("{dialect}.{written}");
+                    op_name = self
+                        .ctx
+                        .lookup_op_name(&full)
+                        .filter(|&n| self.ctx.op_name_info(n).is_some());
+                }
+            }
         }
         let Some(op_name) = op_name else {
-            return Err(self.err_at(t.start, format!("custom op '{written}' is unknown")));
+            let tried = match (written.contains('.'), default_dialect) {
+                (true, _) => String::new(),
+                (false, "") => format!(" (tried 'builtin.{written}' as well)"),
+                (false, d) => format!(" (tried '{d}.{written}' as well)"),
+            };
+            return Err(self.err_at(t.start, format!("custom op '{written}' is unknown{tried}")));
         };
         let info = self.ctx.op_name_info(op_name).expect("filtered above");
-        let (full, parse) = (info.name, info.parse);
+        let (full, parse, inner_dialect) = (info.name, info.parse, info.default_dialect);
         let Some(parse) = parse else {
             return Err(self.err_at(
                 t.start,
@@ -308,7 +319,9 @@ impl<'a, 'c> Parser<'a, 'c> {
         let saved = (self.cur_op, self.cur_num_results);
         self.cur_op = Some(op_name);
         self.cur_num_results = num_results;
+        self.default_dialects.push(inner_dialect);
         let r = parse(self, &mut state);
+        self.default_dialects.pop();
         (self.cur_op, self.cur_num_results) = saved;
         r?;
         let tl = self.parse_trailing_loc()?;

@@ -82,6 +82,9 @@ pub(crate) struct Parser<'a, 'c> {
     pub(crate) cur_op: Option<OpName>,
     pub(crate) cur_num_results: usize,
     pub(crate) memo: Memo<'a>,
+    /// The default dialect of each custom op being parsed (innermost last): an op name without
+    /// `.` is looked up in it first, as MLIR's parser does with `OpAsmOpInterface`.
+    pub(crate) default_dialects: Vec<&'static str>,
 }
 
 impl<'a, 'c> Parser<'a, 'c> {
@@ -109,6 +112,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             cur_op: None,
             cur_num_results: 0,
             memo: Memo::default(),
+            default_dialects: Vec::new(),
         }
     }
 

@@ -16,6 +16,9 @@ pub(crate) struct Printer<'c> {
     indent: usize,
     names: Names,
     opts: PrintOptions,
+    /// The default dialect of each region being printed (innermost last): ops of that dialect
+    /// print without their prefix, as MLIR's printer does with `OpAsmOpInterface`.
+    default_dialects: Vec<&'static str>,
 }
 
 impl<'c> Printer<'c> {
@@ -26,6 +29,7 @@ impl<'c> Printer<'c> {
             indent: 0,
             names,
             opts,
+            default_dialects: Vec::new(),
         }
     }
 
@@ -56,12 +60,19 @@ impl<'c> Printer<'c> {
         }
         match self.custom_printer(op) {
             Some(print) => {
-                // MLIR elides the dialect prefix of `builtin.module` only.
+                // MLIR elides the prefix of `builtin.module`, and that of the enclosing region's
+                // default dialect when the rest of the name has no further `.`.
                 let name = ctx.name(op);
                 self.out.push_str(if name == crate::builtin::MODULE {
                     "module"
                 } else {
-                    name
+                    self.default_dialects
+                        .last()
+                        .filter(|d| !d.is_empty())
+                        .and_then(|d| name.strip_prefix(d))
+                        .and_then(|rest| rest.strip_prefix('.'))
+                        .filter(|rest| !rest.contains('.'))
+                        .unwrap_or(name)
                 });
                 print(op, self);
             }
@@ -156,6 +167,11 @@ impl<'c> Printer<'c> {
     fn print_region_impl(&mut self, region: RegionId, entry_args: bool, empty_block: bool) {
         let ctx = self.ctx;
         self.out.push_str("{\n");
+        let default_dialect = ctx
+            .region_parent_op(region)
+            .and_then(|op| ctx.info(op))
+            .map_or("", |i| i.default_dialect);
+        self.default_dialects.push(default_dialect);
         let blocks = ctx.region_blocks(region);
         if let Some((&entry, rest)) = blocks.split_first() {
             let header = (empty_block && ctx.block_is_empty(entry))
@@ -165,6 +181,7 @@ impl<'c> Printer<'c> {
                 self.print_block(b, true);
             }
         }
+        self.default_dialects.pop();
         self.write_indent();
         self.out.push('}');
     }

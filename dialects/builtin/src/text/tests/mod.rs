@@ -126,6 +126,10 @@ fn test_dialect() -> DialectDef {
             .traits(OpTraits::ISOLATED_FROM_ABOVE)
             .verify(|c, op| shape(c, op, 0, 1, 0))
             .syntax(parse_isolated, print_isolated),
+        OpInfo::new("test.scoped", "a region whose `test` ops drop their prefix")
+            .default_dialect("test")
+            .verify(|c, op| shape(c, op, 0, 1, 0))
+            .syntax(parse_isolated, print_isolated),
         OpInfo::new("test.br", "a branch")
             .traits(OpTraits::TERMINATOR)
             .verify(|c, op| shape(c, op, 0, 0, 1))
