@@ -42,6 +42,9 @@ impl OpTraits {
     pub const GRAPH_REGION: OpTraits = OpTraits(1 << 10);
     /// Reads memory (not pure, but removable when unused).
     pub const READ_ONLY: OpTraits = OpTraits(1 << 11);
+    /// The op's verify hook checks its own symbol uses, with its own messages (MLIR's
+    /// `SymbolUserOpInterface`, e.g. `func.call`); the IR verifier's generic check skips it.
+    pub const SYMBOL_USER: OpTraits = OpTraits(1 << 12);
 
     pub const fn union(self, other: OpTraits) -> OpTraits {
         OpTraits(self.0 | other.0)

@@ -18,6 +18,7 @@ use crate::context::Context;
 use crate::diagnostics::Diagnostic;
 use crate::dominance::DomCache;
 use crate::entity::{Attribute, OpId};
+use crate::registry::OpTraits;
 use crate::symbol_table::SymbolTable;
 use std::collections::HashMap;
 
@@ -120,7 +121,7 @@ impl Verifier<'_> {
         self.check_operands(op, order);
         let sound = self.check_regions(op, order);
         let table_sound = self.check_symbol_table(op, order);
-        if self.ctx.is_registered(op) {
+        if self.ctx.is_registered(op) && !self.ctx.has_trait(op, OpTraits::SYMBOL_USER) {
             self.check_symbol_uses(op, order);
         }
         sound && table_sound

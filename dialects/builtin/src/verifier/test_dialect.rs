@@ -36,6 +36,11 @@ pub fn dialect() -> DialectDef {
         OpInfo::new("test.func", "a function")
             .traits(OpTraits::SYMBOL | OpTraits::ISOLATED_FROM_ABOVE),
         OpInfo::new("test.call", "calls @callee"),
+        OpInfo::new(
+            "test.own_call",
+            "calls @callee, checked by its own hook only",
+        )
+        .traits(OpTraits::SYMBOL_USER),
         OpInfo::new("test.graph", "a graph region")
             .traits(OpTraits::GRAPH_REGION | OpTraits::NO_TERMINATOR | OpTraits::SINGLE_BLOCK),
         OpInfo::new("test.single", "one block with a terminator").traits(OpTraits::SINGLE_BLOCK),
