@@ -11,6 +11,7 @@ pub fn register_all_dialects(ctx: &mut Context) {
     ctx.register_dialect(qd_ad::dialect());
     ctx.register_dialect(qd_adstack::dialect());
     ctx.register_dialect(qd_lowered::dialect());
+    ctx.register_dialect(qd_func::dialect());
 }
 
 /// A context with every dialect registered.
@@ -29,7 +30,9 @@ mod tests {
         let mut ctx = context();
         register_all_dialects(&mut ctx);
         let names: Vec<_> = ctx.dialect_names().collect();
-        for d in ["builtin", "arith", "math", "qd", "ad", "adstack", "lowered"] {
+        for d in [
+            "builtin", "arith", "math", "qd", "ad", "adstack", "lowered", "func",
+        ] {
             assert_eq!(names.iter().filter(|n| **n == d).count(), 1, "{d}");
         }
         for op in [
@@ -44,6 +47,11 @@ mod tests {
             "ad.acc_ndarray_adjoint",
             "adstack.alloca",
             "adstack.acc_adjoint",
+            "func.func",
+            "func.return",
+            "func.call",
+            "func.call_indirect",
+            "func.constant",
         ] {
             assert!(ctx.lookup_op_info(op).is_some(), "{op} is not registered");
         }
