@@ -12,7 +12,9 @@ use std::ffi::OsString;
     // A fixed width keeps --help (and the README's copy) the same in every terminal.
     term_width = 100,
     about = "The mlir-opt of qd: parse MLIR text, verify it, run a pass pipeline, print the result",
-    after_help = "Reports (IR dumps, timing, statistics) go to stderr. As in mlir-opt, -name is --name.\n\
+    after_help = "Reports (IR dumps, timing, statistics) go to stderr. As in mlir-opt, -name is --name,\n\
+                  and every pass is a flag: -canonicalize, --cse, -canonicalize=\"max-iterations=2 test-convergence\"\n\
+                  (same as --pass='canonicalize{max-iterations=2 test-convergence}'), run in command-line order.\n\
                   Exit status: 0 on success, 1 when an error diagnostic was emitted, 2 on bad usage."
 )]
 struct Cli {
@@ -56,6 +58,10 @@ struct Cli {
     /// Check diagnostics against expected-error/warning/note comments
     #[arg(long = "verify-diagnostics")]
     verify_diagnostics: bool,
+
+    /// Check after parsing that the generic form reparses to the same text
+    #[arg(long = "verify-roundtrip")]
+    verify_roundtrip: bool,
 
     /// Print ops in the generic form
     #[arg(long = "print-op-generic", visible_alias = "mlir-print-op-generic")]
@@ -129,6 +135,7 @@ pub struct Options {
     pub allow_unregistered: bool,
     pub split_input_file: bool,
     pub verify_diagnostics: bool,
+    pub verify_roundtrip: bool,
     pub print_generic: bool,
     pub debug_info: bool,
     pub print_ir_after_all: bool,
@@ -142,14 +149,20 @@ pub struct Options {
 }
 
 /// Parses argv (with the program name first). Errors carry clap's rendering and exit code
-/// (2 for bad usage, 0 for `--help` and `--version`).
+/// (2 for bad usage, 0 for `--help` and `--version`). A registered pass name is a flag, as in
+/// mlir-opt: `-cse`, `--canonicalize="test-convergence"` (see [`normalize_single_dash`]).
 pub fn parse_args<I, T>(args: I) -> Result<Options, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<OsString>,
 {
     let cmd = Cli::command();
-    let args = normalize_single_dash(&cmd, args.into_iter().map(Into::into).collect());
+    let pass_names = crate::pipeline::pass_names();
+    let args = normalize_single_dash(
+        &cmd,
+        &pass_names,
+        args.into_iter().map(Into::into).collect(),
+    );
     let matches = cmd.try_get_matches_from(args)?;
     let cli = Cli::from_arg_matches(&matches)?;
     Ok(Options::new(cli, &matches))
@@ -190,6 +203,7 @@ impl Options {
             allow_unregistered: cli.allow_unregistered_dialect,
             split_input_file: cli.split_input_file,
             verify_diagnostics: cli.verify_diagnostics,
+            verify_roundtrip: cli.verify_roundtrip,
             print_generic: cli.print_op_generic,
             debug_info: cli.mlir_print_debuginfo,
             print_ir_after_all: cli.print_ir_after_all,
@@ -207,8 +221,14 @@ impl Options {
 /// mlir-opt accepts `-name` for every long option `--name`; clap does not, so such arguments
 /// get their second dash here. Only names of qd-opt's long options (and aliases) are touched,
 /// never the value that follows an option taking one (`-o -split-input-file` writes to that
-/// file), nor anything after `--`.
-fn normalize_single_dash(cmd: &clap::Command, args: Vec<OsString>) -> Vec<OsString> {
+/// file), nor anything after `--`. mlir-opt also makes every pass a flag whose value is the
+/// pass's options (`-canonicalize`, `--canonicalize="max-iterations=2 test-convergence"`):
+/// those become `--pass=NAME{OPTIONS}`, keeping their place among the other passes.
+fn normalize_single_dash(
+    cmd: &clap::Command,
+    pass_names: &[&str],
+    args: Vec<OsString>,
+) -> Vec<OsString> {
     let long_names: Vec<(&str, bool)> = cmd
         .get_arguments()
         .flat_map(|a| {
@@ -259,15 +279,39 @@ fn normalize_single_dash(cmd: &clap::Command, args: Vec<OsString>) -> Vec<OsStri
                 if long_names.iter().any(|&(n, _)| n == name) {
                     format!("-{text}")
                 } else {
-                    text.to_string()
+                    pass_flag(pass_names, rest).unwrap_or_else(|| text.to_string())
                 }
             }
-            _ => text.to_string(),
+            Some(rest) => rest
+                .strip_prefix('-')
+                .filter(|long| {
+                    let name = long.split('=').next().unwrap_or(long);
+                    !long_names.iter().any(|&(n, _)| n == name)
+                })
+                .and_then(|long| pass_flag(pass_names, long))
+                .unwrap_or_else(|| text.to_string()),
+            None => text.to_string(),
         };
         value_next = takes_next_value(&text);
         out.push(text.into());
     }
     out
+}
+
+/// `NAME` or `NAME=OPTIONS` (the text after the dashes) when NAME is a registered pass:
+/// `--pass=NAME` or `--pass=NAME{OPTIONS}`.
+fn pass_flag(pass_names: &[&str], flag: &str) -> Option<String> {
+    let (name, options) = match flag.split_once('=') {
+        Some((n, o)) => (n, Some(o)),
+        None => (flag, None),
+    };
+    if !pass_names.contains(&name) {
+        return None;
+    }
+    Some(match options {
+        Some(o) => format!("--pass={name}{{{o}}}"),
+        None => format!("--pass={name}"),
+    })
 }
 
 /// `--verify-each=VALUE`.
@@ -437,6 +481,52 @@ mod tests {
                 .input
                 .as_deref(),
             Some("-split-input-file")
+        );
+    }
+
+    #[test]
+    fn every_pass_is_a_flag_as_in_mlir_opt() {
+        // The shell has removed the quotes of -canonicalize="test-convergence".
+        let o = parse(&[
+            "-canonicalize=test-convergence",
+            "--pass=dce",
+            "-cse",
+            "--canonicalize=max-iterations=2 test-convergence=true",
+            "-p",
+            "symbol-dce",
+            "--cse",
+            "-verify-roundtrip",
+            "f.mlir",
+        ])
+        .unwrap();
+        assert_eq!(
+            o.passes,
+            vec![
+                "canonicalize{test-convergence}",
+                "dce",
+                "cse",
+                "canonicalize{max-iterations=2 test-convergence=true}",
+                "symbol-dce",
+                "cse"
+            ]
+        );
+        assert!(o.verify_roundtrip);
+        assert_eq!(o.input.as_deref(), Some("f.mlir"));
+        // A pass name given as the value of -o is a file name; unknown names stay unknown.
+        assert_eq!(
+            parse(&["-o", "-cse"]).unwrap().output.as_deref(),
+            Some("-cse")
+        );
+        assert_eq!(
+            parse(&["-no-such-pass"]).err().map(|e| e.kind()),
+            Some(ErrorKind::UnknownArgument)
+        );
+        // A pass flag is a pass: it conflicts with --pass-pipeline as --pass does.
+        assert_eq!(
+            parse(&["-cse", "--pass-pipeline=builtin.module(cse)"])
+                .err()
+                .map(|e| e.kind()),
+            Some(ErrorKind::ArgumentConflict)
         );
     }
 

@@ -2,13 +2,16 @@
 //! result. Exit status: 0 on success, 1 when any error diagnostic was emitted, 2 on bad usage.
 
 mod cli;
+mod diag_regex;
 mod pipeline;
+mod roundtrip;
 mod split;
 mod verify_diagnostics;
 
 use qd_ir::text::{parse_source, print_op, PrintOptions, SourceMgr};
 use qd_ir::{Context, Diagnostic, Severity};
 use qd_pass::PassManager;
+use std::borrow::Cow;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -44,10 +47,19 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let chunks = if opts.split_input_file {
-        split::split_input(&source)
+    // Without splitting, the one chunk is the input itself (not a copy of it).
+    let chunks: Vec<Cow<str>> = if opts.split_input_file {
+        let (chunks, near_misses) = split::split_input(&source);
+        for (line, col) in near_misses {
+            let text = source.lines().nth(line - 1).unwrap_or("");
+            eprintln!(
+                "{name}:{line}:{col}: warning: near miss with file split marker\n{text}\n{}^",
+                " ".repeat(col - 1)
+            );
+        }
+        chunks.into_iter().map(Cow::Owned).collect()
     } else {
-        vec![source]
+        vec![Cow::Borrowed(source.as_str())]
     };
     let mut out = String::new();
     let mut ok = true;
@@ -56,7 +68,14 @@ fn main() -> ExitCode {
         if i > 0 {
             out.push_str("// -----\n");
         }
-        ok &= process_chunk(&opts, &mut pm, &mut timing, &name, chunk, &mut out);
+        ok &= process_chunk(
+            &opts,
+            &mut pm,
+            &mut timing,
+            (&name, &source),
+            chunk,
+            &mut out,
+        );
     }
     if let Some(report) = timing.report(&pm) {
         eprint!("{report}");
@@ -124,11 +143,13 @@ fn write_output(path: Option<&str>, text: &str) -> Result<(), String> {
 
 /// Parses, verifies, transforms and prints one chunk; appends the printed IR to `out`. Returns
 /// false when an error was reported (or, with --verify-diagnostics, when expectations failed).
+/// `file` is the input's name and whole text: diagnostics show its lines (a chunk's first line
+/// is padded where the split marker was).
 fn process_chunk(
     opts: &cli::Options,
     pm: &mut PassManager,
     timing: &mut pipeline::Timing,
-    name: &str,
+    (name, source): (&str, &str),
     chunk: &str,
     out: &mut String,
 ) -> bool {
@@ -136,21 +157,28 @@ fn process_chunk(
     qd_dialects::register_all_dialects(&mut ctx);
     ctx.allow_unregistered = opts.allow_unregistered;
     let mut smgr = SourceMgr::new();
-    smgr.add_buffer(name, chunk);
+    smgr.add_buffer(name, source);
 
     let printed = run_chunk(opts, pm, timing, &mut ctx, name, chunk);
     let diags = ctx.take_diagnostics();
     if opts.verify_diagnostics {
-        return check_expectations(&ctx, &smgr, name, chunk, &diags, printed, out);
+        return check_expectations(&ctx, &smgr, (name, source), chunk, &diags, printed, out);
     }
     for d in &diags {
         eprint!("{}", smgr.render(&ctx, d));
     }
     let has_error = diags.iter().any(|d| d.severity == Severity::Error);
     if let (Some(text), false) = (printed, has_error) {
-        out.push_str(&text);
+        push_output(out, &text);
     }
     !has_error
+}
+
+/// A chunk's printed IR, followed by the empty line mlir-opt writes after each (its output ends
+/// `}\n\n`; with --split-input-file, `}\n\n// -----\nmodule {`).
+fn push_output(out: &mut String, text: &str) {
+    out.push_str(text);
+    out.push('\n');
 }
 
 /// Parse, verify, run the passes, print. Diagnostics stay in `ctx`; returns the printed IR.
@@ -170,6 +198,12 @@ fn run_chunk(
             return None;
         }
     }
+    if opts.verify_roundtrip {
+        if let Err(diags) = roundtrip::verify(ctx, module, name) {
+            diags.into_iter().for_each(|d| ctx.emit(d));
+            return None;
+        }
+    }
     if !pm.is_empty() && pm.run(ctx, module).is_err() {
         return None;
     }
@@ -183,7 +217,7 @@ fn run_chunk(
 fn check_expectations(
     ctx: &Context,
     smgr: &SourceMgr,
-    name: &str,
+    (name, source): (&str, &str),
     chunk: &str,
     diags: &[Diagnostic],
     printed: Option<String>,
@@ -204,7 +238,7 @@ fn check_expectations(
     let mismatches = verify_diagnostics::check(&mut expected, diags, &loc_of);
     for m in &mismatches {
         eprintln!("{name}:{}:{}: error: {}", m.line, m.col, m.message);
-        if let Some(src) = chunk.lines().nth(m.line.wrapping_sub(1)) {
+        if let Some(src) = source.lines().nth(m.line.wrapping_sub(1)) {
             eprintln!("{src}\n{}^", " ".repeat(m.col.saturating_sub(1)));
         }
     }
@@ -215,7 +249,7 @@ fn check_expectations(
         }
     }
     if let Some(text) = printed {
-        out.push_str(&text);
+        push_output(out, &text);
     }
     mismatches.is_empty()
 }

@@ -8,6 +8,11 @@ fn registry() -> PassRegistry {
     qd_passes::all_passes()
 }
 
+/// The names of the registered passes (each is also a command-line flag).
+pub fn pass_names() -> Vec<&'static str> {
+    registry().iter().map(|p| p.name).collect()
+}
+
 /// `--list-passes`.
 pub fn list_passes() -> String {
     registry().list_passes()
