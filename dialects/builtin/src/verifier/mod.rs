@@ -31,6 +31,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<(), Vec<Diagnostic>> {
         tables: HashMap::new(),
         diags: Vec::new(),
         ref_buf: Vec::new(),
+        block_marks: Vec::new(),
     };
     v.run(op);
     if v.diags.is_empty() {
@@ -64,6 +65,11 @@ struct Verifier<'c> {
     diags: Vec<(u32, u8, Diagnostic)>,
     /// Reused buffer for the symbol references of one op.
     ref_buf: Vec<Attribute>,
+    /// For each block being walked, the number of diagnostics when its first op was entered:
+    /// a missing terminator is reported only when the block's ops had no error (MLIR's verifier
+    /// checks terminators on leaving a block and stops at the first error, so an invalid op in a
+    /// function without a return gives one error, not two).
+    block_marks: Vec<usize>,
 }
 
 enum Frame {
@@ -85,6 +91,9 @@ impl Verifier<'_> {
         while let Some(frame) = stack.pop() {
             match frame {
                 Frame::Enter(op) => {
+                    if op != root && ctx.parent_block(op).is_some() && ctx.prev_op(op).is_none() {
+                        self.block_marks.push(self.diags.len());
+                    }
                     let sound = self.check_op(op, order);
                     stack.push(Frame::Exit { op, order, sound });
                     order += 1;
@@ -103,6 +112,14 @@ impl Verifier<'_> {
                     if let (true, Some(hook)) = (sound, hook) {
                         if let Err(d) = hook(ctx, op) {
                             self.diags.push((order, 0, d));
+                        }
+                    }
+                    if op != root && ctx.parent_block(op).is_some() && ctx.next_op(op).is_none() {
+                        let mark = self.block_marks.pop().unwrap_or(0);
+                        if self.diags.len() == mark {
+                            if let Some(d) = self.missing_terminator(op) {
+                                self.error(order, d);
+                            }
                         }
                     }
                 }

@@ -28,15 +28,6 @@ impl Verifier<'_> {
             self.error(order, Diagnostic::error(loc, msg));
         }
         let region = ctx.parent_region(op);
-        // The root's block is outside what is being verified.
-        if is_last
-            && op != self.root
-            && !may_terminate(ctx, op)
-            && region.is_some_and(|r| region_needs_terminators(ctx, r))
-        {
-            let msg = format!("block with no terminator, has '{}'", ctx.name(op));
-            self.error(order, Diagnostic::error(loc, msg));
-        }
         let foreign = succs
             .iter()
             .any(|&s| region.is_none() || ctx.block_parent_region(s) != region);
@@ -47,6 +38,21 @@ impl Verifier<'_> {
             );
             self.error(order, Diagnostic::error(loc, msg));
         }
+    }
+
+    /// `block with no terminator` when `op` (not the root) ends a block that needs a terminator
+    /// and is not one. Checked after the block's ops, as MLIR's verifier does on leaving a block.
+    pub(super) fn missing_terminator(&self, op: OpId) -> Option<Diagnostic> {
+        let ctx = self.ctx;
+        let region = ctx.parent_region(op);
+        (op != self.root
+            && ctx.next_op(op).is_none()
+            && !may_terminate(ctx, op)
+            && region.is_some_and(|r| region_needs_terminators(ctx, r)))
+        .then(|| {
+            let msg = format!("block with no terminator, has '{}'", ctx.name(op));
+            Diagnostic::error(ctx.loc(op), msg)
+        })
     }
 
     /// Block counts (SINGLE_BLOCK, graph regions), entry blocks without predecessors, and a

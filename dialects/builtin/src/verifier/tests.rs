@@ -134,16 +134,27 @@ fn terminators() {
     let (m, _, entry) = module_with_func(&mut ctx);
     op(&mut ctx, entry, "test.ret", &[], 0, 3);
     op(&mut ctx, entry, "test.pure", &[], 0, 4);
+    // As MLIR (which checks a block's terminator on leaving it, and stops at the first error):
+    // a block whose ops have errors does not also get `block with no terminator`.
     assert_eq!(
         errors(&ctx, m),
-        vec![
-            e(
-                "'test.ret' op must be the last operation in the parent block",
-                3
-            ),
-            e("block with no terminator, has 'test.pure'", 4),
-        ]
+        vec![e(
+            "'test.ret' op must be the last operation in the parent block",
+            3
+        )]
     );
+    let mut ctx = td::ctx();
+    let (m, _, entry) = module_with_func(&mut ctx);
+    let (bad, inner) = region_op(&mut ctx, entry, "test.checked", &[], 0, 3);
+    op(&mut ctx, inner, "test.yield", &[], 0, 4);
+    op(&mut ctx, entry, "test.pure", &[], 0, 5);
+    assert_eq!(
+        errors(&ctx, m),
+        vec![e("block with no terminator, has 'test.pure'", 5)]
+    );
+    let u = ctx.unit_attr();
+    ctx.set_attr(bad, "bad", u);
+    assert_eq!(errors(&ctx, m), vec![e("'test.checked' op is bad", 3)]);
 }
 
 #[test]
