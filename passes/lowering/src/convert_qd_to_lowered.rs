@@ -1,6 +1,7 @@
 //! The `convert-qd-to-lowered` pass: every `qd.kernel` of a module (forward kernels and gradient
 //! kernels alike) becomes a `lowered.kernel` of tasks. `qd.field` and `ad.reverse` declarations
-//! stay. Per kernel, on a clone (so that a failure leaves the module as it was):
+//! stay. Per kernel, on a clone (so that a failure leaves the module as it was), or in place
+//! when `precheck` proves that its lowering cannot fail (most kernels: no copy to make):
 //!
 //! 1. `facts`: what the patterns need from the original structure (constant and in-range
 //!    indices, adstack ids);
@@ -22,6 +23,7 @@ use crate::facts::collect;
 use crate::outline::{discard, outline};
 use crate::partition::partition;
 use crate::patterns::{patterns, target, type_converter};
+use crate::precheck::lowering_cannot_fail;
 use crate::structurize::remove_jumps;
 use qd_frontend::{KernelOp, KERNEL_OP};
 use qd_ir::conversion::apply_full_conversion;
@@ -96,9 +98,13 @@ impl Pass for ConvertQdToLowered {
             .flat_map(|b| ctx.block_op_vec(b))
             .filter(|&o| ctx.name(o) == KERNEL_OP)
             .collect();
+        // Kernels that might fail are lowered first, on copies; the others only once none
+        // failed, in place, so that a failure leaves every kernel as it was.
+        let (safe, unsure): (Vec<OpId>, Vec<OpId>) =
+            kernels.iter().partition(|&&k| lowering_cannot_fail(ctx, k));
         let mut lowered = Vec::new();
         let mut failed = false;
-        for &k in &kernels {
+        for &k in &unsure {
             match lower_kernel(ctx, k, self.options) {
                 Ok(l) => lowered.push((k, l)),
                 Err(d) => {
@@ -115,6 +121,24 @@ impl Pass for ConvertQdToLowered {
                 ctx.erase_op(l);
             }
             return Err(PassFailure);
+        }
+        for &k in &safe {
+            match lower_in_place(ctx, k, self.options) {
+                Ok(l) => lowered.push((k, l)),
+                Err(d) => {
+                    // The precheck is wrong: the kernel is partly converted. Said as an
+                    // internal error, so that it is never taken for a user's mistake.
+                    if !ctx.diagnostics().contains(&d) {
+                        ctx.emit(d);
+                    }
+                    let loc = ctx.loc(k);
+                    ctx.emit(Diagnostic::error(
+                        loc,
+                        "convert-qd-to-lowered internal error: a kernel the precheck accepted failed to lower",
+                    ));
+                    return Err(PassFailure);
+                }
+            }
         }
         for (k, l) in lowered {
             self.kernels += 1;
@@ -140,7 +164,8 @@ impl Pass for ConvertQdToLowered {
 }
 
 /// The lowered kernel of qd kernel `kernel`, inserted just before it (which stays: the caller
-/// erases it), as `options` say. On failure nothing is left of the attempt.
+/// erases it), as `options` say. On failure nothing is left of the attempt. The work is done on
+/// a copy; the pass lowers the kernels `lowering_cannot_fail` accepts in place instead.
 pub fn lower_kernel(
     ctx: &mut Context,
     kernel: OpId,
@@ -150,7 +175,7 @@ pub fn lower_kernel(
     let clone = ctx.clone_op(kernel, &mut map);
     // The clone sits where the kernel does, so that its symbol uses resolve.
     ctx.insert_op_before(kernel, clone);
-    let r = lower_clone(ctx, clone, options);
+    let r = lower_in_place(ctx, clone, options);
     ctx.erase_op(clone);
     r
 }
@@ -167,7 +192,10 @@ fn drop_elided_stacks(ctx: &mut Context, kernel: OpId) {
     }
 }
 
-fn lower_clone(
+/// Lowers `kernel` itself (the copy `lower_kernel` makes, or a kernel the precheck accepted):
+/// its code moves into the lowered kernel, inserted before it. On failure `kernel` may be left
+/// partly converted.
+fn lower_in_place(
     ctx: &mut Context,
     kernel: OpId,
     options: LoweringOptions,

@@ -5,6 +5,7 @@
 //! - [`convert_qd_to_lowered`]: the pass and its steps for one kernel;
 //! - `facts`: constant and in-range indices, adstack ids, gathered before restructuring;
 //! - `jumps`: where break and continue sit; `structurize`: their removal (qd to qd);
+//! - `precheck`: which kernels cannot fail to lower, so are lowered in place (no copy);
 //! - `partition`: which top-level code becomes which task, which values cross tasks;
 //! - `remat`: values recomputed in each task instead of passed, integer constants;
 //! - `outline`: the lowered kernel and its tasks, the qd code moved into them;
@@ -18,6 +19,7 @@ mod jumps;
 mod outline;
 mod partition;
 mod patterns;
+mod precheck;
 mod remat;
 mod spill;
 mod structurize;

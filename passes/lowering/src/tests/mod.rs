@@ -1,10 +1,12 @@
 //! Unit tests of the conversion's helpers on parsed IR: where jumps sit (`jumps`), how a kernel
 //! splits into tasks and which values cross them (`partition`), the removal of jumps checked on
-//! the interpreter (`structurize`), and the lowering of a whole module (`convert`).
+//! the interpreter (`structurize`), the lowering of a whole module (`convert`), and which kernels
+//! are lowered in place (`precheck`).
 
 mod convert;
 mod jumps;
 mod partition;
+mod precheck;
 mod structurize;
 
 use qd_ir::text::parse_source;
