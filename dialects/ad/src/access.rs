@@ -19,6 +19,7 @@ use crate::{ACC_FIELD_ADJOINT_OP, STORE_FIELD_ADJOINT_OP};
 use qd_frontend::constraints::{ndarray_elem, INDEX, NDARRAY};
 use qd_frontend::NdarrayType;
 use qd_ir::op_def::{constraint, prop};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type, Value};
 
 pub(crate) fn ops() -> Vec<OpInfo> {
@@ -39,7 +40,7 @@ qd_ir::declare_op! {
         results: [result: single(constraint::ANY)],
         properties: [field as field_name: required(prop::SymbolRef)],
         format: "$field `[` $indices `]` attr-dict `:` type($result)",
-        verify: verify_load,
+        verify_symbol_uses: verify_load,
     }
 }
 
@@ -50,7 +51,7 @@ qd_ir::declare_op! {
         operands: [value: single(constraint::ANY), indices: variadic(INDEX)],
         properties: [field as field_name: required(prop::SymbolRef)],
         format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
-        verify: verify_field_write,
+        verify_symbol_uses: verify_field_write,
     }
 }
 
@@ -61,7 +62,7 @@ qd_ir::declare_op! {
         operands: [value: single(constraint::ANY), indices: variadic(INDEX)],
         properties: [field as field_name: required(prop::SymbolRef)],
         format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
-        verify: verify_field_write,
+        verify_symbol_uses: verify_field_write,
     }
 }
 
@@ -167,9 +168,15 @@ pub fn build_acc_ndarray_adjoint(
 // ----- verify hooks (after the declared structure) -------------------------------------------
 
 /// Checks the field and the indices; returns the field's element type (None when the symbol does
-/// not resolve, which the IR verifier reports).
-fn check_field_access(ctx: &Context, op: OpId, indices: &[Value]) -> DiagResult<Option<Type>> {
-    let Some((name, field)) = adjoint_field(ctx, op)? else {
+/// not resolve, which the IR verifier reports). The field ops' checks all depend on the field:
+/// they are symbol-use hooks.
+fn check_field_access(
+    ctx: &Context,
+    op: OpId,
+    indices: &[Value],
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<Option<Type>> {
+    let Some((name, field)) = adjoint_field(ctx, op, symbols)? else {
         return Ok(None);
     };
     let rank = field.rank(ctx);
@@ -177,8 +184,8 @@ fn check_field_access(ctx: &Context, op: OpId, indices: &[Value]) -> DiagResult<
     Ok(Some(field.elem(ctx)))
 }
 
-fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
-    let Some(elem) = check_field_access(ctx, op, &ctx.operand_vec(op))? else {
+fn verify_load(ctx: &Context, op: OpId, symbols: &mut SymbolTableCollection) -> DiagResult<()> {
+    let Some(elem) = check_field_access(ctx, op, &ctx.operand_vec(op), symbols)? else {
         return Ok(());
     };
     check_elem(
@@ -191,9 +198,13 @@ fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
     )
 }
 
-fn verify_field_write(ctx: &Context, op: OpId) -> DiagResult<()> {
+fn verify_field_write(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<()> {
     let ops = ctx.operand_vec(op);
-    let Some(elem) = check_field_access(ctx, op, &ops[1..])? else {
+    let Some(elem) = check_field_access(ctx, op, &ops[1..], symbols)? else {
         return Ok(());
     };
     check_elem(ctx, op, elem, ctx.value_type(ops[0]), "value", "field")

@@ -15,6 +15,7 @@
 use crate::verify::*;
 use qd_frontend::{KernelOp, NdarrayType, KERNEL_OP};
 use qd_ir::op_def::prop;
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{
     AttrData, Attribute, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type,
 };
@@ -35,6 +36,7 @@ qd_ir::declare_op! {
         builder: create,
         format: "$kernel (`->` $gradient^)? attr-dict",
         verify: verify_reverse,
+        verify_symbol_uses: verify_reverse_symbols,
     }
 }
 
@@ -139,18 +141,22 @@ fn type_list(ctx: &Context, tys: &[Type]) -> String {
 const LOWERED_KERNEL_OP: &str = "lowered.kernel";
 
 /// A kernel a declaration names: a `qd.kernel`, or the `lowered.kernel` it was lowered to.
-fn resolve_kernel(ctx: &Context, op: OpId, name: &str, what: &str) -> DiagResult<Option<OpId>> {
-    match qd_ir::symbol_table::lookup_symbol_from(ctx, op, name) {
+fn resolve_kernel(
+    ctx: &Context,
+    op: OpId,
+    name: &str,
+    what: &str,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<Option<OpId>> {
+    match symbols.lookup_symbol_from(ctx, op, name) {
         Some(d) if ctx.name(d) == LOWERED_KERNEL_OP => Ok(Some(d)),
-        _ => resolve_symbol(ctx, op, name, KERNEL_OP, what),
+        _ => resolve_symbol(ctx, op, name, KERNEL_OP, what, symbols),
     }
 }
 
+/// Where the declaration sits; what its kernels must be is [`verify_reverse_symbols`]'s.
 fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
-    let r = ReverseOp(op);
-    let kernel = r.kernel_name(ctx);
-    let gradient = r.gradient_name(ctx);
-    let active = r.active(ctx);
+    let kernel = ReverseOp(op).kernel_name(ctx);
     if let Some(p) = ctx.parent_op(op) {
         if !ctx.has_trait(p, OpTraits::SYMBOL_TABLE) {
             return Err(err(
@@ -175,7 +181,20 @@ fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
         }
         prev = ctx.prev_op(o);
     }
-    let Some(k) = resolve_kernel(ctx, op, &kernel, "kernel")? else {
+    Ok(())
+}
+
+/// What the declaration's kernels must be (after [`verify_reverse`] passed).
+fn verify_reverse_symbols(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<()> {
+    let r = ReverseOp(op);
+    let kernel = r.kernel_name(ctx);
+    let gradient = r.gradient_name(ctx);
+    let active = r.active(ctx);
+    let Some(k) = resolve_kernel(ctx, op, &kernel, "kernel", symbols)? else {
         return Ok(());
     };
     let arg_types = KernelOp(k).arg_types(ctx);
@@ -207,7 +226,7 @@ fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
     let Some(gradient) = gradient else {
         return Ok(());
     };
-    let Some(g) = resolve_kernel(ctx, op, &gradient, "gradient kernel")? else {
+    let Some(g) = resolve_kernel(ctx, op, &gradient, "gradient kernel", symbols)? else {
         return Ok(());
     };
     let activity = active.unwrap_or_else(|| default_activity(ctx, &arg_types));

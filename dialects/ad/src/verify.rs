@@ -2,8 +2,9 @@
 //! indexing, property kinds before use), so that any generic input gets a diagnostic, never a
 //! panic. Messages follow MLIR: `'ad.load_field_adjoint' op expects field @x to be needs_grad`.
 
-use qd_frontend::verify::{lookup_symbol, resolve_field};
+use qd_frontend::verify::resolve_field;
 use qd_frontend::{FieldOp, FieldType};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{Context, DiagResult, OpId};
 
 pub(crate) use qd_frontend::verify::{check_access_indices as check_indices, is_i32, type_str};
@@ -11,16 +12,17 @@ pub(crate) use qd_ir::verify_helpers::{check_elem_type as check_elem, op_error a
 
 /// Resolves symbol `name` from `op` and checks that it is a `want` op. None when it does not
 /// resolve inside a symbol table: the IR verifier's symbol-use check reports that, and one error
-/// per mistake is enough.
+/// per mistake is enough. For `verify_symbol_uses` hooks: resolves through the verifier's tables.
 pub(crate) fn resolve_symbol(
     ctx: &Context,
     op: OpId,
     name: &str,
     want: &str,
     what: &str,
+    symbols: &mut SymbolTableCollection,
 ) -> DiagResult<Option<OpId>> {
-    let Some(def) = lookup_symbol(ctx, op, name) else {
-        if qd_ir::symbol_table::nearest_symbol_table(ctx, op).is_some() {
+    let Some(def) = symbols.lookup_symbol_from(ctx, op, name) else {
+        if symbols.nearest_symbol_table(ctx, op).is_some() {
             return Ok(None);
         }
         return Err(err(ctx, op, format!("references undefined {what} @{name}")));
@@ -36,8 +38,12 @@ pub(crate) fn resolve_symbol(
 }
 
 /// The `field` property resolved to a needs_grad `qd.field` with a valid float field type.
-pub(crate) fn adjoint_field(ctx: &Context, op: OpId) -> DiagResult<Option<(String, FieldType)>> {
-    let Some((name, def, field)) = resolve_field(ctx, op)? else {
+pub(crate) fn adjoint_field(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<Option<(String, FieldType)>> {
+    let Some((name, def, field)) = resolve_field(ctx, op, symbols)? else {
         return Ok(None);
     };
     if !FieldOp(def).needs_grad(ctx) {

@@ -42,8 +42,11 @@ impl OpTraits {
     pub const GRAPH_REGION: OpTraits = OpTraits(1 << 10);
     /// Reads memory (not pure, but removable when unused).
     pub const READ_ONLY: OpTraits = OpTraits(1 << 11);
-    /// The op's verify hook checks its own symbol uses, with its own messages (MLIR's
-    /// `SymbolUserOpInterface`, e.g. `func.call`); the IR verifier's generic check skips it.
+    /// The op's `verify_symbol_uses` hook checks all its symbol uses, unresolved ones included,
+    /// with its own messages (MLIR's `SymbolUserOpInterface`, e.g. `func.call`); the IR
+    /// verifier's generic "does not reference a valid symbol" check skips it. Ops with a hook
+    /// but without this trait get the generic check too (the hook then checks what the symbol
+    /// is, e.g. that `qd.load`'s `@x` is a field of the right rank).
     pub const SYMBOL_USER: OpTraits = OpTraits(1 << 12);
 
     pub const fn union(self, other: OpTraits) -> OpTraits {
@@ -70,6 +73,10 @@ pub enum FoldResult {
 
 /// Verifies one op's own invariants (operand/result counts and types, properties).
 pub type VerifyFn = fn(&Context, OpId) -> DiagResult<()>;
+/// Verifies what an op's symbol references resolve to (MLIR's
+/// `SymbolUserOpInterface::verifySymbolUses`), resolving through the verifier's cached tables.
+pub type VerifySymbolUsesFn =
+    fn(&Context, OpId, &mut crate::symbol_table::SymbolTableCollection) -> DiagResult<()>;
 /// Folds an op given the constant value of each operand (None when not constant). Returns one
 /// result per op result, or None when the op does not fold. The context is mutable only so that
 /// the folder can intern the attributes it returns: it must not mutate the IR.
@@ -88,6 +95,9 @@ pub struct OpInfo {
     pub summary: &'static str,
     pub traits: OpTraits,
     pub verify: Option<VerifyFn>,
+    /// Runs after `verify` passed (and after the nested ops and the enclosing symbol tables
+    /// were checked): the checks that resolve symbols.
+    pub verify_symbol_uses: Option<VerifySymbolUsesFn>,
     pub fold: Option<FoldFn>,
     pub parse: Option<ParseFn>,
     pub print: Option<PrintFn>,
@@ -107,6 +117,7 @@ impl OpInfo {
             summary,
             traits: OpTraits::NONE,
             verify: None,
+            verify_symbol_uses: None,
             fold: None,
             parse: None,
             print: None,
@@ -126,6 +137,10 @@ impl OpInfo {
     }
     pub fn verify(mut self, f: VerifyFn) -> Self {
         self.verify = Some(f);
+        self
+    }
+    pub fn verify_symbol_uses(mut self, f: VerifySymbolUsesFn) -> Self {
+        self.verify_symbol_uses = Some(f);
         self
     }
     pub fn fold(mut self, f: FoldFn) -> Self {

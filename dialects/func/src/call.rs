@@ -12,7 +12,7 @@ use crate::func::FuncOp;
 use crate::syntax::*;
 use qd_ir::asm::{Delimiter, OpAsmParser, OpAsmPrinter};
 use qd_ir::op_def::{constraint, prop};
-use qd_ir::symbol_table::lookup_symbol_from;
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{
     Builder, Context, DiagResult, Diagnostic, Location, OpId, OpTraits, OperationState, Type, Value,
 };
@@ -37,6 +37,7 @@ qd_ir::declare_op! {
         builder: none,
         syntax: (parse_call, print_call),
         verify: verify_call,
+        verify_symbol_uses: verify_call_symbol_uses,
     }
 }
 
@@ -94,14 +95,24 @@ impl CallIndirectOp {
     }
 }
 
-/// ODS, then MLIR's CallOp::verifySymbolUses, with its messages and notes.
+/// ODS's checks of the properties.
 fn verify_call(ctx: &Context, op: OpId) -> DiagResult<()> {
     check_prop(ctx, op, "arg_attrs", false, PropCheck::DictArray)?;
     check_prop(ctx, op, "callee", true, PropCheck::FlatSymbolRef)?;
     check_prop(ctx, op, "no_inline", false, PropCheck::Unit)?;
-    check_prop(ctx, op, "res_attrs", false, PropCheck::DictArray)?;
+    check_prop(ctx, op, "res_attrs", false, PropCheck::DictArray)
+}
+
+/// MLIR's CallOp::verifySymbolUses, with its messages and notes.
+fn verify_call_symbol_uses(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<()> {
     let name = flat_symbol_prop(ctx, op, "callee").unwrap_or_default();
-    let callee = lookup_symbol_from(ctx, op, name).and_then(|o| FuncOp::from_op(ctx, o));
+    let callee = symbols
+        .lookup_symbol_from(ctx, op, name)
+        .and_then(|o| FuncOp::from_op(ctx, o));
     let Some((ins, outs)) = callee
         .and_then(|f| f.function_type(ctx))
         .and_then(|t| signature(ctx, t))

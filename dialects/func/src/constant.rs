@@ -9,7 +9,7 @@ use crate::func::FuncOp;
 use crate::syntax::*;
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
 use qd_ir::op_def::{constraint, prop};
-use qd_ir::symbol_table::lookup_symbol_from;
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{Builder, Context, DiagResult, Location, OpId, OpTraits, OperationState, Type, Value};
 
 qd_ir::declare_op! {
@@ -22,6 +22,7 @@ qd_ir::declare_op! {
         builder: none,
         syntax: (parse_constant, print_constant),
         verify: verify_constant,
+        verify_symbol_uses: verify_constant_symbol_uses,
     }
 }
 
@@ -40,11 +41,22 @@ impl ConstantOp {
     }
 }
 
-/// ODS, then MLIR's ConstantOp::verifySymbolUses.
+/// ODS's check of the property.
 fn verify_constant(ctx: &Context, op: OpId) -> DiagResult<()> {
-    check_prop(ctx, op, "value", true, PropCheck::FlatSymbolRef)?;
+    check_prop(ctx, op, "value", true, PropCheck::FlatSymbolRef)
+}
+
+/// MLIR's ConstantOp::verifySymbolUses.
+fn verify_constant_symbol_uses(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<()> {
     let name = flat_symbol_prop(ctx, op, "value").unwrap_or_default();
-    let Some(f) = lookup_symbol_from(ctx, op, name).and_then(|o| FuncOp::from_op(ctx, o)) else {
+    let Some(f) = symbols
+        .lookup_symbol_from(ctx, op, name)
+        .and_then(|o| FuncOp::from_op(ctx, o))
+    else {
         return Err(op_err(
             ctx,
             op,

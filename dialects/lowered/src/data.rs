@@ -15,8 +15,9 @@ use crate::constraints::{GLOBAL_PTR, SCALAR};
 use crate::kernel::{KernelOp, TaskKind, TaskOp};
 use crate::types::{is_storage_of, PtrType};
 use crate::verify::{enclosing_kernel, err, expect_in_task};
-use qd_frontend::{lookup_field, NdarrayType};
+use qd_frontend::{FieldOp, NdarrayType};
 use qd_ir::op_def::{constraint, prop};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{Context, DiagResult, OpId, OpTraits, Type};
 
 qd_ir::declare_op! {
@@ -64,7 +65,7 @@ qd_ir::declare_op! {
         results: [result: single(GLOBAL_PTR)],
         properties: [field: required(prop::SymbolRef), grad: optional(prop::Flag)],
         format: "$field (`grad` $grad^)? attr-dict `:` type($result)",
-        verify: verify_field_ptr,
+        verify_symbol_uses: verify_field_ptr,
     }
 }
 
@@ -222,12 +223,18 @@ fn verify_ndarray_dim(ctx: &Context, op: OpId) -> DiagResult<()> {
     Ok(())
 }
 
-fn verify_field_ptr(ctx: &Context, op: OpId) -> DiagResult<()> {
+/// A symbol-use hook: every check depends on the field.
+fn verify_field_ptr(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<()> {
     let f = FieldPtrOp(op);
     let name = f.field(ctx);
+    let def = symbols.lookup_symbol_from(ctx, op, name);
     // An unresolved symbol is the IR verifier's to report.
-    let Some(field) = lookup_field(ctx, op, name) else {
-        return match qd_ir::symbol_table::lookup_symbol_from(ctx, op, name) {
+    let Some(field) = def.and_then(|d| FieldOp::from_op(ctx, d)) else {
+        return match def {
             Some(d) => Err(err(
                 ctx,
                 op,

@@ -18,6 +18,7 @@ use crate::verify::*;
 use crate::{CONDITION_OP, KERNEL_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
 use qd_ir::asm::{Delimiter, OpAsmParser, OpAsmPrinter};
 use qd_ir::op_def::{constraint, prop};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{
     BlockId, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, OperationState,
     RegionId, Value,
@@ -54,7 +55,7 @@ qd_ir::declare_op! {
         properties: [field as field_name: required(prop::SymbolRef)],
         builder: none,
         syntax: (parse_struct_for, print_struct_for),
-        verify: verify_struct_for,
+        verify_symbol_uses: verify_struct_for,
     }
 }
 
@@ -248,8 +249,13 @@ impl StructForOp {
     }
 }
 
-fn verify_struct_for(ctx: &Context, op: OpId) -> DiagResult<()> {
-    let Some((name, field)) = referenced_field(ctx, op)? else {
+/// A symbol-use hook: every check depends on the field.
+fn verify_struct_for(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<()> {
+    let Some((name, field)) = referenced_field(ctx, op, symbols)? else {
         return Ok(());
     };
     let rank = field.rank(ctx);

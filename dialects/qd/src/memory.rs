@@ -19,6 +19,7 @@ use crate::{
     NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
 };
 use qd_ir::op_def::{constraint, prop};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{
     AttrData, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type, Value,
 };
@@ -43,7 +44,7 @@ qd_ir::declare_op! {
         properties: [field as field_name: required(prop::SymbolRef)],
         builder: create,
         format: "$field `[` $indices `]` attr-dict `:` type($result)",
-        verify: verify_load,
+        verify_symbol_uses: verify_load,
     }
 }
 
@@ -55,7 +56,7 @@ qd_ir::declare_op! {
         properties: [field as field_name: required(prop::SymbolRef)],
         builder: create,
         format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
-        verify: verify_store,
+        verify_symbol_uses: verify_store,
     }
 }
 
@@ -67,7 +68,7 @@ qd_ir::declare_op! {
         results: [old: optional(constraint::ANY) = same(value)],
         properties: [field as field_name: required(prop::SymbolRef)],
         format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
-        verify: verify_atomic,
+        verify_symbol_uses: verify_atomic,
     }
 }
 
@@ -79,7 +80,7 @@ qd_ir::declare_op! {
         results: [old: optional(constraint::ANY) = same(value)],
         properties: [field as field_name: required(prop::SymbolRef)],
         format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
-        verify: verify_atomic,
+        verify_symbol_uses: verify_atomic,
     }
 }
 
@@ -91,7 +92,7 @@ qd_ir::declare_op! {
         results: [old: optional(constraint::ANY) = same(value)],
         properties: [field as field_name: required(prop::SymbolRef)],
         format: "$value `,` $field `[` $indices `]` attr-dict `:` type($value)",
-        verify: verify_atomic,
+        verify_symbol_uses: verify_atomic,
     }
 }
 
@@ -227,8 +228,13 @@ impl AtomicOp {
 
 /// Checks the field reference, the index count and the index types; returns the field type
 /// (None when the symbol does not resolve, which the IR verifier reports).
-fn check_access(ctx: &Context, op: OpId, indices: &[Value]) -> DiagResult<Option<FieldType>> {
-    let Some((name, field)) = referenced_field(ctx, op)? else {
+fn check_access(
+    ctx: &Context,
+    op: OpId,
+    indices: &[Value],
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<Option<FieldType>> {
+    let Some((name, field)) = referenced_field(ctx, op, symbols)? else {
         return Ok(None);
     };
     let rank = field.rank(ctx);
@@ -240,24 +246,26 @@ fn check_elem(ctx: &Context, op: OpId, field: FieldType, got: Type, what: &str) 
     qd_ir::verify_helpers::check_elem_type(ctx, op, field.elem(ctx), got, what, "field")
 }
 
-fn verify_load(ctx: &Context, op: OpId) -> DiagResult<()> {
-    let Some(field) = check_access(ctx, op, &ctx.operand_vec(op))? else {
+// The checks of the field accesses all depend on the field: they are symbol-use hooks.
+
+fn verify_load(ctx: &Context, op: OpId, symbols: &mut SymbolTableCollection) -> DiagResult<()> {
+    let Some(field) = check_access(ctx, op, &ctx.operand_vec(op), symbols)? else {
         return Ok(());
     };
     check_elem(ctx, op, field, ctx.value_type(ctx.result(op, 0)), "result")
 }
 
-fn verify_store(ctx: &Context, op: OpId) -> DiagResult<()> {
+fn verify_store(ctx: &Context, op: OpId, symbols: &mut SymbolTableCollection) -> DiagResult<()> {
     let ops = ctx.operand_vec(op);
-    let Some(field) = check_access(ctx, op, &ops[1..])? else {
+    let Some(field) = check_access(ctx, op, &ops[1..], symbols)? else {
         return Ok(());
     };
     check_elem(ctx, op, field, ctx.value_type(ops[0]), "value")
 }
 
-fn verify_atomic(ctx: &Context, op: OpId) -> DiagResult<()> {
+fn verify_atomic(ctx: &Context, op: OpId, symbols: &mut SymbolTableCollection) -> DiagResult<()> {
     let ops = ctx.operand_vec(op);
-    let Some(field) = check_access(ctx, op, &ops[1..])? else {
+    let Some(field) = check_access(ctx, op, &ops[1..], symbols)? else {
         return Ok(());
     };
     check_elem(ctx, op, field, ctx.value_type(ops[0]), "value")?;

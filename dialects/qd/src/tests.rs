@@ -66,9 +66,10 @@ impl Fx {
             Err(ds) => ds.into_iter().map(|d| d.message).collect(),
         }
     }
+    /// The op's own hooks (verify, then its symbol-use checks).
     fn verify_op(&self, op: OpId) -> Result<(), String> {
-        let f = self.ctx.info(op).unwrap().verify.unwrap();
-        f(&self.ctx, op).map_err(|d| d.message)
+        let mut symbols = qd_ir::symbol_table::SymbolTableCollection::new();
+        qd_ir::verifier::verify_op_hooks(&self.ctx, op, &mut symbols).map_err(|d| d.message)
     }
 }
 

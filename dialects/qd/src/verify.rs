@@ -4,6 +4,7 @@
 
 use crate::types::{verify_type, FieldType};
 use crate::FIELD_OP;
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{AttrData, Attribute, BlockId, Context, DiagResult, OpId, OpTraits, Type, Value};
 
 pub(crate) use qd_ir::verify_helpers::{op_error as err, plural};
@@ -61,7 +62,8 @@ pub fn type_str(ctx: &Context, ty: Type) -> String {
     qd_ir::text::type_to_string(ctx, ty)
 }
 
-/// Looks up `name` from `from`: the nearest enclosing symbol table that defines it.
+/// Looks up `name` from `from`: the nearest enclosing symbol table that defines it. A scan of
+/// the tables: verifier hooks resolve through their [`SymbolTableCollection`] instead.
 pub fn lookup_symbol(ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
     qd_ir::symbol_table::lookup_symbol_from(ctx, from, name)
 }
@@ -69,15 +71,24 @@ pub fn lookup_symbol(ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
 /// Resolves the op's `field` property to a `qd.field` and its (valid) field type. None when the
 /// symbol does not resolve inside a symbol table: the IR verifier's symbol-use check reports that
 /// (`'qd.load' op '@z' does not reference a valid symbol`), and one error per mistake is enough.
-pub(crate) fn referenced_field(ctx: &Context, op: OpId) -> DiagResult<Option<(String, FieldType)>> {
-    Ok(resolve_field(ctx, op)?.map(|(name, _, field)| (name, field)))
+/// For `verify_symbol_uses` hooks: resolves through the verifier's `symbols`.
+pub(crate) fn referenced_field(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<Option<(String, FieldType)>> {
+    Ok(resolve_field(ctx, op, symbols)?.map(|(name, _, field)| (name, field)))
 }
 
 /// As `referenced_field`, also returning the `qd.field` op (for dialects that read its flags).
-pub fn resolve_field(ctx: &Context, op: OpId) -> DiagResult<Option<(String, OpId, FieldType)>> {
+pub fn resolve_field(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<Option<(String, OpId, FieldType)>> {
     let name = symbol_ref_prop(ctx, op, "field")?;
-    let Some(def) = lookup_symbol(ctx, op, &name) else {
-        if qd_ir::symbol_table::nearest_symbol_table(ctx, op).is_some() {
+    let Some(def) = symbols.lookup_symbol_from(ctx, op, &name) else {
+        if symbols.nearest_symbol_table(ctx, op).is_some() {
             return Ok(None);
         }
         return Err(err(ctx, op, format!("references undefined field @{name}")));

@@ -5,7 +5,7 @@
 use super::constraint::TypeConstraint;
 use super::format::Format;
 use super::prop::PropSpec;
-use crate::registry::{OpInfo, OpTraits, ParseFn, PrintFn, VerifyFn};
+use crate::registry::{OpInfo, OpTraits, ParseFn, PrintFn, VerifyFn, VerifySymbolUsesFn};
 use crate::{Context, OpId, Type};
 use std::ops::Range;
 
@@ -84,6 +84,9 @@ pub struct OpDef {
     pub syntax: Syntax,
     /// Runs after the structural checks pass.
     pub verify: Option<VerifyFn>,
+    /// Runs after `verify` passed: the checks that resolve symbols, through the verifier's
+    /// cached tables ([`OpInfo::verify_symbol_uses`]).
+    pub verify_symbol_uses: Option<VerifySymbolUsesFn>,
 }
 
 impl OpDef {
@@ -99,6 +102,9 @@ impl OpDef {
             .traits(d.traits)
             .verify(super::verify::verify)
             .interface::<OpDef>(def);
+        if let Some(f) = d.verify_symbol_uses {
+            info = info.verify_symbol_uses(f);
+        }
         match &d.syntax {
             Syntax::None => {}
             Syntax::Format(_) => info = info.syntax(super::asm::parse, super::asm::print),
@@ -122,6 +128,10 @@ impl OpDef {
     }
 
     fn validate(&self) -> Result<(), String> {
+        if self.traits.contains(OpTraits::SYMBOL_USER) && self.verify_symbol_uses.is_none() {
+            // The generic check skips the op: without a hook its uses would go unchecked.
+            return Err("a SYMBOL_USER op needs a verify_symbol_uses hook".to_string());
+        }
         let mut names: Vec<&str> = Vec::new();
         let all = self
             .operands

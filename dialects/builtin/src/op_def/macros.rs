@@ -17,6 +17,7 @@ macro_rules! declare_op {
             $(format: $format:literal,)?
             $(syntax: ($parse:expr, $print:expr),)?
             $(verify: $verify:expr,)?
+            $(verify_symbol_uses: $verify_uses:expr,)?
         }
     ) => {
         $(#[$meta])*
@@ -64,6 +65,7 @@ macro_rules! declare_op {
                     }),*)?],
                     syntax: $crate::__op_syntax!([$($format)?] [$(($parse, $print))?]),
                     verify: $crate::__op_opt!($($verify)?),
+                    verify_symbol_uses: $crate::__op_opt!($($verify_uses)?),
                 };
                 static REF: &$crate::op_def::OpDef = &DEF;
                 &REF

@@ -32,10 +32,16 @@
 //!         format: "assembly format",                       // or
 //!         syntax: (parse_fn, print_fn),                    // hand-written custom form; or neither
 //!         verify: extra_verify_fn,                         // optional, runs after the structure
+//!         verify_symbol_uses: uses_fn,                     // optional, runs after verify
 //!     }
 //! }
 //! ```
 //!
+//! - `verify_symbol_uses: f` (`f(ctx, op, &mut SymbolTableCollection)`, MLIR's
+//!   `verifySymbolUses`) holds the checks that resolve symbols: resolve through the collection,
+//!   never with `lookup_symbol_from`, which scans the table per call. It runs only when `verify`
+//!   passed. With `OpTraits::SYMBOL_USER` it also reports unresolved references itself and the
+//!   verifier's generic check skips the op (the trait requires the hook).
 //! - Sections come in this order; all but `summary` may be left out. `traits` are `const`
 //!   values (`OpTraits::X`, or a dialect's `const` union).
 //! - The region and property names are also what messages print (`expects its body region to

@@ -91,6 +91,24 @@ crate::declare_op! {
         results: [result: single(constraint::FLOAT)],
         properties: [target: required(prop::SymbolRef) => set_target],
         format: "$target `[` $indices `]` attr-dict `:` type($result)",
+        verify_symbol_uses: verify_get_target,
+    }
+}
+
+/// A resolved target must be a `test.def` (an unresolved one is the generic check's business).
+fn verify_get_target(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut crate::symbol_table::SymbolTableCollection,
+) -> DiagResult<()> {
+    let target = GetOp(op).target(ctx);
+    match symbols.lookup_symbol_from(ctx, op, target) {
+        Some(d) if ctx.name(d) != DefOp::NAME => Err(op_error(
+            ctx,
+            op,
+            format!("expects @{target} to be a 'test.def'"),
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -614,6 +632,39 @@ crate::declare_op! {
     }
 }
 
+crate::declare_op! {
+    pub struct HooklessUserOp = "test.hookless" {
+        summary: "a symbol user without its hook",
+        traits: [OpTraits::SYMBOL_USER],
+    }
+}
+
+#[test]
+fn symbol_use_hook_resolves_through_the_verifier() {
+    let info = GetOp::op_info();
+    assert!(info.verify_symbol_uses.is_some() && info.verify.is_some());
+    for (src, want) in [
+        ("test.def @s\n%r = test.get @s[] : f32", None),
+        (
+            "\"x.sym\"() {sym_name = \"u\"} : () -> ()\n%r = test.get @u[] : f32",
+            Some("'test.get' op expects @u to be a 'test.def'"),
+        ),
+        (
+            "%r = test.get @nope[] : f32",
+            Some("'test.get' op '@nope' does not reference a valid symbol"),
+        ),
+    ] {
+        let mut ctx = Context::new();
+        ctx.register_dialect(dialect());
+        ctx.allow_unregistered = true;
+        let m = parse_source(&mut ctx, src, "t.mlir").expect(src);
+        let got = crate::verifier::verify(&ctx, m)
+            .err()
+            .map(|d| d.iter().map(|d| d.message.clone()).collect::<Vec<_>>());
+        assert_eq!(got, want.map(|w| vec![w.to_string()]), "{src}");
+    }
+}
+
 #[test]
 fn malformed_declarations_panic_at_registration() {
     for (f, want) in [
@@ -625,6 +676,10 @@ fn malformed_declarations_panic_at_registration() {
         (
             TwoVariadicOp::op_info,
             "at most one optional or variadic operand group",
+        ),
+        (
+            HooklessUserOp::op_info,
+            "a SYMBOL_USER op needs a verify_symbol_uses hook",
         ),
     ] {
         let msg = std::panic::catch_unwind(f)

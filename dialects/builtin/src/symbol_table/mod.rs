@@ -10,6 +10,9 @@ use crate::entity::{Attribute, Ident, OpId};
 use crate::registry::OpTraits;
 use indexmap::IndexMap;
 
+mod collection;
+pub use collection::SymbolTableCollection;
+
 /// The symbols of one symbol-table op, in definition order.
 #[derive(Clone, Debug)]
 pub struct SymbolTable {
@@ -122,8 +125,8 @@ pub fn enclosing_symbol_tables(ctx: &Context, op: OpId) -> impl Iterator<Item = 
         .filter(move |&o| is_symbol_table(ctx, o))
 }
 
-/// The op directly in `table`'s first region that defines `name` (a linear scan; build a
-/// [`SymbolTable`] for repeated lookups).
+/// The op directly in `table`'s first region that defines `name` (a linear scan; use a
+/// [`SymbolTableCollection`] for repeated lookups).
 pub fn lookup_symbol_in(ctx: &Context, table: OpId, name: &str) -> Option<OpId> {
     let region = *ctx.regions(table).first()?;
     ctx.region_blocks(region)
@@ -133,7 +136,8 @@ pub fn lookup_symbol_in(ctx: &Context, table: OpId, name: &str) -> Option<OpId> 
 }
 
 /// Resolves `sym` from `from`: the nearest enclosing symbol table that defines it, searching
-/// outward.
+/// outward. Linear in the tables' sizes: code that resolves many uses (a verifier hook, a pass
+/// over every op) uses a [`SymbolTableCollection`].
 pub fn lookup_symbol_from(ctx: &Context, from: OpId, sym: &str) -> Option<OpId> {
     enclosing_symbol_tables(ctx, from).find_map(|t| lookup_symbol_in(ctx, t, sym))
 }

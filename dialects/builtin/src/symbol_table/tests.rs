@@ -155,6 +155,71 @@ fn nested_references() {
 }
 
 #[test]
+fn collection_resolves_as_the_uncached_lookups() {
+    // The verifier's cache must give lookup_symbol_from's answers on nested tables (inner @f
+    // shadowing the outer one, @inner::@g, names only outer tables define), whatever the order
+    // of the queries that filled it.
+    let mut n = nest();
+    let ctx = &mut n.ctx;
+    let refs = [
+        {
+            let root = ctx.ident("inner");
+            let g = ctx.ident("g");
+            ctx.intern_attr(AttrData::SymbolRef {
+                root,
+                nested: vec![g],
+            })
+        },
+        {
+            let root = ctx.ident("f");
+            let g = ctx.ident("g");
+            ctx.intern_attr(AttrData::SymbolRef {
+                root,
+                nested: vec![g],
+            })
+        },
+        ctx.symbol_ref_attr("f"),
+        ctx.symbol_ref_attr("nope"),
+        ctx.unit_attr(),
+    ];
+    let l = td::loc(ctx, 9);
+    let detached = ctx.create_op(crate::builder::OperationState::new("test.pure", l));
+    let ctx = &n.ctx;
+    let mut ops = ctx.walk_pre_order(n.outer);
+    ops.push(detached);
+    for order in [ops.clone(), ops.iter().rev().copied().collect()] {
+        let mut c = SymbolTableCollection::new();
+        for &op in &order {
+            assert_eq!(
+                c.nearest_symbol_table(ctx, op),
+                nearest_symbol_table(ctx, op)
+            );
+            for name in ["f", "g", "h", "inner", "nope"] {
+                assert_eq!(
+                    c.lookup_symbol_from(ctx, op, name),
+                    lookup_symbol_from(ctx, op, name),
+                    "{name} from {op:?}"
+                );
+            }
+            for &r in &refs {
+                assert_eq!(
+                    c.lookup_symbol_ref_from(ctx, op, r),
+                    lookup_symbol_ref_from(ctx, op, r)
+                );
+            }
+        }
+    }
+    // The answers the comparison relies on: shadowing and nested references resolve.
+    let mut c = SymbolTableCollection::new();
+    assert_eq!(c.lookup_symbol_from(ctx, n.call_in_g, "f"), Some(n.inner_f));
+    assert_eq!(c.lookup_symbol_from(ctx, n.call_in_g, "h"), Some(n.h));
+    assert_eq!(c.lookup_symbol_from(ctx, n.h, "f"), Some(n.f));
+    assert_eq!(c.lookup_symbol_ref_from(ctx, n.h, refs[0]), Some(n.g));
+    assert_eq!(c.lookup_symbol_in(ctx, n.inner, "g"), Some(n.g));
+    assert_eq!(c.table(ctx, n.outer).len(), 3);
+}
+
+#[test]
 fn uses_inside_arrays_and_dicts() {
     let mut n = nest();
     let ctx = &mut n.ctx;

@@ -5,7 +5,11 @@
 //! successors and terminator position, operand scope and dominance, the structure of its regions
 //! (block counts, terminators, entry-block predecessors), symbol tables and symbol uses. The op's
 //! own `OpInfo::verify` hook runs after its nested ops, and only when the structural checks of
-//! its regions passed, so that hooks may assume that structure. Diagnostics come out in
+//! its regions passed, so that hooks may assume that structure. Then, when `verify` passed, its
+//! `OpInfo::verify_symbol_uses` hook (MLIR's `verifySymbolUses`) runs with the verifier's
+//! [`SymbolTableCollection`]: each table is built once for the whole walk, so resolving every
+//! use costs near-linear time, not uses x symbols. By then the enclosing symbol tables were
+//! checked (pre-order). Diagnostics come out in
 //! pre-order of the op being checked, a hook's error first. Messages follow MLIR's verifier.
 //! The block holding the root is not checked (whether it ends with a terminator is its parent's
 //! business), so nested ops can be verified on their own.
@@ -15,12 +19,11 @@ mod structure;
 mod symbols;
 
 use crate::context::Context;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{DiagResult, Diagnostic};
 use crate::dominance::DomCache;
 use crate::entity::{Attribute, OpId};
 use crate::registry::OpTraits;
-use crate::symbol_table::SymbolTable;
-use std::collections::HashMap;
+use crate::symbol_table::{SymbolTable, SymbolTableCollection};
 
 /// Verifies `op` and every op nested in it. Errors come back in a deterministic order.
 pub fn verify(ctx: &Context, op: OpId) -> Result<(), Vec<Diagnostic>> {
@@ -28,7 +31,7 @@ pub fn verify(ctx: &Context, op: OpId) -> Result<(), Vec<Diagnostic>> {
         ctx,
         root: op,
         dom: DomCache::new(),
-        tables: HashMap::new(),
+        symbols: SymbolTableCollection::new(),
         diags: Vec::new(),
         ref_buf: Vec::new(),
         block_marks: Vec::new(),
@@ -55,12 +58,31 @@ pub fn verify_and_emit(ctx: &mut Context, op: OpId) -> bool {
     }
 }
 
+/// One op's own checks, not its nested ops' nor the generic ones: its `verify` hook, then, if
+/// that passed, its `verify_symbol_uses` hook resolving through `symbols`.
+pub fn verify_op_hooks(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<()> {
+    let Some(info) = ctx.info(op) else {
+        return Ok(());
+    };
+    if let Some(verify) = info.verify {
+        verify(ctx, op)?;
+    }
+    match info.verify_symbol_uses {
+        Some(uses) => uses(ctx, op, symbols),
+        None => Ok(()),
+    }
+}
+
 struct Verifier<'c> {
     ctx: &'c Context,
     root: OpId,
     dom: DomCache,
-    /// Symbol tables built so far, by table op.
-    tables: HashMap<OpId, SymbolTable>,
+    /// Symbol tables built so far, for the generic check and the ops' symbol-use hooks.
+    symbols: SymbolTableCollection,
     /// (pre-order number of the op being checked, rank, diagnostic).
     diags: Vec<(u32, u8, Diagnostic)>,
     /// Reused buffer for the symbol references of one op.
@@ -108,11 +130,8 @@ impl Verifier<'_> {
                     }
                 }
                 Frame::Exit { op, order, sound } => {
-                    let hook = ctx.info(op).and_then(|i| i.verify);
-                    if let (true, Some(hook)) = (sound, hook) {
-                        if let Err(d) = hook(ctx, op) {
-                            self.diags.push((order, 0, d));
-                        }
+                    if sound {
+                        self.run_hooks(op, order);
                     }
                     if op != root && ctx.parent_block(op).is_some() && ctx.next_op(op).is_none() {
                         let mark = self.block_marks.pop().unwrap_or(0);
@@ -124,6 +143,13 @@ impl Verifier<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// The op's hooks ([`verify_op_hooks`]): one error at most, ranked first among the op's.
+    fn run_hooks(&mut self, op: OpId, order: u32) {
+        if let Err(d) = verify_op_hooks(self.ctx, op, &mut self.symbols) {
+            self.diags.push((order, 0, d));
         }
     }
 
@@ -170,10 +196,7 @@ impl Verifier<'_> {
     }
 
     fn table(&mut self, op: OpId) -> &SymbolTable {
-        let ctx = self.ctx;
-        self.tables
-            .entry(op)
-            .or_insert_with(|| SymbolTable::new(ctx, op))
+        self.symbols.table(self.ctx, op)
     }
 }
 

@@ -40,7 +40,11 @@ pub fn dialect() -> DialectDef {
             "test.own_call",
             "calls @callee, checked by its own hook only",
         )
-        .traits(OpTraits::SYMBOL_USER),
+        .traits(OpTraits::SYMBOL_USER)
+        .verify(verify_own_call)
+        .verify_symbol_uses(verify_own_call_uses),
+        OpInfo::new("test.field_use", "uses @callee, which must be a test.func")
+            .verify_symbol_uses(verify_field_use),
         OpInfo::new("test.graph", "a graph region")
             .traits(OpTraits::GRAPH_REGION | OpTraits::NO_TERMINATOR | OpTraits::SINGLE_BLOCK),
         OpInfo::new("test.single", "one block with a terminator").traits(OpTraits::SINGLE_BLOCK),
@@ -76,6 +80,50 @@ fn verify_checked(ctx: &Context, op: OpId) -> DiagResult<()> {
         return Err(Diagnostic::error(ctx.loc(op), "'test.checked' op is bad"));
     }
     Ok(())
+}
+
+/// `bad` fails the op's own verifier (so its symbol-use hook must not run).
+fn verify_own_call(ctx: &Context, op: OpId) -> DiagResult<()> {
+    if ctx.attr(op, "bad").is_some() {
+        return Err(Diagnostic::error(ctx.loc(op), "'test.own_call' op is bad"));
+    }
+    Ok(())
+}
+
+/// Reports an unresolved `callee` itself (a SYMBOL_USER op).
+fn verify_own_call_uses(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut crate::symbol_table::SymbolTableCollection,
+) -> DiagResult<()> {
+    let Some(callee) = ctx.prop(op, "callee") else {
+        return Ok(());
+    };
+    match symbols.lookup_symbol_ref_from(ctx, op, callee) {
+        Some(f) if ctx.name(f) == "test.func" => Ok(()),
+        _ => Err(Diagnostic::error(
+            ctx.loc(op),
+            "'test.own_call' op has no function to call",
+        )),
+    }
+}
+
+/// Checks only what a resolved `callee` is; the generic check reports an unresolved one.
+fn verify_field_use(
+    ctx: &Context,
+    op: OpId,
+    symbols: &mut crate::symbol_table::SymbolTableCollection,
+) -> DiagResult<()> {
+    let Some(callee) = ctx.prop(op, "callee") else {
+        return Ok(());
+    };
+    match symbols.lookup_symbol_ref_from(ctx, op, callee) {
+        Some(f) if ctx.name(f) != "test.func" => Err(Diagnostic::error(
+            ctx.loc(op),
+            "'test.field_use' op expects a test.func",
+        )),
+        _ => Ok(()),
+    }
 }
 
 fn int(ctx: &Context, a: Option<Attribute>) -> Option<i64> {

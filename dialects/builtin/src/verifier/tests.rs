@@ -529,15 +529,62 @@ fn symbol_uses_resolve() {
 
 #[test]
 fn symbol_users_check_their_own_uses() {
-    // A SYMBOL_USER op's hook reports a bad reference in its own words (MLIR's
+    // A SYMBOL_USER op's symbol-use hook reports a bad reference in its own words (MLIR's
     // SymbolUserOpInterface); the generic check must not add a second error.
     let mut ctx = td::ctx();
     let (m, _, entry) = module_with_func(&mut ctx);
     let x = op(&mut ctx, entry, "test.own_call", &[], 0, 3);
     let r = ctx.symbol_ref_attr("missing");
     ctx.set_prop(x, "callee", r);
+    let y = op(&mut ctx, entry, "test.own_call", &[], 0, 4);
+    let f = ctx.symbol_ref_attr("f");
+    ctx.set_prop(y, "callee", f);
+    op(&mut ctx, entry, "test.ret", &[], 0, 5);
+    assert_eq!(
+        errors(&ctx, m),
+        vec![e("'test.own_call' op has no function to call", 3)]
+    );
+}
+
+#[test]
+fn symbol_use_hooks_run_only_after_verify_passed() {
+    // As MLIR's verifySymbolUses, which runs on verified IR only: one error per op.
+    let mut ctx = td::ctx();
+    let (m, _, entry) = module_with_func(&mut ctx);
+    let x = op(&mut ctx, entry, "test.own_call", &[], 0, 3);
+    let r = ctx.symbol_ref_attr("missing");
+    ctx.set_prop(x, "callee", r);
+    let u = ctx.unit_attr();
+    ctx.set_attr(x, "bad", u);
     op(&mut ctx, entry, "test.ret", &[], 0, 4);
-    assert_eq!(errors(&ctx, m), vec![]);
+    assert_eq!(errors(&ctx, m), vec![e("'test.own_call' op is bad", 3)]);
+}
+
+#[test]
+fn symbol_use_hooks_without_the_trait_keep_the_generic_check() {
+    // Unresolved: the generic message; resolved to the wrong kind of op: the hook's.
+    let mut ctx = td::ctx();
+    let (m, body) = td::module(&mut ctx);
+    let (_, entry) = func(&mut ctx, body, "f", 0, 2);
+    let other = op(&mut ctx, body, "test.effect", &[], 0, 3);
+    let n = ctx.string_attr("tbl");
+    ctx.set_attr(other, "sym_name", n);
+    for (line, callee) in [(4, "missing"), (5, "tbl"), (6, "f")] {
+        let x = op(&mut ctx, entry, "test.field_use", &[], 0, line);
+        let r = ctx.symbol_ref_attr(callee);
+        ctx.set_prop(x, "callee", r);
+    }
+    op(&mut ctx, entry, "test.ret", &[], 0, 7);
+    assert_eq!(
+        errors(&ctx, m),
+        vec![
+            e(
+                "'test.field_use' op '@missing' does not reference a valid symbol",
+                4
+            ),
+            e("'test.field_use' op expects a test.func", 5),
+        ]
+    );
 }
 
 #[test]

@@ -1,0 +1,105 @@
+//! [`SymbolTableCollection`]: cached symbol tables for many lookups over IR that does not change
+//! meanwhile (MLIR's `SymbolTableCollection`), as the verifier's symbol-use hooks need them.
+//!
+//! [`lookup_symbol_from`](super::lookup_symbol_from) scans a table's block per call, so resolving
+//! every use in a module is O(uses x symbols). The collection builds each table once and
+//! remembers the nearest table of every op it walked through, so each lookup costs a hash probe
+//! per enclosing table: verification stays near-linear in the op count, deep nests included.
+
+use super::{is_symbol_table, SymbolTable};
+use crate::attributes::AttrData;
+use crate::context::Context;
+use crate::entity::{Attribute, OpId};
+use std::collections::HashMap;
+
+/// Symbol tables by table op, built on first use. Valid while the symbols and the nesting of the
+/// IR it has seen stay unchanged (one verification, or an analysis between rewrites).
+#[derive(Default, Debug)]
+pub struct SymbolTableCollection {
+    tables: HashMap<OpId, SymbolTable>,
+    /// The nearest symbol table of each op walked through (itself included), or None at the top.
+    nearest: HashMap<OpId, Option<OpId>>,
+    /// Reused buffer for the ops of one upward walk.
+    path: Vec<OpId>,
+}
+
+impl SymbolTableCollection {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The symbol table of `table` (a symbol-table op), built on first use.
+    pub fn table(&mut self, ctx: &Context, table: OpId) -> &SymbolTable {
+        self.tables
+            .entry(table)
+            .or_insert_with(|| SymbolTable::new(ctx, table))
+    }
+
+    /// The op directly in `table`'s first region that defines `name` (as
+    /// [`lookup_symbol_in`](super::lookup_symbol_in)).
+    pub fn lookup_symbol_in(&mut self, ctx: &Context, table: OpId, name: &str) -> Option<OpId> {
+        self.table(ctx, table).lookup(name)
+    }
+
+    /// The nearest symbol table enclosing `op`, `op` itself included (as
+    /// [`nearest_symbol_table`](super::nearest_symbol_table)).
+    pub fn nearest_symbol_table(&mut self, ctx: &Context, op: OpId) -> Option<OpId> {
+        // Walk up to a table, an op seen before, or the top; then remember the answer for every
+        // op on the way, so that ops deep in one nest share one walk.
+        let mut path = std::mem::take(&mut self.path);
+        path.clear();
+        let mut cur = Some(op);
+        let found = loop {
+            let Some(o) = cur else { break None };
+            if is_symbol_table(ctx, o) {
+                break Some(o);
+            }
+            if let Some(&t) = self.nearest.get(&o) {
+                break t;
+            }
+            path.push(o);
+            cur = ctx.parent_op(o);
+        };
+        for &o in &path {
+            self.nearest.insert(o, found);
+        }
+        self.path = path;
+        found
+    }
+
+    /// Resolves `name` from `from`: the nearest enclosing symbol table that defines it, searching
+    /// outward (as [`lookup_symbol_from`](super::lookup_symbol_from)).
+    pub fn lookup_symbol_from(&mut self, ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
+        let mut table = self.nearest_symbol_table(ctx, from);
+        while let Some(t) = table {
+            if let Some(found) = self.lookup_symbol_in(ctx, t, name) {
+                return Some(found);
+            }
+            table = ctx
+                .parent_op(t)
+                .and_then(|p| self.nearest_symbol_table(ctx, p));
+        }
+        None
+    }
+
+    /// Resolves a `SymbolRef` attribute from `from` (as
+    /// [`lookup_symbol_ref_from`](super::lookup_symbol_ref_from)). None for other attributes.
+    pub fn lookup_symbol_ref_from(
+        &mut self,
+        ctx: &Context,
+        from: OpId,
+        sym_ref: Attribute,
+    ) -> Option<OpId> {
+        let AttrData::SymbolRef { root, nested } = ctx.attr_data(sym_ref) else {
+            return None;
+        };
+        let mut found = self.lookup_symbol_from(ctx, from, ctx.ident_str(*root))?;
+        for n in nested {
+            if !is_symbol_table(ctx, found) {
+                return None;
+            }
+            found = self.lookup_symbol_in(ctx, found, ctx.ident_str(*n))?;
+        }
+        Some(found)
+    }
+}
