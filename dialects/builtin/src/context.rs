@@ -293,6 +293,8 @@ impl Context {
     /// An integer attribute; the value is wrapped to the type's width (sign-extended).
     pub fn integer_attr(&mut self, value: i64, ty: Type) -> Attribute {
         let value = match self.type_data(ty).bit_width() {
+            // i0 holds only 0 (a shift by 64 would overflow).
+            Some(0) => 0,
             Some(w) if w < 64 => {
                 let shift = 64 - w;
                 (value << shift) >> shift
