@@ -54,13 +54,18 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diag
     if reads.is_empty() || writes.is_empty() {
         return Vec::new();
     }
-    let needed = replay_needed(ctx, kernel, act);
     // Reads by target, in program order: only pairs of one target can conflict, and comparing
     // every write with every read would be quadratic in a kernel of many accesses.
     let mut by_target: HashMap<&Target, Vec<&Access>> = HashMap::new();
     for r in &reads {
         by_target.entry(&r.target).or_default().push(r);
     }
+    // No write and read of one target: nothing to check, and no need to find what the
+    // replay needs (a walk over the whole kernel).
+    if !writes.iter().any(|w| by_target.contains_key(&w.target)) {
+        return Vec::new();
+    }
+    let needed = replay_needed(ctx, kernel, act);
     let mut diags = Vec::new();
     for w in &writes {
         for r in by_target.get(&w.target).into_iter().flatten() {

@@ -11,6 +11,7 @@
 //! loads and stores of their aggregate). Both directions are fixpoints over the kernel,
 //! so values carried around loops through locals are covered.
 
+use crate::idhash::IdSet;
 use crate::structure::{is_float_value, kernel_ops, local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{global_write, WriteTarget};
@@ -24,10 +25,10 @@ use std::collections::HashSet;
 /// What the gradient flows through.
 #[derive(Default, Debug)]
 pub(crate) struct Activity {
-    varied: HashSet<Value>,
-    useful: HashSet<Value>,
-    varied_mem: HashSet<OpId>,
-    useful_mem: HashSet<OpId>,
+    varied: IdSet<Value>,
+    useful: IdSet<Value>,
+    varied_mem: IdSet<OpId>,
+    useful_mem: IdSet<OpId>,
 }
 
 /// The derivative rule of an op, if it has one.

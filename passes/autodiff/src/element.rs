@@ -27,6 +27,7 @@
 use crate::activity::Activity;
 use crate::aggregate_ssa::{leaves, Leaf, MAX_LEAVES};
 use crate::emitter::{Emitter, Tape};
+use crate::idhash::{IdMap, IdSet};
 use crate::needs::needed_primals;
 use crate::structure::{in_serial_loop, is_float, is_serial_loop, kernel_ops};
 use indexmap::IndexMap;
@@ -179,7 +180,6 @@ pub(crate) fn plan(
     mode: Aggregates,
 ) -> Result<ElementPlan, Vec<Diagnostic>> {
     let ops = kernel_ops(ctx, kernel);
-    let pos: HashMap<OpId, usize> = ops.iter().enumerate().map(|(i, &o)| (o, i)).collect();
     let mut diags = Vec::new();
     for &op in &ops {
         if let Some((base, _)) = qd_ad::element_access(ctx, op) {
@@ -197,7 +197,10 @@ pub(crate) fn plan(
             }
         }
     }
-    let needed = needed_primals(ctx, kernel, act);
+    // What the reverse needs, and op positions: found at the first aggregate (most kernels
+    // have none, and both walk the whole kernel).
+    let mut needed: Option<IdSet<Value>> = None;
+    let mut pos: Option<IdMap<OpId, usize>> = None;
     let mut plan = ElementPlan::default();
     for &op in &ops {
         if ctx.name(op) != ALLOCA_OP || ctx.num_results(op) != 1 || !is_aggregate(ctx, op) {
@@ -207,6 +210,7 @@ pub(crate) fn plan(
         if !a.element_only {
             continue;
         }
+        let needed = needed.get_or_insert_with(|| needed_primals(ctx, kernel, act));
         let read_back: Vec<OpId> = a
             .loads
             .iter()
@@ -234,6 +238,7 @@ pub(crate) fn plan(
         if !at_segment_top(ctx, op) {
             continue;
         }
+        let pos = pos.get_or_insert_with(|| ops.iter().enumerate().map(|(i, &o)| (o, i)).collect());
         for &s in &a.stores {
             let overwrites_read = read_back.iter().any(|&l| {
                 may_alias(ctx, l, s) && (pos[&l] < pos[&s] || share_serial_loop(ctx, l, s))

@@ -3,12 +3,13 @@
 //! and adjoint storage. `forward`, `tape`, `reverse` and `control` add the methods.
 
 use crate::activity::Activity;
+use crate::idhash::IdMap;
 use crate::structure::Jumps;
 use indexmap::IndexSet;
 use qd_arith::build_constant_float;
 use qd_frontend::{AllocaOp, LocalLoadOp, LocalStoreOp};
 use qd_ir::{BlockId, Builder, Context, InsertPoint, Location, OpId, Type, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// What the analyses found about the kernel being differentiated.
 pub(crate) struct Facts {
@@ -92,7 +93,7 @@ pub(crate) struct Scope {
     /// Where adjoint locals of values defined in `orig` go.
     pub anchor: Anchor,
     /// Primal values already available in this block.
-    pub memo: HashMap<Value, Value>,
+    pub memo: IdMap<Value, Value>,
     /// The jump number of the current iteration, when this block is a reversed loop body.
     pub jid: Option<(OpId, Value)>,
 }
@@ -100,29 +101,29 @@ pub(crate) struct Scope {
 pub(crate) struct Emitter<'f> {
     pub f: &'f Facts,
     /// Original value -> its forward-replay value in the gradient kernel.
-    pub fwd: HashMap<Value, Value>,
+    pub fwd: IdMap<Value, Value>,
     /// Original op -> its forward-replay op.
-    pub fwd_op: HashMap<OpId, OpId>,
+    pub fwd_op: IdMap<OpId, OpId>,
     /// Stacked local -> its stack.
-    pub local_stack: HashMap<OpId, Value>,
-    pub tapes: HashMap<Value, Tape>,
-    pub loops: HashMap<OpId, LoopRec>,
+    pub local_stack: IdMap<OpId, Value>,
+    pub tapes: IdMap<Value, Tape>,
+    pub loops: IdMap<OpId, LoopRec>,
     /// Active ndarray argument -> its adjoint argument.
-    pub adj_arrays: HashMap<Value, Value>,
+    pub adj_arrays: IdMap<Value, Value>,
     /// The current segment: where its stacks and tapes go, and its original top-level block.
     pub hoist: Anchor,
     pub seg_root: BlockId,
     pub scopes: Vec<Scope>,
     /// Adjoints kept as SSA sums (values whose uses all sit in their own block).
-    pub adj_ssa: HashMap<Value, Value>,
+    pub adj_ssa: IdMap<Value, Value>,
     /// Adjoints kept in locals.
-    pub adj_local: HashMap<Value, Value>,
+    pub adj_local: IdMap<Value, Value>,
     /// `adjoint_in_ssa` per value, asked once: it scans the value's uses, and a value used N
     /// times gets N contributions (the primal kernel's uses do not change while it is
     /// differentiated).
-    in_ssa: HashMap<Value, bool>,
+    in_ssa: IdMap<Value, bool>,
     /// Adjoint locals of (non-stacked) locals.
-    pub adj_mem: HashMap<OpId, Value>,
+    pub adj_mem: IdMap<OpId, Value>,
     /// The op being reversed (primal requests are made for it).
     pub cur: Option<OpId>,
     pub num_stacks: usize,
@@ -134,19 +135,19 @@ impl<'f> Emitter<'f> {
     pub(crate) fn new(f: &'f Facts, grad_body: BlockId) -> Self {
         Emitter {
             f,
-            fwd: HashMap::new(),
-            fwd_op: HashMap::new(),
-            local_stack: HashMap::new(),
-            tapes: HashMap::new(),
-            loops: HashMap::new(),
-            adj_arrays: HashMap::new(),
+            fwd: IdMap::default(),
+            fwd_op: IdMap::default(),
+            local_stack: IdMap::default(),
+            tapes: IdMap::default(),
+            loops: IdMap::default(),
+            adj_arrays: IdMap::default(),
             hoist: Anchor::new(grad_body),
             seg_root: f.body,
             scopes: Vec::new(),
-            adj_ssa: HashMap::new(),
-            adj_local: HashMap::new(),
-            in_ssa: HashMap::new(),
-            adj_mem: HashMap::new(),
+            adj_ssa: IdMap::default(),
+            adj_local: IdMap::default(),
+            in_ssa: IdMap::default(),
+            adj_mem: IdMap::default(),
             cur: None,
             num_stacks: 0,
             elem: Default::default(),
@@ -217,7 +218,7 @@ impl<'f> Emitter<'f> {
             orig,
             dst,
             anchor: Anchor::new(dst),
-            memo: HashMap::new(),
+            memo: IdMap::default(),
             jid: None,
         });
     }
