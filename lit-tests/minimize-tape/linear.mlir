@@ -37,7 +37,7 @@ qd.kernel @compute() {
 // CHECK-LABEL: qd.kernel @compute_grad
 // CHECK: qd.struct_for
 // CHECK-NEXT: adstack.alloca : f32 {max_size = 0, primal_elided}
-// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[P:.*]] = qd.alloca : !qd.ptr<f32>
 // CHECK-NEXT: qd.local_store %[[ZERO]], %[[P]]
 // CHECK-NEXT: %[[A:.*]] = qd.alloca : !qd.ptr<f32>

@@ -60,7 +60,7 @@ qd.kernel @push_after_pop(%v: f32) {
 // elided, the adjoint in a local.
 // CHECK-LABEL: qd.kernel @elided
 // CHECK-NEXT: adstack.alloca : f32 {id = 0, max_size = 0, primal_elided}
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[P:.*]] = qd.alloca : !qd.ptr<f32>
 // CHECK-NEXT: qd.local_store %[[Z]], %[[P]]
 // CHECK-NEXT: %[[A:.*]] = qd.alloca : !qd.ptr<f32>

@@ -303,12 +303,10 @@ impl Context {
         };
         self.intern_attr(AttrData::Integer { value, ty })
     }
-    /// A float attribute; the value is rounded to the type's precision.
+    /// A float attribute; the value is rounded to the type's precision (a NaN keeps its bits).
     pub fn float_attr(&mut self, value: f64, ty: Type) -> Attribute {
         let value = match self.type_data(ty) {
-            TypeData::Float(FloatKind::F32) => value as f32 as f64,
-            TypeData::Float(FloatKind::F16) => crate::float::round_to_f16(value),
-            TypeData::Float(FloatKind::BF16) => crate::float::round_to_bf16(value),
+            TypeData::Float(kind) => crate::float::round_to_kind(*kind, value),
             _ => value,
         };
         self.intern_attr(AttrData::Float {

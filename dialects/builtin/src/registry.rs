@@ -77,6 +77,10 @@ pub type VerifyFn = fn(&Context, OpId) -> DiagResult<()>;
 /// `SymbolUserOpInterface::verifySymbolUses`), resolving through the verifier's cached tables.
 pub type VerifySymbolUsesFn =
     fn(&Context, OpId, &mut crate::symbol_table::SymbolTableCollection) -> DiagResult<()>;
+/// Names an op's results for printing (MLIR's `OpAsmOpInterface::getAsmResultNames`): calls
+/// `set_name(result, hint)` for the results that get a name such as `c0` or `cst` instead of a
+/// number. Hints are uniqued by the printer (`%cst`, `%cst_0`).
+pub type AsmResultNamesFn = fn(&Context, OpId, &mut dyn FnMut(crate::Value, &str));
 /// Folds an op given the constant value of each operand (None when not constant). Returns one
 /// result per op result, or None when the op does not fold. The context is mutable only so that
 /// the folder can intern the attributes it returns: it must not mutate the IR.
@@ -102,6 +106,8 @@ pub struct OpInfo {
     pub parse: Option<ParseFn>,
     pub print: Option<PrintFn>,
     pub canonicalization_patterns: Option<PatternsFn>,
+    /// Result name hints for the custom form.
+    pub asm_result_names: Option<AsmResultNamesFn>,
     /// Interfaces by the `TypeId` of their trait-object type (e.g. `dyn DerivativeRule`), so that a
     /// later layer can attach behaviour (such as a derivative rule) to the op.
     pub interfaces: Vec<(TypeId, &'static (dyn Any + Sync))>,
@@ -122,6 +128,7 @@ impl OpInfo {
             parse: None,
             print: None,
             canonicalization_patterns: None,
+            asm_result_names: None,
             interfaces: Vec::new(),
             default_dialect: "",
         }
@@ -154,6 +161,10 @@ impl OpInfo {
     }
     pub fn canonicalization(mut self, f: PatternsFn) -> Self {
         self.canonicalization_patterns = Some(f);
+        self
+    }
+    pub fn asm_result_names(mut self, f: AsmResultNamesFn) -> Self {
+        self.asm_result_names = Some(f);
         self
     }
     /// Attaches an interface implementation: `value` must be a `&'static &'static dyn Trait`

@@ -23,7 +23,13 @@ qd_ir::declare_op! {
         syntax: (parse_constant, print_constant),
         verify: verify_constant,
         verify_symbol_uses: verify_constant_symbol_uses,
+        asm_result_names: constant_names,
     }
+}
+
+/// MLIR's `func::ConstantOp::getAsmResultNames`: `%f`.
+fn constant_names(ctx: &Context, op: OpId, set_name: &mut dyn FnMut(Value, &str)) {
+    set_name(ctx.result(op, 0), "f");
 }
 
 impl ConstantOp {

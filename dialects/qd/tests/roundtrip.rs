@@ -43,10 +43,10 @@ fn round(src: &str, name: &str) -> (String, String) {
     (print_op(&ctx, m, &CUSTOM), print_op(&ctx, m, &GENERIC))
 }
 
-/// The text with comments and blank lines dropped, indentation trimmed, and SSA names replaced
-/// by numbers given in order of definition (a use takes the number of the latest definition of
-/// its name, as MLIR scopes names per region), so that texts that differ only in value names
-/// compare equal.
+/// The text with comments and blank lines dropped, indentation trimmed, float literals compared
+/// by value, and SSA names replaced by numbers given in order of definition (a use takes the
+/// number of the latest definition of its name, as MLIR scopes names per region), so that texts
+/// that differ only in value names compare equal.
 fn normalize(text: &str) -> Vec<String> {
     let mut current: std::collections::HashMap<String, usize> = Default::default();
     let mut defs = 0;
@@ -97,9 +97,27 @@ fn normalize(text: &str) -> Vec<String> {
             rest = after;
         }
         norm.push_str(rest);
-        out.push(norm);
+        out.push(normalize_floats(&norm));
     }
     out
+}
+
+/// Float literals compared by value (as f32, the examples' float type): the shared examples write
+/// `1.3 : f32`, which prints as mlir-opt prints it, `1.300000e+00 : f32`.
+fn normalize_floats(line: &str) -> String {
+    let words: Vec<String> = line
+        .split(' ')
+        .map(|w| {
+            let (num, tail) = w.split_at(w.trim_end_matches(',').len());
+            let float_like = num.contains(['.', 'e', 'E'])
+                && num.starts_with(|c: char| c.is_ascii_digit() || c == '-');
+            match num.parse::<f64>() {
+                Ok(v) if float_like => format!("{:?}{tail}", v as f32),
+                _ => w.to_string(),
+            }
+        })
+        .collect();
+    words.join(" ")
 }
 
 fn example(name: &str) -> String {

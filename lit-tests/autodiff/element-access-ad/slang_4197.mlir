@@ -69,7 +69,7 @@ qd.kernel @g() {
 // CHECK: qd.range_for
 // CHECK: %[[IR:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: %[[G:.*]] = ad.load_element %[[DA]][%[[IR]]] : !qd.ptr<!qd.array<10xf32>>
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_element %[[Z]], %[[DA]][%[[IR]]] : !qd.ptr<!qd.array<10xf32>>
 // CHECK-NEXT: %[[OLD:.*]] = adstack.load_top %[[S]] : f32
 // CHECK-NEXT: ad.store_element %[[OLD]], %[[A]][%[[IR]]] : !qd.ptr<!qd.array<10xf32>>

@@ -23,7 +23,7 @@ qd.kernel @read_after_write() {
 // CHECK: %[[Y:.*]] = qd.load @y[%arg0] : f32
 // CHECK: ad.acc_field_adjoint %{{.*}}, @y[%arg0] : f32
 // CHECK-NEXT: %[[G:.*]] = ad.load_field_adjoint @y[%arg0] : f32
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z]], @y[%arg0] : f32
 // CHECK-NEXT: ad.acc_field_adjoint %[[G]], @x[%arg0] : f32
 
@@ -42,9 +42,9 @@ qd.kernel @double_in_place() {
 }
 
 // CHECK-LABEL: qd.kernel @double_in_place_grad(
-// CHECK: %[[TWO:.*]] = arith.constant 2.0 : f32
+// CHECK: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK-NEXT: %[[G:.*]] = ad.load_field_adjoint @x[%arg0] : f32
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z]], @x[%arg0] : f32
 // CHECK-NEXT: %[[D:.*]] = arith.mulf %[[G]], %[[TWO]] : f32
 // CHECK-NEXT: ad.acc_field_adjoint %[[D]], @x[%arg0] : f32
@@ -74,7 +74,7 @@ qd.kernel @sin_recurrence() {
 // CHECK: %[[I:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: %[[N:.*]] = arith.addi %[[I]], %{{.*}} : i32
 // CHECK-NEXT: %[[G:.*]] = ad.load_field_adjoint @x[%arg0, %[[N]]] : f32
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z]], @x[%arg0, %[[N]]] : f32
 // CHECK-NEXT: %[[V:.*]] = qd.load @x[%arg0, %[[I]]] : f32
 // CHECK-NEXT: %[[C:.*]] = math.cos %[[V]] : f32
@@ -165,7 +165,7 @@ qd.kernel @store_after_atomics() {
 
 // CHECK-LABEL: qd.kernel @store_after_atomics_grad(
 // CHECK: ad.load_field_adjoint @p[%arg0] : f32
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z]], @p[%arg0] : f32
 // CHECK: qd.range_for
 // CHECK-NEXT: ad.load_field_adjoint @p[%arg0] : f32

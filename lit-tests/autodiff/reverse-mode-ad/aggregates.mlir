@@ -53,7 +53,7 @@ qd.kernel @k() {
 // CHECK: %[[TR:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: ad.load_element %[[DST]][0]
 // CHECK: %[[G:.*]] = ad.load_element %[[DARR]][%[[TR]]]
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_element %[[Z]], %[[DARR]][%[[TR]]]
 // CHECK: %[[OLD:.*]] = adstack.load_top %[[S]] : f32
 // CHECK-NEXT: ad.store_element %[[OLD]], %[[ARR]][%[[TR]]]
@@ -66,6 +66,6 @@ qd.kernel @k() {
 // CHECK: qd.range_for
 // CHECK: %[[KR:.*]] = arith.addi %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT: %[[G2:.*]] = ad.load_element %[[DARR]][%[[KR]]]
-// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_element %[[Z2]], %[[DARR]][%[[KR]]]
 // CHECK-NEXT: ad.acc_field_adjoint %[[G2]], @x[%{{.*}}, %[[KR]]]

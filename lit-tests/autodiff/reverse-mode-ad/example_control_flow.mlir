@@ -32,7 +32,7 @@
 // Reverse of the t loop, then of the while loop.
 // CHECK: qd.range_for %{{.*}} = %{{.*}} to %[[TN]] : i32 {
 // CHECK: %[[WT:.*]] = qd.ndarray_load %[[W]]
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[POS:.*]] = arith.cmpf ogt, %[[WT]], %[[Z]] : f32
 // CHECK-NEXT: qd.if %[[POS]] {
 // CHECK: %[[O1:.*]] = adstack.load_top %[[S]]

@@ -15,8 +15,8 @@
 // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: qd.range_for %{{.*}} = %[[C0]] to %[[N]] : i32 {
 // CHECK-NEXT: %[[A:.*]] = adstack.load_top %[[V]] : f32
-// CHECK-NEXT: %[[K:.*]] = arith.constant 0.95 : f32
-// CHECK-NEXT: %[[B:.*]] = arith.constant 0.01 : f32
+// CHECK-NEXT: %[[K:.*]] = arith.constant 0.949999988 : f32
+// CHECK-NEXT: %[[B:.*]] = arith.constant 0.00999999977 : f32
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[A]], %[[K]] : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[M]], %[[B]] : f32
 // CHECK-NEXT: adstack.push %[[V]], %[[S]] : f32
@@ -27,7 +27,7 @@
 // CHECK: qd.range_for
 // CHECK-NEXT: %[[G:.*]] = adstack.load_top_adj %[[V]] : f32
 // CHECK-NEXT: adstack.pop %[[V]] : f32
-// CHECK-NEXT: %[[K2:.*]] = arith.constant 0.95 : f32
+// CHECK-NEXT: %[[K2:.*]] = arith.constant 0.949999988 : f32
 // CHECK-NEXT: %[[GA:.*]] = arith.mulf %[[G]], %[[K2]] : f32
 // CHECK-NEXT: adstack.acc_adjoint %[[V]], %[[GA]] : f32
 // CHECK-NEXT: }

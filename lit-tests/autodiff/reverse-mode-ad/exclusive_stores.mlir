@@ -30,11 +30,11 @@ qd.kernel @both_arms() {
 // CHECK-NEXT: }
 // CHECK-NEXT: qd.if %[[C]] {
 // CHECK-NEXT: %[[D1:.*]] = ad.load_field_adjoint @y[%arg0] : f32
-// CHECK-NEXT: %[[Z1:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z1:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z1]], @y[%arg0] : f32
 // CHECK: } else {
 // CHECK-NEXT: %[[D2:.*]] = ad.load_field_adjoint @y[%arg0] : f32
-// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z2]], @y[%arg0] : f32
 // CHECK: ad.acc_field_adjoint {{.*}}, @x[%arg0] : f32
 
@@ -87,11 +87,11 @@ qd.kernel @in_sequence() {
 // The second store's reverse takes y's adjoint and zeroes it; the first one's then reads 0.
 // CHECK-LABEL: qd.kernel @in_sequence_grad(
 // CHECK: %[[G2:.*]] = ad.load_field_adjoint @y[%arg0] : f32
-// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z2]], @y[%arg0] : f32
 // CHECK: %[[G1:.*]] = ad.load_field_adjoint @y[%arg0] : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %{{.*}}, %[[G1]] : f32
-// CHECK-NEXT: %[[Z1:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z1:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z1]], @y[%arg0] : f32
 // CHECK-NEXT: ad.acc_field_adjoint %[[S]], @x[%arg0] : f32
 
@@ -139,7 +139,7 @@ qd.kernel @after_the_if() {
 // The last store comes first in reverse: the if's stores read the zeroed adjoint.
 // CHECK-LABEL: qd.kernel @after_the_if_grad(
 // CHECK: %[[G:.*]] = ad.load_field_adjoint @y[%arg0] : f32
-// CHECK: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z]], @y[%arg0] : f32
 // CHECK-NEXT: qd.if
 // CHECK-NEXT: ad.load_field_adjoint @y[%arg0] : f32

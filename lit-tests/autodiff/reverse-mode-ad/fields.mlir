@@ -32,7 +32,7 @@ qd.kernel @k() {
 // CHECK-NEXT: %[[DE:.*]] = arith.mulf %[[DS]], %[[E]] : f32
 // The store: read, then zero, y's adjoint.
 // CHECK-NEXT: %[[DY:.*]] = ad.load_field_adjoint @y[%[[I]]] : f32
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z]], @y[%[[I]]] : f32
 // CHECK-NEXT: %[[DM:.*]] = arith.mulf %[[DY]], %[[W]] : f32
 // CHECK-NEXT: %[[DA:.*]] = arith.addf %[[DE]], %[[DM]] : f32

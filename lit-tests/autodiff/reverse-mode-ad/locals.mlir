@@ -70,7 +70,7 @@ qd.kernel @recurrence(%n: i32) {
 // CHECK-NEXT: qd.struct_for (%[[I:.*]]) in @x {
 // CHECK-NEXT: %[[V:.*]] = adstack.alloca : f32
 // The local's zero initial value, then the stored x[i].
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: adstack.push %[[V]], %[[Z]] : f32
 // CHECK-NEXT: %[[A:.*]] = qd.load @x[%[[I]]] : f32
 // CHECK-NEXT: adstack.push %[[V]], %[[A]] : f32
@@ -81,7 +81,7 @@ qd.kernel @recurrence(%n: i32) {
 // CHECK-NEXT: adstack.push %[[V]], %[[E]] : f32
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[DY:.*]] = ad.load_field_adjoint @y[%[[I]]] : f32
-// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z2:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z2]], @y[%[[I]]] : f32
 // CHECK-NEXT: adstack.acc_adjoint %[[V]], %[[DY]] : f32
 // The trip count, max(n - 0, 0), from the bounds.

@@ -26,7 +26,7 @@ qd.kernel @k(%a: !qd.ndarray<?xf32>, %idx: !qd.ndarray<?xi32>, %b: !qd.ndarray<?
 // CHECK-NEXT: %[[V:.*]] = qd.ndarray_load %[[A]][%[[J]]]
 // CHECK-NEXT: %[[DS:.*]] = ad.load_field_adjoint @s[] : f32
 // CHECK-NEXT: %[[DW:.*]] = qd.ndarray_load %[[DB]][%[[I]]]
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: qd.ndarray_store %[[Z]], %[[DB]][%[[I]]]
 // CHECK-NEXT: %[[G1:.*]] = arith.mulf %[[DW]], %[[V]] : f32
 // CHECK-NEXT: %[[G2:.*]] = arith.mulf %[[DW]], %[[V]] : f32

@@ -71,7 +71,7 @@ qd.kernel @k() {
 // CHECK-NEXT: }
 // Then the loose statements, reversed: t = s * s.
 // CHECK-NEXT: %[[DT:.*]] = ad.load_field_adjoint @t[] : f32
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z]], @t[] : f32
 // CHECK-NEXT: %[[G1:.*]] = arith.mulf %[[DT]], %[[G]] : f32
 // CHECK-NEXT: %[[G2:.*]] = arith.mulf %[[DT]], %[[G]] : f32

@@ -22,9 +22,9 @@ qd.kernel @k() {
 // CHECK-LABEL: qd.kernel @k_grad()
 // CHECK-NEXT: qd.struct_for (%[[I:.*]]) in @x {
 // CHECK-NEXT: %[[A:.*]] = qd.load @x[%[[I]]] : f32
-// CHECK-NEXT: %[[C:.*]] = arith.constant 3.0 : f32
+// CHECK-NEXT: %[[C:.*]] = arith.constant 3.000000e+00 : f32
 // CHECK-NEXT: %[[DY:.*]] = ad.load_field_adjoint @y[%[[I]]] : f32
-// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: ad.store_field_adjoint %[[Z]], @y[%[[I]]] : f32
 // CHECK-NEXT: %[[DS:.*]] = arith.mulf %[[DY]], %[[C]] : f32
 // CHECK-NEXT: %[[COS:.*]] = math.cos %[[A]] : f32

@@ -26,7 +26,7 @@ qd.field @x : !qd.field<4xf32>
 // CHECK-DAG: %[[ZERO]] = arith.constant 0 : i64
 // CHECK-DAG: %[[EIGHT]] = arith.constant 8 : i64
 // CHECK-DAG: %[[FOUR]] = arith.constant 4 : i64
-// CHECK-DAG: %[[FZ:.*]] = arith.constant 0.0 : f32
+// CHECK-DAG: %[[FZ:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i64
 //
 // alloca: entry 0 := (0, 0), count := 0.

@@ -105,7 +105,7 @@ qd.field @s : !qd.field<f32>
 // CHECK-DAG: %[[R:.*]] = lowered.temp_ptr 0 : !lowered.ptr<f32>
 // CHECK-DAG: %[[V:.*]] = lowered.load %[[R]] : !lowered.ptr<f32>
 // CHECK-DAG: %[[A2:.*]] = lowered.arg 0 : f32
-// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.0 : f32
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK-DAG: %[[H:.*]] = arith.mulf %[[A2]], %[[TWO]] : f32
 // CHECK: arith.addf %[[V]], %[[H]] : f32
 qd.kernel @phases(%k: f32) {

@@ -126,12 +126,12 @@
 
 // Floats fold in their type's precision: 1/3 in f32 is not 1/3 in f64.
 // CHECK-LABEL: "test.float_constants"
-// CHECK-DAG: %[[T32:.*]] = arith.constant 0.33333334 : f32
-// CHECK-DAG: %[[T64:.*]] = arith.constant 0.3333333333333333 : f64
-// CHECK-DAG: %[[HALF:.*]] = arith.constant 0.75 : f16
-// CHECK-DAG: %[[REM:.*]] = arith.constant 1.5 : f32
-// CHECK-DAG: %[[NEG:.*]] = arith.constant -2.0 : f32
-// CHECK-DAG: %[[MIN:.*]] = arith.constant -0.0 : f32
+// CHECK-DAG: %[[T32:.*]] = arith.constant 0.333333343 : f32
+// CHECK-DAG: %[[T64:.*]] = arith.constant 0.33333333333333331 : f64
+// CHECK-DAG: %[[HALF:.*]] = arith.constant 7.500000e-01 : f16
+// CHECK-DAG: %[[REM:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK-DAG: %[[NEG:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK-DAG: %[[MIN:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-DAG: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK: "test.use"(%[[T32]], %[[T64]], %[[HALF]], %[[REM]], %[[NEG]], %[[MIN]], %[[NAN]])
 "test.float_constants"() ({
@@ -159,7 +159,7 @@
 // Only identities exact for NaN, infinities and signed zeros fold.
 // CHECK-LABEL: "test.float_identities"
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32):
-// CHECK-DAG: %[[Z:.*]] = arith.constant 0.0 : f32
+// CHECK-DAG: %[[Z:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[SUB:.*]] = arith.subf %[[X]], %[[X]] : f32
 // CHECK-DAG: %[[MUL:.*]] = arith.mulf %[[X]], %[[Z]] : f32
 // CHECK-DAG: %[[ADD:.*]] = arith.addf %[[X]], %[[Z]] : f32
@@ -209,17 +209,19 @@
   "test.use"(%0, %1, %2, %3, %4, %5, %6, %7, %8, %9) : (i1, i1, i1, i1, i1, i1, f32, f32, f32, i1) -> ()
 }) : () -> ()
 
-// Casts fold exactly; fptosi of an out-of-range value or NaN stays.
+// Casts fold exactly; fptosi of an out-of-range value or NaN stays, and so does a truncf that
+// is not exact (as in MLIR, whatever the rounding mode).
 // CHECK-LABEL: "test.casts"
 // CHECK-NEXT: ^bb0(%[[X:.*]]: i32, %[[F:.*]]: f32):
-// CHECK-DAG: %[[SI:.*]] = arith.constant -1.0 : f32
-// CHECK-DAG: %[[UI:.*]] = arith.constant 255.0 : f32
+// CHECK-DAG: %[[SI:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK-DAG: %[[UI:.*]] = arith.constant 2.550000e+02 : f32
 // CHECK-DAG: %[[FS:.*]] = arith.constant -2 : i32
-// CHECK-DAG: %[[BIG:.*]] = arith.constant 10000000000.0 : f32
+// CHECK-DAG: %[[BIG:.*]] = arith.constant 1.000000e+10 : f32
 // CHECK-DAG: %[[OOR:.*]] = arith.fptosi %[[BIG]] : f32 to i32
 // CHECK-DAG: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK-DAG: %[[NANI:.*]] = arith.fptoui %[[NAN]] : f32 to i32
-// CHECK-DAG: %[[TR:.*]] = arith.constant 0.1 : f32
+// CHECK-DAG: %[[TENTH:.*]] = arith.constant 1.000000e-01 : f64
+// CHECK-DAG: %[[TR:.*]] = arith.truncf %[[TENTH]] : f64 to f32
 // CHECK-DAG: %[[EXS:.*]] = arith.constant -1 : i32
 // CHECK-DAG: %[[EXU:.*]] = arith.constant 255 : i32
 // CHECK-DAG: %[[TI:.*]] = arith.constant -1 : i8

@@ -87,10 +87,10 @@
 // minnumf/maxnumf: a NaN operand gives the other one, -0 is below +0, x op x is x.
 // CHECK-LABEL: "test.num_min_max"
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32):
-// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.0 : f32
-// CHECK-DAG: %[[NEG:.*]] = arith.constant -1.5 : f32
-// CHECK-DAG: %[[NZ:.*]] = arith.constant -0.0 : f32
-// CHECK-DAG: %[[PZ:.*]] = arith.constant 0.0 : f32
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-DAG: %[[NEG:.*]] = arith.constant -1.500000e+00 : f32
+// CHECK-DAG: %[[NZ:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-DAG: %[[PZ:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK-DAG: %[[M:.*]] = arith.minnumf %[[X]], %[[TWO]] : f32
 // CHECK: "test.use"(%[[TWO]], %[[NEG]], %[[TWO]], %[[NEG]], %[[NZ]], %[[PZ]], %[[NAN]], %[[X]], %[[X]], %[[X]], %[[M]])

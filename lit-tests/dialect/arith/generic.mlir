@@ -15,8 +15,8 @@
   // CHECK-NEXT: %{{.*}} = arith.constant true
   // GENERIC-NEXT: %{{.*}} = "arith.constant"() <{value = true}> : () -> i1
   %1 = "arith.constant"() <{value = true}> : () -> i1
-  // CHECK-NEXT: %{{.*}} = arith.constant 2.5 : f64
-  // GENERIC-NEXT: %{{.*}} = "arith.constant"() <{value = 2.5 : f64}> : () -> f64
+  // CHECK-NEXT: %{{.*}} = arith.constant 2.500000e+00 : f64
+  // GENERIC-NEXT: %{{.*}} = "arith.constant"() <{value = 2.500000e+00 : f64}> : () -> f64
   %2 = "arith.constant"() <{value = 2.5 : f64}> : () -> f64
   // CHECK-NEXT: %{{.*}} = arith.constant -3 : index
   // GENERIC-NEXT: %{{.*}} = "arith.constant"() <{value = -3 : index}> : () -> index

@@ -153,15 +153,15 @@
   %5 = arith.constant true
   // CHECK-NEXT: arith.constant false
   %6 = arith.constant 0 : i1
-  // CHECK-NEXT: arith.constant 1.5 : f32
+  // CHECK-NEXT: arith.constant 1.500000e+00 : f32
   %7 = arith.constant 1.5 : f32
-  // CHECK-NEXT: arith.constant 0.1 : f64
+  // CHECK-NEXT: arith.constant 1.000000e-01 : f64
   %8 = arith.constant 0.1 : f64
   // CHECK-NEXT: arith.constant 0x7FC00000 : f32
   %9 = arith.constant 0x7FC00000 : f32
   // CHECK-NEXT: arith.constant 0x7F800000 : f32
   %10 = arith.constant 0x7F800000 : f32
-  // CHECK-NEXT: arith.constant -0.0 : f16
+  // CHECK-NEXT: arith.constant -0.000000e+00 : f16
   %11 = arith.constant -0.0 : f16
   // CHECK-NEXT: arith.constant {note = 1 : i32} 5 : i32
   %12 = arith.constant {note = 1 : i32} 5 : i32

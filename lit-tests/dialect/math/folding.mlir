@@ -4,17 +4,17 @@
 // negative numbers stay. Folded constants are arith.constant ops.
 
 // CHECK-LABEL: "test.f32"
-// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.0 : f32
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.0 : f32
-// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.0 : f32
-// CHECK-DAG: %[[FOUR:.*]] = arith.constant 4.0 : f32
-// CHECK-DAG: %[[E:.*]] = arith.constant 2.7182817 : f32
-// CHECK-DAG: %[[HALF:.*]] = arith.constant 0.5 : f32
-// CHECK-DAG: %[[PI4:.*]] = arith.constant 0.7853982 : f32
-// CHECK-DAG: %[[NINE:.*]] = arith.constant 9.0 : f32
-// CHECK-DAG: %[[M3:.*]] = arith.constant -3.0 : f32
-// CHECK-DAG: %[[M2:.*]] = arith.constant -2.0 : f32
-// CHECK-DAG: %[[FMA:.*]] = arith.constant 7.0 : f32
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-DAG: %[[FOUR:.*]] = arith.constant 4.000000e+00 : f32
+// CHECK-DAG: %[[E:.*]] = arith.constant 2.71828175 : f32
+// CHECK-DAG: %[[HALF:.*]] = arith.constant 5.000000e-01 : f32
+// CHECK-DAG: %[[PI4:.*]] = arith.constant 0.785398185 : f32
+// CHECK-DAG: %[[NINE:.*]] = arith.constant 9.000000e+00 : f32
+// CHECK-DAG: %[[M3:.*]] = arith.constant -3.000000e+00 : f32
+// CHECK-DAG: %[[M2:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK-DAG: %[[FMA:.*]] = arith.constant 7.000000e+00 : f32
 // CHECK-NOT: math.
 // CHECK: "test.use"(%[[ZERO]], %[[ONE]], %[[ZERO]], %[[E]], %[[FOUR]], %[[ZERO]], %[[TWO]], %[[TWO]], %[[HALF]], %[[ZERO]], %[[NINE]], %[[PI4]], %[[TWO]], %[[M3]], %[[M2]], %[[FMA]])
 "test.f32"() ({
@@ -46,7 +46,7 @@
 
 // f64 folds in f64: e differs from the f32 one.
 // CHECK-LABEL: "test.f64"
-// CHECK-DAG: %[[E:.*]] = arith.constant 2.718281828459045 : f64
+// CHECK-DAG: %[[E:.*]] = arith.constant 2.7182818284590451 : f64
 // CHECK-DAG: %[[S:.*]] = arith.constant 0.8414709848078965 : f64
 // CHECK: "test.use"(%[[E]], %[[S]])
 "test.f64"() ({
@@ -60,8 +60,8 @@
 // non-constant operands.
 // CHECK-LABEL: "test.no_fold"
 // CHECK-NEXT: ^bb0(%[[X:.*]]: f32):
-// CHECK-DAG: %[[H:.*]] = arith.constant 1.5 : f16
-// CHECK-DAG: %[[HF:.*]] = arith.constant 1.0 : f16
+// CHECK-DAG: %[[H:.*]] = arith.constant 1.500000e+00 : f16
+// CHECK-DAG: %[[HF:.*]] = arith.constant 1.000000e+00 : f16
 // CHECK-DAG: math.log %{{.*}} : f32
 // CHECK-DAG: math.log2 %{{.*}} : f32
 // CHECK-DAG: math.sqrt %{{.*}} : f32

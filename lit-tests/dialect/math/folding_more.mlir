@@ -6,24 +6,24 @@
 // and absi at every width; cbrt and fpowi never; log10 of a value with its sign bit set and
 // log1p where 1 + a < 0 stay.
 // CHECK-LABEL: "test.new_f32"
-// CHECK-DAG: %[[M2:.*]] = arith.constant -2.0 : f32
-// CHECK-DAG: %[[MZ:.*]] = arith.constant -0.0 : f32
-// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.0 : f32
+// CHECK-DAG: %[[M2:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK-DAG: %[[MZ:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
 // CHECK-DAG: %[[THREE:.*]] = arith.constant 3 : i32
-// CHECK-DAG: %[[ASIN:.*]] = arith.constant 0.5235988 : f32
-// CHECK-DAG: %[[ACOS:.*]] = arith.constant 1.0471976 : f32
-// CHECK-DAG: %[[ATAN:.*]] = arith.constant 0.4636476 : f32
-// CHECK-DAG: %[[SINH:.*]] = arith.constant 0.5210953 : f32
-// CHECK-DAG: %[[COSH:.*]] = arith.constant 1.127626 : f32
-// CHECK-DAG: %[[ASINH:.*]] = arith.constant 0.48121184 : f32
-// CHECK-DAG: %[[ACOSH:.*]] = arith.constant 1.316958 : f32
-// CHECK-DAG: %[[ATANH:.*]] = arith.constant 0.54930615 : f32
-// CHECK-DAG: %[[LOG1P:.*]] = arith.constant 0.4054651 : f32
-// CHECK-DAG: %[[EXPM1:.*]] = arith.constant 0.6487213 : f32
-// CHECK-DAG: %[[LOG10:.*]] = arith.constant -0.30103 : f32
-// CHECK-DAG: %[[ERF:.*]] = arith.constant 0.5204999 : f32
-// CHECK-DAG: %[[ERFC:.*]] = arith.constant 0.47950011 : f32
-// CHECK-DAG: %[[M3:.*]] = arith.constant -3.0 : f32
+// CHECK-DAG: %[[ASIN:.*]] = arith.constant 0.52359879 : f32
+// CHECK-DAG: %[[ACOS:.*]] = arith.constant 1.04719758 : f32
+// CHECK-DAG: %[[ATAN:.*]] = arith.constant 0.463647604 : f32
+// CHECK-DAG: %[[SINH:.*]] = arith.constant 0.521095276 : f32
+// CHECK-DAG: %[[COSH:.*]] = arith.constant 1.12762594 : f32
+// CHECK-DAG: %[[ASINH:.*]] = arith.constant 0.481211841 : f32
+// CHECK-DAG: %[[ACOSH:.*]] = arith.constant 1.31695795 : f32
+// CHECK-DAG: %[[ATANH:.*]] = arith.constant 0.549306154 : f32
+// CHECK-DAG: %[[LOG1P:.*]] = arith.constant 0.405465096 : f32
+// CHECK-DAG: %[[EXPM1:.*]] = arith.constant 0.648721277 : f32
+// CHECK-DAG: %[[LOG10:.*]] = arith.constant -3.010300e-01 : f32
+// CHECK-DAG: %[[ERF:.*]] = arith.constant 0.520499885 : f32
+// CHECK-DAG: %[[ERFC:.*]] = arith.constant 0.479500115 : f32
+// CHECK-DAG: %[[M3:.*]] = arith.constant -3.000000e+00 : f32
 // CHECK-DAG: %[[SEVEN:.*]] = arith.constant 7 : i32
 // CHECK-DAG: %[[TRUE:.*]] = arith.constant true
 // CHECK-DAG: %[[FALSE:.*]] = arith.constant false
@@ -80,10 +80,10 @@
 }) : () -> ()
 
 // CHECK-LABEL: "test.new_f16"
-// CHECK-DAG: %[[H:.*]] = arith.constant 2.5 : f16
-// CHECK-DAG: %[[B:.*]] = arith.constant -1.5 : bf16
-// CHECK-DAG: %[[RE:.*]] = arith.constant 2.0 : f16
-// CHECK-DAG: %[[CS:.*]] = arith.constant -2.5 : f16
+// CHECK-DAG: %[[H:.*]] = arith.constant 2.500000e+00 : f16
+// CHECK-DAG: %[[B:.*]] = arith.constant -1.500000e+00 : bf16
+// CHECK-DAG: %[[RE:.*]] = arith.constant 2.000000e+00 : f16
+// CHECK-DAG: %[[CS:.*]] = arith.constant -2.500000e+00 : f16
 // CHECK-DAG: %[[T:.*]] = arith.constant true
 // CHECK: %[[TR:.*]] = math.trunc %[[H]] : f16
 // CHECK-NEXT: %[[RO:.*]] = math.round %[[H]] : f16

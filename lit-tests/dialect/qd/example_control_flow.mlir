@@ -25,8 +25,8 @@
 // CHECK-NEXT: qd.condition %[[GO]]
 // CHECK-NEXT: } do {
 // CHECK-NEXT: qd.local_load %[[PV]] : !qd.ptr<f32>
-// CHECK-NEXT: arith.constant 1.3 : f32
-// CHECK-NEXT: arith.constant 0.05 : f32
+// CHECK-NEXT: arith.constant 1.300000e+00 : f32
+// CHECK-NEXT: arith.constant 5.000000e-02 : f32
 // CHECK-NEXT: arith.mulf
 // CHECK-NEXT: %[[S:.*]] = arith.addf
 // CHECK-NEXT: qd.local_store %[[S]], %[[PV]] : !qd.ptr<f32>
@@ -40,7 +40,7 @@
 // CHECK-NEXT: %[[LEN:.*]] = qd.ndarray_shape %[[W]], 0 : !qd.ndarray<?xf32>
 // CHECK-NEXT: qd.range_for %[[T:.*]] = %[[C0]] to %[[LEN]] : i32 {
 // CHECK-NEXT: %[[WT:.*]] = qd.ndarray_load %[[W]][%[[T]]] : !qd.ndarray<?xf32>
-// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.0 : f32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT: %[[POS:.*]] = arith.cmpf ogt, %[[WT]], %[[ZERO]] : f32
 // CHECK-NEXT: %[[VV:.*]] = qd.local_load %[[PV]] : !qd.ptr<f32>
 // CHECK-NEXT: qd.if %[[POS]] {
@@ -49,12 +49,12 @@
 // CHECK-NEXT: %[[R:.*]] = arith.addf %[[VV]], %[[D]] : f32
 // CHECK-NEXT: qd.local_store %[[R]], %[[PV]] : !qd.ptr<f32>
 // CHECK-NEXT: } else {
-// CHECK-NEXT: %[[H:.*]] = arith.constant 0.5 : f32
+// CHECK-NEXT: %[[H:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK-NEXT: %[[R2:.*]] = arith.mulf %[[VV]], %[[H]] : f32
 // CHECK-NEXT: qd.local_store %[[R2]], %[[PV]] : !qd.ptr<f32>
 // CHECK-NEXT: }
 // CHECK-NEXT: %[[V2:.*]] = qd.local_load %[[PV]] : !qd.ptr<f32>
-// CHECK-NEXT: %[[TEN:.*]] = arith.constant 10.0 : f32
+// CHECK-NEXT: %[[TEN:.*]] = arith.constant 1.000000e+01 : f32
 // CHECK-NEXT: %[[BIG:.*]] = arith.cmpf ogt, %[[V2]], %[[TEN]] : f32
 // CHECK-NEXT: qd.if %[[BIG]] {
 // CHECK-NEXT: qd.break

@@ -14,8 +14,8 @@
 // CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT: qd.range_for %{{.*}} = %[[C0]] to %[[N]] : i32 {
 // CHECK-NEXT: %[[A:.*]] = qd.local_load %[[V]] : !qd.ptr<f32>
-// CHECK-NEXT: %[[K:.*]] = arith.constant 0.95 : f32
-// CHECK-NEXT: %[[B:.*]] = arith.constant 0.01 : f32
+// CHECK-NEXT: %[[K:.*]] = arith.constant 0.949999988 : f32
+// CHECK-NEXT: %[[B:.*]] = arith.constant 0.00999999977 : f32
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[A]], %[[K]] : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[M]], %[[B]] : f32
 // CHECK-NEXT: qd.local_store %[[S]], %[[V]] : !qd.ptr<f32>

@@ -23,8 +23,8 @@
 // CHECK-NEXT: %[[P2:.*]] = qd.elem_ptr %[[ARR]][%[[J]]] : !qd.ptr<!qd.array<10xf32>>
 // CHECK-NEXT: %[[A:.*]] = qd.local_load %[[P2]] : !qd.ptr<f32>
 // CHECK-NEXT: %[[SN:.*]] = math.sin %[[A]] : f32
-// CHECK-NEXT: arith.constant 0.9 : f32
-// CHECK-NEXT: arith.constant 0.1 : f32
+// CHECK-NEXT: arith.constant 0.899999976 : f32
+// CHECK-NEXT: arith.constant 1.000000e-01 : f32
 // CHECK-NEXT: arith.mulf %[[SN]], %{{.*}} : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf
 // CHECK-NEXT: qd.local_store %[[S]], %[[P2]] : !qd.ptr<f32>

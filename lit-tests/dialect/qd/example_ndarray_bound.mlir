@@ -14,8 +14,8 @@
 // CHECK-NEXT: qd.range_for %{{.*}} = %[[C0]] to %[[N]] : i32 {
 // CHECK-NEXT: %[[T:.*]] = qd.local_load %[[V]] : !qd.ptr<f32>
 // CHECK-NEXT: %[[SN:.*]] = math.sin %[[T]] : f32
-// CHECK-NEXT: %[[K:.*]] = arith.constant 0.9 : f32
-// CHECK-NEXT: %[[B:.*]] = arith.constant 0.1 : f32
+// CHECK-NEXT: %[[K:.*]] = arith.constant 0.899999976 : f32
+// CHECK-NEXT: %[[B:.*]] = arith.constant 1.000000e-01 : f32
 // CHECK-NEXT: %[[M:.*]] = arith.mulf %[[SN]], %[[K]] : f32
 // CHECK-NEXT: %[[S:.*]] = arith.addf %[[M]], %[[B]] : f32
 // CHECK-NEXT: qd.local_store %[[S]], %[[V]] : !qd.ptr<f32>

@@ -17,7 +17,7 @@
 // CHECK-NEXT: qd.range_for %{{.*}} = %[[C0]] to %[[J]] : i32 {
 // CHECK-NEXT: %[[A:.*]] = qd.local_load %[[V]] : !qd.ptr<f32>
 // CHECK-NEXT: %[[TH:.*]] = math.tanh %[[A]] : f32
-// CHECK-NEXT: %[[H:.*]] = arith.constant 0.5 : f32
+// CHECK-NEXT: %[[H:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK-NEXT: %[[S:.*]] = arith.mulf %[[TH]], %[[H]] : f32
 // CHECK-NEXT: qd.local_store %[[S]], %[[V]] : !qd.ptr<f32>
 // CHECK-NEXT: }

@@ -644,3 +644,278 @@ func.func @sequences_no_fastmath(%arg0: bf16) -> bf16 {
   %5 = arith.truncf %4 : f32 to bf16
   return %5 : bf16
 }
+
+// -----
+
+// CHECK-LABEL: func.func @bitcast_constant_ito_fp() -> f32
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:      return %[[CST]] : f32
+func.func @bitcast_constant_ito_fp() -> f32 {
+  %c0_i32 = arith.constant 0 : i32
+  %0 = arith.bitcast %c0_i32 : i32 to f32
+  return %0 : f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @bitcast_constant_f_pto_fp() -> f16
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 0.000000e+00 : f16
+// CHECK:      return %[[CST]] : f16
+func.func @bitcast_constant_f_pto_fp() -> f16 {
+  %cst = arith.constant 0.000000e+00 : bf16
+  %0 = arith.bitcast %cst : bf16 to f16
+  return %0 : f16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @test_minnumf(%arg0: f32) -> (f32, f32, f32, f32)
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[CST_0:.*]] = arith.constant 0x7F800000 : f32
+// CHECK:      %[[V0:.*]] = arith.minnumf %arg0, %[[CST]] : f32
+// CHECK-NEXT: %[[V1:.*]] = arith.minnumf %arg0, %[[CST_0]] : f32
+// CHECK-NEXT: return %[[V0]], %arg0, %[[V1]], %arg0 : f32, f32, f32, f32
+func.func @test_minnumf(%arg0: f32) -> (f32, f32, f32, f32) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_0 = arith.constant 0x7F800000 : f32
+  %cst_1 = arith.constant 0x7FC00000 : f32
+  %0 = arith.minnumf %cst, %arg0 : f32
+  %1 = arith.minnumf %arg0, %arg0 : f32
+  %2 = arith.minnumf %cst_0, %arg0 : f32
+  %3 = arith.minnumf %cst_1, %arg0 : f32
+  return %0, %1, %2, %3 : f32, f32, f32, f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @test_maxnumf(%arg0: f32) -> (f32, f32, f32, f32)
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[CST_0:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:      %[[V0:.*]] = arith.maxnumf %arg0, %[[CST]] : f32
+// CHECK-NEXT: %[[V1:.*]] = arith.maxnumf %arg0, %[[CST_0]] : f32
+// CHECK-NEXT: return %[[V0]], %arg0, %[[V1]], %arg0 : f32, f32, f32, f32
+func.func @test_maxnumf(%arg0: f32) -> (f32, f32, f32, f32) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_0 = arith.constant 0xFF800000 : f32
+  %cst_1 = arith.constant 0x7FC00000 : f32
+  %0 = arith.maxnumf %cst, %arg0 : f32
+  %1 = arith.maxnumf %arg0, %arg0 : f32
+  %2 = arith.maxnumf %cst_0, %arg0 : f32
+  %3 = arith.maxnumf %cst_1, %arg0 : f32
+  return %0, %1, %2, %3 : f32, f32, f32, f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @test_addf(%arg0: f32) -> (f32, f32, f32, f32)
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-DAG:     %[[CST_0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:      %[[V0:.*]] = arith.addf %arg0, %[[CST_0]] : f32
+// CHECK-NEXT: return %[[V0]], %arg0, %arg0, %[[CST]] : f32, f32, f32, f32
+func.func @test_addf(%arg0: f32) -> (f32, f32, f32, f32) {
+  %cst = arith.constant 0.000000e+00 : f32
+  %cst_0 = arith.constant -0.000000e+00 : f32
+  %cst_1 = arith.constant 1.000000e+00 : f32
+  %0 = arith.addf %cst, %arg0 : f32
+  %1 = arith.addf %arg0, %cst_0 : f32
+  %2 = arith.addf %cst_0, %arg0 : f32
+  %3 = arith.addf %cst_1, %cst_1 : f32
+  return %0, %1, %2, %3 : f32, f32, f32, f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @test_subf(%arg0: f16) -> (f16, f16, f16)
+// CHECK-DAG:     %[[CST:.*]] = arith.constant -1.000000e+00 : f16
+// CHECK-DAG:     %[[CST_0:.*]] = arith.constant -0.000000e+00 : f16
+// CHECK:      %[[V0:.*]] = arith.subf %arg0, %[[CST_0]] : f16
+// CHECK-NEXT: return %arg0, %[[V0]], %[[CST]] : f16, f16, f16
+func.func @test_subf(%arg0: f16) -> (f16, f16, f16) {
+  %cst = arith.constant 0.000000e+00 : f16
+  %cst_0 = arith.constant -0.000000e+00 : f16
+  %cst_1 = arith.constant 1.000000e+00 : f16
+  %0 = arith.subf %arg0, %cst : f16
+  %1 = arith.subf %arg0, %cst_0 : f16
+  %2 = arith.subf %cst, %cst_1 : f16
+  return %0, %1, %2 : f16, f16, f16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @invalid_constant_f_pto_ui() -> i32
+// CHECK-DAG:     %[[CST:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK:      %[[V0:.*]] = arith.fptoui %[[CST]] : f32 to i32
+// CHECK-NEXT: return %[[V0]] : i32
+func.func @invalid_constant_f_pto_ui() -> i32 {
+  %cst = arith.constant -2.000000e+00 : f32
+  %0 = arith.fptoui %cst : f32 to i32
+  return %0 : i32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @test_negf() -> f32
+// CHECK-DAG:     %[[CST:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK:      return %[[CST]] : f32
+// CHECK-LABEL: func.func @test_negf1(%arg0: f32) -> f32
+// CHECK:      return %arg0 : f32
+func.func @test_negf() -> f32 {
+  %cst = arith.constant 2.000000e+00 : f32
+  %0 = arith.negf %cst : f32
+  return %0 : f32
+}
+func.func @test_negf1(%arg0: f32) -> f32 {
+  %0 = arith.negf %arg0 : f32
+  %1 = arith.negf %0 : f32
+  return %1 : f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @ext_fp_constant() -> f64
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : f64
+// CHECK:      return %[[CST]] : f64
+func.func @ext_fp_constant() -> f64 {
+  %cst = arith.constant 1.000000e+00 : f32
+  %0 = arith.extf %cst : f32 to f64
+  return %0 : f64
+}
+
+// -----
+
+// CHECK-LABEL: func.func @trunc_fp_constant() -> bf16
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : bf16
+// CHECK:      return %[[CST]] : bf16
+func.func @trunc_fp_constant() -> bf16 {
+  %cst = arith.constant 1.000000e+00 : f32
+  %0 = arith.truncf %cst : f32 to bf16
+  return %0 : bf16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @trunc_fp_to_nearest_even_constant() -> bf16
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : bf16
+// CHECK:      return %[[CST]] : bf16
+func.func @trunc_fp_to_nearest_even_constant() -> bf16 {
+  %cst = arith.constant 1.000000e+00 : f32
+  %0 = arith.truncf %cst to_nearest_even : f32 to bf16
+  return %0 : bf16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @trunc_fp_downward_constant() -> bf16
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : bf16
+// CHECK:      return %[[CST]] : bf16
+func.func @trunc_fp_downward_constant() -> bf16 {
+  %cst = arith.constant 1.000000e+00 : f32
+  %0 = arith.truncf %cst downward : f32 to bf16
+  return %0 : bf16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @trunc_fp_upward_constant() -> bf16
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : bf16
+// CHECK:      return %[[CST]] : bf16
+func.func @trunc_fp_upward_constant() -> bf16 {
+  %cst = arith.constant 1.000000e+00 : f32
+  %0 = arith.truncf %cst upward : f32 to bf16
+  return %0 : bf16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @trunc_fp_toward_zero_constant() -> bf16
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : bf16
+// CHECK:      return %[[CST]] : bf16
+func.func @trunc_fp_toward_zero_constant() -> bf16 {
+  %cst = arith.constant 1.000000e+00 : f32
+  %0 = arith.truncf %cst toward_zero : f32 to bf16
+  return %0 : bf16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @trunc_fp_to_nearest_away_constant() -> bf16
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : bf16
+// CHECK:      return %[[CST]] : bf16
+func.func @trunc_fp_to_nearest_away_constant() -> bf16 {
+  %cst = arith.constant 1.000000e+00 : f32
+  %0 = arith.truncf %cst to_nearest_away : f32 to bf16
+  return %0 : bf16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @trunc_fp_constant_rounding() -> bf16
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.444000e+25 : f32
+// CHECK:      %[[V0:.*]] = arith.truncf %[[CST]] : f32 to bf16
+// CHECK-NEXT: return %[[V0]] : bf16
+func.func @trunc_fp_constant_rounding() -> bf16 {
+  %cst = arith.constant 1.444000e+25 : f32
+  %0 = arith.truncf %cst : f32 to bf16
+  return %0 : bf16
+}
+
+// -----
+
+// CHECK-LABEL: func.func @invalid_constant_f_pto_si() -> i8
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 2.000000e+10 : f32
+// CHECK:      %[[V0:.*]] = arith.fptosi %[[CST]] : f32 to i8
+// CHECK-NEXT: return %[[V0]] : i8
+func.func @invalid_constant_f_pto_si() -> i8 {
+  %cst = arith.constant 2.000000e+10 : f32
+  %0 = arith.fptosi %cst : f32 to i8
+  return %0 : i8
+}
+
+// -----
+
+// CHECK-LABEL: func.func @constant_s_ito_fp() -> f32
+// CHECK-DAG:     %[[CST:.*]] = arith.constant -2.000000e+00 : f32
+// CHECK:      return %[[CST]] : f32
+func.func @constant_s_ito_fp() -> f32 {
+  %c-2_i32 = arith.constant -2 : i32
+  %0 = arith.sitofp %c-2_i32 : i32 to f32
+  return %0 : f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @constant_u_ito_fp() -> f32
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK:      return %[[CST]] : f32
+func.func @constant_u_ito_fp() -> f32 {
+  %c2_i32 = arith.constant 2 : i32
+  %0 = arith.uitofp %c2_i32 : i32 to f32
+  return %0 : f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @test_remf() -> f32
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:      return %[[CST]] : f32
+func.func @test_remf() -> f32 {
+  %cst = arith.constant 3.000000e+00 : f32
+  %cst_0 = arith.constant 2.000000e+00 : f32
+  %0 = arith.remf %cst, %cst_0 : f32
+  return %0 : f32
+}
+
+// -----
+
+// CHECK-LABEL: func.func @test_remf2() -> (f32, f32)
+// CHECK-DAG:     %[[CST:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:     %[[CST_0:.*]] = arith.constant -1.000000e+00 : f32
+// CHECK:      return %[[CST]], %[[CST_0]] : f32, f32
+func.func @test_remf2() -> (f32, f32) {
+  %cst = arith.constant 3.000000e+00 : f32
+  %cst_0 = arith.constant -2.000000e+00 : f32
+  %cst_1 = arith.constant -3.000000e+00 : f32
+  %0 = arith.remf %cst, %cst_0 : f32
+  %1 = arith.remf %cst_1, %cst_0 : f32
+  return %0, %1 : f32, f32
+}

@@ -54,14 +54,14 @@ qd.kernel @while_two_updates(%v: f32) {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
   qd.range_for %t = %c0 to %c1 : i32 {
-    // expected-error@+1 {{cannot size this adstack: %6 (the result of 'arith.cmpi') cannot be bounded: the trip count of the qd.while it controls has no provable bound}}
+    // expected-error@+1 {{cannot size this adstack: %3 (the result of 'arith.cmpi') cannot be bounded: the trip count of the qd.while it controls has no provable bound}}
     %s = adstack.alloca : f32
     %k = qd.alloca : !qd.ptr<i32>
     qd.local_store %c0, %k : !qd.ptr<i32>
     qd.while {
       %kv = qd.local_load %k : !qd.ptr<i32>
       %c9 = arith.constant 9 : i32
-      // expected-note@+1 {{%6 is defined here}}
+      // expected-note@+1 {{%3 is defined here}}
       %go = arith.cmpi slt, %kv, %c9 : i32
       qd.condition %go
     } do {
@@ -102,7 +102,7 @@ qd.kernel @self_dependent(%v: f32) {
   %c1 = arith.constant 1 : i32
   %c4 = arith.constant 4 : i32
   qd.range_for %t = %c0 to %c1 : i32 {
-    // expected-error@+1 {{cannot size this adstack: %5 (the result of 'qd.local_load') cannot be bounded: it is loop-carried (its local is stored, in a loop around it, a value computed from its own): it is stored 'arith.addi' of its own value and a step that is not a literal; sizing bounds such a local only when it is updated by `m + c`, `m - c` (c a literal), `min(m + c, cap)` or `max(m - c, floor)` once per iteration of a qd.range_for}}
+    // expected-error@+1 {{cannot size this adstack: %2 (the result of 'qd.local_load') cannot be bounded: it is loop-carried (its local is stored, in a loop around it, a value computed from its own): it is stored 'arith.addi' of its own value and a step that is not a literal; sizing bounds such a local only when it is updated by `m + c`, `m - c` (c a literal), `min(m + c, cap)` or `max(m - c, floor)` once per iteration of a qd.range_for}}
     %s = adstack.alloca : f32
     %k = qd.alloca : !qd.ptr<i32>
     qd.local_store %c1, %k : !qd.ptr<i32>

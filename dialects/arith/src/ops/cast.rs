@@ -7,7 +7,7 @@ use crate::consts::{
     float_from_bits, float_kind, float_to_bits, float_value, fold_attr, fold_value, int_width,
     IntVal,
 };
-use crate::elementwise::{rounding_mode, CastRule, ElementwiseDef};
+use crate::elementwise::{CastRule, ElementwiseDef};
 use crate::fold::{const_attr, const_float, const_int, result_type};
 use crate::names;
 use crate::reverse::{needs_nothing, FnRule, RuleCx};
@@ -243,12 +243,15 @@ fn fold_truncf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
             return fold_value(ctx.operand(def, 0));
         }
     }
-    float_kind(ctx, ty)?;
-    // Only the default rounding (to nearest even) is the one float_attr performs.
-    if rounding_mode(ctx, op).is_some_and(|m| m != 0) {
+    let kind = float_kind(ctx, ty)?;
+    // As MLIR's convertFloatValue: only an exact conversion folds (so the rounding mode does not
+    // matter); an inexact, overflowing or signaling-NaN one stays.
+    let v = const_float(ctx, c, 0)?;
+    let narrowed = qd_ir::float::round_to_kind(kind, v);
+    let signaling = v.is_nan() && v.to_bits() & (1 << 51) == 0;
+    if narrowed.to_bits() != v.to_bits() || signaling {
         return None;
     }
-    let v = const_float(ctx, c, 0)?;
     fold_attr(ctx.float_attr(v, ty))
 }
 

@@ -17,8 +17,28 @@ pub fn ops() -> Vec<OpInfo> {
             .traits(OpTraits::PURE | OpTraits::CONSTANT_LIKE)
             .verify(verify)
             .syntax(parse, print)
-            .fold(fold),
+            .fold(fold)
+            .asm_result_names(result_names),
     ]
+}
+
+/// MLIR's `arith::ConstantOp::getAsmResultNames`: `%true`/`%false` for i1, `%c<value>_<type>`
+/// for other integers (`%c<value>` for index), `%cst` for anything else.
+fn result_names(ctx: &Context, op: OpId, set_name: &mut dyn FnMut(Value, &str)) {
+    let result = ctx.result(op, 0);
+    let ty = ctx.value_type(result);
+    let name = match ctx.prop_or_attr(op, "value").map(|a| ctx.attr_data(a)) {
+        Some(AttrData::Bool(b)) => b.to_string(),
+        Some(AttrData::Integer { value, ty: at }) => match ctx.type_data(*at) {
+            TypeData::Integer { width: 1, .. } => (*value != 0).to_string(),
+            TypeData::Integer { .. } => {
+                format!("c{value}_{}", qd_ir::text::type_to_string(ctx, ty))
+            }
+            _ => format!("c{value}"),
+        },
+        _ => "cst".to_string(),
+    };
+    set_name(result, &name);
 }
 
 /// A typed view of an `arith.constant` op.

@@ -86,20 +86,37 @@ fn float_width_changes() {
     let x = h.float(0.1, "f32");
     let r = cast(&mut h, EXTF, x, "f64");
     assert_eq!(as_f(&h, r), Some(0.1f32 as f64));
+    // As MLIR, truncf folds only exact conversions: 0.1 (f64) is not an f32 or an f16.
     let y = h.float(0.1, "f64");
-    let r = cast(&mut h, TRUNCF, y, "f32");
-    assert_eq!(as_f(&h, r), Some(0.1f32 as f64));
-    let r = cast(&mut h, TRUNCF, y, "f16");
-    assert_eq!(as_f(&h, r), Some(0.0999755859375));
-    // A non-default rounding mode is not folded.
-    let op = h.op(TRUNCF, &[y], "f32");
-    let i32t = h.ctx.integer_type(32);
-    let mode = h.ctx.integer_attr(3, i32t);
-    h.ctx.set_prop(op, "roundingmode", mode);
+    for ty in ["f32", "f16", "bf16"] {
+        let op = h.op(TRUNCF, &[y], ty);
+        assert!(h.fold(op).is_none(), "{ty}");
+    }
+    let half = h.float(0.5, "f64");
+    let r = cast(&mut h, TRUNCF, half, "bf16");
+    assert_eq!(as_f(&h, r), Some(0.5));
+    // Overflow and a signaling NaN stay; a quiet NaN folds.
+    let big = h.float(1.0e10, "f32");
+    let op = h.op(TRUNCF, &[big], "f16");
     assert!(h.fold(op).is_none());
-    let mode = h.ctx.integer_attr(0, i32t);
-    h.ctx.set_prop(op, "roundingmode", mode);
-    assert!(h.fold(op).is_some());
+    let snan = h.float(f64::from_bits(0x7FF0_0000_0000_0001), "f64");
+    let op = h.op(TRUNCF, &[snan], "f32");
+    assert!(h.fold(op).is_none());
+    let qnan = h.float(f64::NAN, "f64");
+    let r = cast(&mut h, TRUNCF, qnan, "f32");
+    assert!(as_f(&h, r).is_some_and(f64::is_nan));
+    // An exact conversion folds whatever the rounding mode (it is the same in every mode).
+    let i32t = h.ctx.integer_type(32);
+    for m in [0, 3] {
+        let op = h.op(TRUNCF, &[half], "f32");
+        let mode = h.ctx.integer_attr(m, i32t);
+        h.ctx.set_prop(op, "roundingmode", mode);
+        assert!(h.fold(op).is_some(), "mode {m}");
+        let op = h.op(TRUNCF, &[y], "f32");
+        let mode = h.ctx.integer_attr(m, i32t);
+        h.ctx.set_prop(op, "roundingmode", mode);
+        assert!(h.fold(op).is_none(), "mode {m}");
+    }
     // truncf(extf(x)) is x.
     let a = h.arg("f32");
     let e = h.op(EXTF, &[a], "f64");

@@ -87,6 +87,8 @@ pub struct OpDef {
     /// Runs after `verify` passed: the checks that resolve symbols, through the verifier's
     /// cached tables ([`OpInfo::verify_symbol_uses`]).
     pub verify_symbol_uses: Option<VerifySymbolUsesFn>,
+    /// Result name hints for the custom form (MLIR's `getAsmResultNames`).
+    pub asm_result_names: Option<crate::registry::AsmResultNamesFn>,
 }
 
 impl OpDef {
@@ -104,6 +106,9 @@ impl OpDef {
             .interface::<OpDef>(def);
         if let Some(f) = d.verify_symbol_uses {
             info = info.verify_symbol_uses(f);
+        }
+        if let Some(f) = d.asm_result_names {
+            info = info.asm_result_names(f);
         }
         match &d.syntax {
             Syntax::None => {}

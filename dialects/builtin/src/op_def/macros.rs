@@ -18,6 +18,7 @@ macro_rules! declare_op {
             $(syntax: ($parse:expr, $print:expr),)?
             $(verify: $verify:expr,)?
             $(verify_symbol_uses: $verify_uses:expr,)?
+            $(asm_result_names: $result_names:expr,)?
         }
     ) => {
         $(#[$meta])*
@@ -66,6 +67,7 @@ macro_rules! declare_op {
                     syntax: $crate::__op_syntax!([$($format)?] [$(($parse, $print))?]),
                     verify: $crate::__op_opt!($($verify)?),
                     verify_symbol_uses: $crate::__op_opt!($($verify_uses)?),
+                    asm_result_names: $crate::__op_opt!($($result_names)?),
                 };
                 static REF: &$crate::op_def::OpDef = &DEF;
                 &REF

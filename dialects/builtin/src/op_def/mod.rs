@@ -33,6 +33,7 @@
 //!         syntax: (parse_fn, print_fn),                    // hand-written custom form; or neither
 //!         verify: extra_verify_fn,                         // optional, runs after the structure
 //!         verify_symbol_uses: uses_fn,                     // optional, runs after verify
+//!         asm_result_names: names_fn,                      // optional, result name hints
 //!     }
 //! }
 //! ```
@@ -42,6 +43,8 @@
 //!   never with `lookup_symbol_from`, which scans the table per call. It runs only when `verify`
 //!   passed. With `OpTraits::SYMBOL_USER` it also reports unresolved references itself and the
 //!   verifier's generic check skips the op (the trait requires the hook).
+//! - `asm_result_names: f` (`f(ctx, op, &mut |result, hint| ..)`, MLIR's `getAsmResultNames`)
+//!   names results in the custom form (`%cst`, `%c0_i32`); the printer uniques the hints.
 //! - Sections come in this order; all but `summary` may be left out. `traits` are `const`
 //!   values (`OpTraits::X`, or a dialect's `const` union).
 //! - The region and property names are also what messages print (`expects its body region to

@@ -18,6 +18,7 @@
 
 mod asm_impl;
 mod attr_parser;
+mod bignum;
 mod float_fmt;
 mod input;
 mod lexer;
@@ -113,7 +114,7 @@ fn with_large_stack<R: Send>(ctx: &mut Context, f: impl FnOnce(&mut Context) -> 
 
 /// Prints `op` and everything nested in it, ending with a newline.
 pub fn print_op(ctx: &Context, op: OpId, opts: &PrintOptions) -> String {
-    let names = Names::compute(ctx, op);
+    let names = Names::compute(ctx, op, opts.generic);
     let mut p = Printer::new(ctx, names, *opts);
     p.print_op(op);
     p.out.push('\n');
@@ -122,7 +123,7 @@ pub fn print_op(ctx: &Context, op: OpId, opts: &PrintOptions) -> String {
 
 /// The name `v` has when `root` is printed (`%3`, `%arg0`, `%2#1`), for messages.
 pub fn value_name(ctx: &Context, root: OpId, v: crate::entity::Value) -> String {
-    let names = Names::compute(ctx, root);
+    let names = Names::compute(ctx, root, false);
     let mut out = String::new();
     names.write_value(ctx, v, &mut out);
     out

@@ -35,8 +35,8 @@ const SYNTAX_OUT: &str = r#"module {
   func.func public @caller(%arg0: i32, %arg1: f32) -> i32 {
     %0:2 = call @callee(%arg0, %arg1) : (i32, f32) -> (i32, f32)
     %1 = call @decl(%arg0, %arg1) : (i32, f32) -> i1
-    %2 = constant @callee : (i32, f32) -> (i32, f32)
-    %3:2 = call_indirect %2(%arg0, %arg1) : (i32, f32) -> (i32, f32)
+    %f = constant @callee : (i32, f32) -> (i32, f32)
+    %2:2 = call_indirect %f(%arg0, %arg1) : (i32, f32) -> (i32, f32)
     return %0#0 : i32
   }
   func.func nested @n() {
@@ -46,8 +46,8 @@ const SYNTAX_OUT: &str = r#"module {
     return
   }
   func.func @one() -> i32 {
-    %0 = arith.constant 1 : i32
-    return %0 : i32
+    %c1_i32 = arith.constant 1 : i32
+    return %c1_i32 : i32
   }
 }
 "#;
@@ -120,9 +120,9 @@ func.func @n(%a: i32 {}, %b: f32 {t.q}) -> (i32 {}) attributes {} {
   func.func private @g(i32) -> i32
   func.func @f(%arg0: i32, %arg1: (i32) -> i32) -> i32 {
     %0 = call @g(%arg0) {arg_attrs = [{t.a}], no_inline, res_attrs = [{t.r}], t.d} : (i32) -> i32
-    %1 = constant {t.e} @g : (i32) -> i32
-    %2 = call_indirect %arg1(%arg0) {t.e} : (i32) -> i32
-    return {t.f} %2 : i32
+    %f = constant {t.e} @g : (i32) -> i32
+    %1 = call_indirect %arg1(%arg0) {t.e} : (i32) -> i32
+    return {t.f} %1 : i32
   }
   func.func @e() {
     return {t.f}
@@ -149,7 +149,7 @@ fn ops_outside_a_function_keep_their_prefix() {
     let m = parse(&mut c, src);
     let out = print(&c, m, false);
     assert!(
-        out.contains("    \"t.x\"() ({\n      %0 = func.constant @f : () -> ()\n    }) : () -> ()\n    return\n"),
+        out.contains("    \"t.x\"() ({\n      %f = func.constant @f : () -> ()\n    }) : () -> ()\n    return\n"),
         "{out}"
     );
 }

@@ -280,12 +280,12 @@ qd.kernel @k(%i: i32, %v: f32) {
     let (text, loads, stores, erased) = rewrite(src);
     // Constant indices become literals; chains and element ops on addresses are re-rooted.
     for want in [
-        "%2 = ad.load_element %0[%arg0, 1, 2] : !qd.ptr<!qd.array<4x!qd.struct<f32, !qd.array<3xf32>>>>",
-        "ad.store_element %2, %0[%arg0, 0] {note} : !qd.ptr<!qd.array<4x!qd.struct<f32, !qd.array<3xf32>>>>",
-        "%3 = ad.load_element %0[%arg0, 1, %arg0] : !qd.ptr<!qd.array<4x!qd.struct<f32, !qd.array<3xf32>>>>",
-        "ad.store_element %3, %0[%arg0, 1, 0] : !qd.ptr<!qd.array<4x!qd.struct<f32, !qd.array<3xf32>>>>",
+        "%1 = ad.load_element %0[%arg0, 1, 2] : !qd.ptr<!qd.array<4x!qd.struct<f32, !qd.array<3xf32>>>>",
+        "ad.store_element %1, %0[%arg0, 0] {note} : !qd.ptr<!qd.array<4x!qd.struct<f32, !qd.array<3xf32>>>>",
+        "%2 = ad.load_element %0[%arg0, 1, %arg0] : !qd.ptr<!qd.array<4x!qd.struct<f32, !qd.array<3xf32>>>>",
+        "ad.store_element %2, %0[%arg0, 1, 0] : !qd.ptr<!qd.array<4x!qd.struct<f32, !qd.array<3xf32>>>>",
         // A scalar local is not an aggregate access.
-        "qd.local_store %arg1, %4 : !qd.ptr<f32>",
+        "qd.local_store %arg1, %3 : !qd.ptr<f32>",
     ] {
         assert!(text.contains(want), "{want}\n{text}");
     }
@@ -351,9 +351,9 @@ qd.kernel @k(%v: f32) {
     // rewrite() verifies the result.
     let (text, loads, stores, erased) = rewrite(src);
     for want in [
-        "ad.store_element %arg0, %0[%2, 1] : !qd.ptr<!qd.array<3x2xf32>>",
-        "%4 = ad.load_element %0[1, %3] : !qd.ptr<!qd.array<3x2xf32>>",
-        "ad.store_element %4, %0[%2, 1] : !qd.ptr<!qd.array<3x2xf32>>",
+        "ad.store_element %arg0, %0[%c3_i32, 1] : !qd.ptr<!qd.array<3x2xf32>>",
+        "%1 = ad.load_element %0[1, %c-1_i32] : !qd.ptr<!qd.array<3x2xf32>>",
+        "ad.store_element %1, %0[%c3_i32, 1] : !qd.ptr<!qd.array<3x2xf32>>",
     ] {
         assert!(text.contains(want), "{want}\n{text}");
     }

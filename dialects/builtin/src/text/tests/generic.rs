@@ -189,15 +189,15 @@ fn attributes_of_every_kind() {
     let expected = concat!(
         "\"builtin.module\"() ({\n",
         "  \"t.op\"() <{a = \"prop\", b = 2 : i32}> {",
-        "arr = [1 : i64, \"x\", [2.0 : f32], @sym], bf = 1.5 : bf16, big = 1.0e20 : f64, bit = true, ",
+        "arr = [1 : i64, \"x\", [2.000000e+00 : f32], @sym], bf = 1.500000e+00 : bf16, big = 1.000000e+20 : f64, bit = true, ",
         "dense = array<i64: 1, -2>, dense_b = array<i1: true, false>, dense_empty = array<i32>, ",
-        "dense_f = array<f32: 1.5, 2.0>, dense_u = array<ui8: 255>, dial = #test.mode<fast>, ",
-        "dict = {k = 1 : i32, on}, dot = 1.0 : f64, empty_arr = [], empty_dict = {}, ",
-        "f = false, f16v = 0.1 : f16, f32v = 1.3 : f32, f64v = 2.5 : f64, flag, hex = 16 : i32, ",
+        "dense_f = array<f32: 1.500000e+00, 2.000000e+00>, dense_u = array<ui8: 255>, dial = #test.mode<fast>, ",
+        "dict = {k = 1 : i32, on}, dot = 1.000000e+00 : f64, empty_arr = [], empty_dict = {}, ",
+        "f = false, f16v = 9.997550e-02 : f16, f32v = 1.300000e+00 : f32, f64v = 2.500000e+00 : f64, flag, hex = 16 : i32, ",
         "idx = 7 : index, inf = 0x7FF0000000000000 : f64, int = 42 : i64, nan = 0x7FC00000 : f32, ",
         "neg = -1 : i8, ninf = 0xFC00 : f16, opaque = #other.thing<(i32) -> i32, \"s>\">, bare_dial = #other.plain, ",
-        "\"quoted key\" = 3 : i16, quoted_sym = @\"a b\", s = -128 : si8, small = -0.0025 : f32, ",
-        "str = \"a\\22b\\\\c\\0A\\09A\", sym = @a::@b::@c, t = true, tiny = 1.5e-7 : f64, ",
+        "\"quoted key\" = 3 : i16, quoted_sym = @\"a b\", s = -128 : si8, small = -2.500000e-03 : f32, ",
+        "str = \"a\\22b\\\\c\\0A\\09A\", sym = @a::@b::@c, t = true, tiny = 1.500000e-07 : f64, ",
         "ty = (i32, f32) -> (), ty2 = !test.box<4x?xf32>, ty3 = !opaque.thing<a, [b], \"x > y\">, ty4 = f16, ",
         "u = 255 : ui8, unit_val, wide = 9223372036854775807 : i128, wrapped = -1 : i8} : () -> ()\n",
         "}) : () -> ()\n"
@@ -407,8 +407,8 @@ fn reads_mlir_opt_output() {
   ^bb0(%arg0: i32 loc("in.mlir":3:8)):
     "t.br"()[^bb1] : () -> () loc(callsite("in.mlir":2:3 at "caller.py":7:1))
   ^bb1:
-    %0 = "t.c"() <{v = -0.25 : f64, value = 1.5 : f32}> : () -> f32 loc("in.mlir":6:5)
-  }) {arr = [1 : i64, 2.5 : f32]} : () -> () loc("in.mlir":2:3)
+    %0 = "t.c"() <{v = -2.500000e-01 : f64, value = 1.500000e+00 : f32}> : () -> f32 loc("in.mlir":6:5)
+  }) {arr = [1 : i64, 2.500000e+00 : f32]} : () -> () loc("in.mlir":2:3)
 } loc("in.mlir":1:1)
 "#;
     assert_eq!(out, expected);

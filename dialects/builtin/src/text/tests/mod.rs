@@ -2,9 +2,11 @@
 
 mod custom;
 mod errors;
+mod float_print;
 mod generic;
 mod lexer_tests;
 mod render_tests;
+mod result_names;
 mod robustness;
 mod typed_attr;
 
@@ -135,6 +137,8 @@ fn test_dialect() -> DialectDef {
             .verify(|c, op| shape(c, op, 0, 0, 1))
             .syntax(parse_br, print_br),
         OpInfo::new("test.generic_only", "no custom syntax"),
+        OpInfo::new("test.named", "names its result after its `hint` attribute")
+            .asm_result_names(hint_names),
         OpInfo::new(
             "test.checked",
             "prints custom only when it has an `ok` attribute",
@@ -146,6 +150,17 @@ fn test_dialect() -> DialectDef {
     d.print_type = Some(print_box);
     d.parse_attr = Some(parse_attr);
     d
+}
+
+/// The `hint` string attribute as the name of every result (an empty or missing one: none).
+fn hint_names(ctx: &Context, op: OpId, set_name: &mut dyn FnMut(Value, &str)) {
+    if let Some(crate::attributes::AttrData::String(h)) =
+        ctx.attr(op, "hint").map(|a| ctx.attr_data(a))
+    {
+        for &r in ctx.results(op) {
+            set_name(r, h);
+        }
+    }
 }
 
 /// What the print hooks rely on (the generic form can build anything): counts of results,
