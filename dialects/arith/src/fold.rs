@@ -116,6 +116,11 @@ pub fn float_nary(
     let vals: Vec<f64> = (0..n)
         .map(|i| const_float(ctx, c, i))
         .collect::<Option<_>>()?;
-    let v = in_precision(kind, &vals, f32op, f64op);
+    let mut v = in_precision(kind, &vals, f32op, f64op);
+    // A NaN made by an invalid operation (0/0, inf - inf) is the hardware's default NaN, negative
+    // on x86; APFloat's, which mlir-opt folds to, is the positive quiet NaN (0x7FC00000).
+    if v.is_nan() && !vals.iter().any(|x| x.is_nan()) {
+        v = f64::NAN;
+    }
     Some(vec![FoldResult::Attr(ctx.float_attr(v, ty))])
 }
