@@ -11,7 +11,7 @@
 //! loads and stores of their aggregate). Both directions are fixpoints over the kernel,
 //! so values carried around loops through locals are covered.
 
-use crate::idhash::IdSet;
+use crate::handle_set::HandleSet;
 use crate::structure::{is_float_value, kernel_ops, local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{global_write, WriteTarget};
@@ -25,10 +25,10 @@ use std::collections::HashSet;
 /// What the gradient flows through.
 #[derive(Default, Debug)]
 pub(crate) struct Activity {
-    varied: IdSet<Value>,
-    useful: IdSet<Value>,
-    varied_mem: IdSet<OpId>,
-    useful_mem: IdSet<OpId>,
+    varied: HandleSet<Value>,
+    useful: HandleSet<Value>,
+    varied_mem: HandleSet<OpId>,
+    useful_mem: HandleSet<OpId>,
 }
 
 /// The derivative rule of an op, if it has one.
@@ -92,7 +92,7 @@ impl Activity {
             }
             LOCAL_STORE_OP | STORE_ELEMENT_OP => {
                 let (value, addr) = local_write(ctx, op).expect("a local write");
-                if self.varied.contains(&value) {
+                if self.varied.contains(value) {
                     if let Some(a) = root_alloca(ctx, addr) {
                         changed |= self.varied_mem.insert(a);
                     }
@@ -100,13 +100,12 @@ impl Activity {
             }
             LOCAL_LOAD_OP | LOAD_ELEMENT_OP => {
                 let (result, addr) = local_read(ctx, op).expect("a local read");
-                if root_alloca(ctx, addr).is_some_and(|a| self.varied_mem.contains(&a)) {
+                if root_alloca(ctx, addr).is_some_and(|a| self.varied_mem.contains(a)) {
                     changed |= self.vary(ctx, result);
                 }
             }
             _ => {
-                if rule_of(ctx, op).is_some() && ctx.operands(op).any(|v| self.varied.contains(&v))
-                {
+                if rule_of(ctx, op).is_some() && ctx.operands(op).any(|v| self.varied.contains(v)) {
                     for &r in ctx.results(op) {
                         changed |= self.vary(ctx, r);
                     }
@@ -139,7 +138,7 @@ impl Activity {
         match ctx.name(op) {
             LOCAL_LOAD_OP | LOAD_ELEMENT_OP => {
                 let (result, addr) = local_read(ctx, op).expect("a local read");
-                if self.useful.contains(&result) {
+                if self.useful.contains(result) {
                     if let Some(a) = root_alloca(ctx, addr) {
                         changed |= self.useful_mem.insert(a);
                     }
@@ -147,13 +146,13 @@ impl Activity {
             }
             LOCAL_STORE_OP | STORE_ELEMENT_OP => {
                 let (value, addr) = local_write(ctx, op).expect("a local write");
-                if root_alloca(ctx, addr).is_some_and(|a| self.useful_mem.contains(&a)) {
+                if root_alloca(ctx, addr).is_some_and(|a| self.useful_mem.contains(a)) {
                     changed |= self.use_(ctx, value);
                 }
             }
             _ => {
                 if rule_of(ctx, op).is_some()
-                    && ctx.results(op).iter().any(|r| self.useful.contains(r))
+                    && ctx.results(op).iter().any(|r| self.useful.contains(*r))
                 {
                     for v in ctx.operand_vec(op) {
                         changed |= self.use_(ctx, v);
@@ -170,11 +169,11 @@ impl Activity {
 
     /// Whether `v` gets an adjoint.
     pub(crate) fn is_active(&self, v: Value) -> bool {
-        self.varied.contains(&v) && self.useful.contains(&v)
+        self.varied.contains(v) && self.useful.contains(v)
     }
 
     /// Whether a local (a `qd.alloca`) gets an adjoint.
     pub(crate) fn is_active_mem(&self, alloca: OpId) -> bool {
-        self.varied_mem.contains(&alloca) && self.useful_mem.contains(&alloca)
+        self.varied_mem.contains(alloca) && self.useful_mem.contains(alloca)
     }
 }

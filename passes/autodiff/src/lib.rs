@@ -112,6 +112,7 @@ mod element_access;
 mod emitter;
 mod forward;
 mod global_rules;
+mod handle_set;
 mod idhash;
 mod needs;
 mod pass;
