@@ -154,9 +154,9 @@ fn resolve_kernel(
     }
 }
 
-/// Where the declaration sits; what its kernels must be is [`verify_reverse_symbols`]'s.
+/// Where the declaration sits; that it is the only one of its kernel and what its kernels must be
+/// is [`verify_reverse_symbols`]'s.
 fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
-    let kernel = ReverseOp(op).kernel_name(ctx);
     if let Some(p) = ctx.parent_op(op) {
         if !ctx.has_trait(p, OpTraits::SYMBOL_TABLE) {
             return Err(err(
@@ -169,19 +169,34 @@ fn verify_reverse(ctx: &Context, op: OpId) -> DiagResult<()> {
             ));
         }
     }
-    // One declaration per kernel: a second one would be ambiguous about activity and gradient.
-    let mut prev = ctx.prev_op(op);
-    while let Some(o) = prev {
-        if ReverseOp::from_op(ctx, o).is_some_and(|r| r.kernel_name(ctx) == kernel) {
-            return Err(err(
-                ctx,
-                op,
-                format!("declares the gradient of @{kernel} a second time"),
-            ));
-        }
-        prev = ctx.prev_op(o);
-    }
     Ok(())
+}
+
+/// The kernel an op of a block declares the gradient of, when it is an `ad.reverse`.
+fn declared_kernel(ctx: &Context, op: OpId) -> Option<String> {
+    ReverseOp::from_op(ctx, op).map(|r| r.kernel_name(ctx))
+}
+
+/// One declaration per kernel: a second one would be ambiguous about activity and gradient.
+/// Checked with the verifier's collection, which indexes the block's declarations once (a scan
+/// of the earlier ops per declaration was quadratic in them).
+fn check_declared_once(
+    ctx: &Context,
+    op: OpId,
+    kernel: &str,
+    symbols: &mut SymbolTableCollection,
+) -> DiagResult<()> {
+    let Some(block) = ctx.parent_block(op) else {
+        return Ok(());
+    };
+    match symbols.first_keyed_op(ctx, block, ReverseOp::NAME, declared_kernel, kernel) {
+        Some(first) if first != op => Err(err(
+            ctx,
+            op,
+            format!("declares the gradient of @{kernel} a second time"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// What the declaration's kernels must be (after [`verify_reverse`] passed).
@@ -194,6 +209,7 @@ fn verify_reverse_symbols(
     let kernel = r.kernel_name(ctx);
     let gradient = r.gradient_name(ctx);
     let active = r.active(ctx);
+    check_declared_once(ctx, op, &kernel, symbols)?;
     let Some(k) = resolve_kernel(ctx, op, &kernel, "kernel", symbols)? else {
         return Ok(());
     };

@@ -14,6 +14,7 @@ use crate::types::{is_scalar, FieldType, NdarrayType};
 use crate::verify::*;
 use qd_ir::asm::{Delimiter, OpAsmParser, OpAsmPrinter};
 use qd_ir::op_def::prop;
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{
     AttrData, BlockId, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits,
     OperationState, Type, TypeData, Value,
@@ -130,6 +131,19 @@ impl FieldOp {
 /// The `qd.field` named `name` in the nearest symbol table above `from`.
 pub fn lookup_field(ctx: &Context, from: OpId, name: &str) -> Option<FieldOp> {
     lookup_symbol(ctx, from, name).and_then(|op| FieldOp::from_op(ctx, op))
+}
+
+/// As [`lookup_field`], resolved through `symbols`: passes that look up a field per op build the
+/// collection once per run (fields do not change while they run), so lookups stay O(1).
+pub fn lookup_field_in(
+    ctx: &Context,
+    symbols: &mut SymbolTableCollection,
+    from: OpId,
+    name: &str,
+) -> Option<FieldOp> {
+    symbols
+        .lookup_symbol_from(ctx, from, name)
+        .and_then(|op| FieldOp::from_op(ctx, op))
 }
 
 fn verify_field(ctx: &Context, op: OpId) -> DiagResult<()> {

@@ -75,7 +75,7 @@ pub mod verify;
 pub mod writes;
 
 pub use control::{BreakOp, ContinueOp, IfOp};
-pub use globals::{enclosing_kernel, lookup_field, FieldOp, KernelOp};
+pub use globals::{enclosing_kernel, lookup_field, lookup_field_in, FieldOp, KernelOp};
 pub use locals::{pointee_of, AllocaOp, ElemPtrOp, LocalLoadOp, LocalStoreOp, MemberPtrOp};
 pub use loops::{
     enclosing_loop, is_loop, is_parallel_loop, parallel_loops, ConditionOp, RangeForOp,

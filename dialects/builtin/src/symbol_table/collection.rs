@@ -9,7 +9,7 @@
 use super::{is_symbol_table, SymbolTable};
 use crate::attributes::AttrData;
 use crate::context::Context;
-use crate::entity::{Attribute, OpId};
+use crate::entity::{Attribute, BlockId, OpId};
 use std::collections::HashMap;
 
 /// Symbol tables by table op, built on first use. Valid while the symbols and the nesting of the
@@ -21,6 +21,8 @@ pub struct SymbolTableCollection {
     nearest: HashMap<OpId, Option<OpId>>,
     /// Reused buffer for the ops of one upward walk.
     path: Vec<OpId>,
+    /// Per (block, key kind): the first op of the block with each key (see [`Self::first_keyed_op`]).
+    keyed: HashMap<(BlockId, &'static str), HashMap<String, OpId>>,
 }
 
 impl SymbolTableCollection {
@@ -80,6 +82,33 @@ impl SymbolTableCollection {
                 .and_then(|p| self.nearest_symbol_table(ctx, p));
         }
         None
+    }
+
+    /// The first op of `block` whose `key` is `name`. For checks that a declaration which is not
+    /// a symbol appears once per block (one `ad.reverse` per kernel): the index of `block` by
+    /// `key` is built once, on first use, like the tables. `kind` names the key function (one
+    /// function per kind).
+    pub fn first_keyed_op(
+        &mut self,
+        ctx: &Context,
+        block: BlockId,
+        kind: &'static str,
+        key: fn(&Context, OpId) -> Option<String>,
+        name: &str,
+    ) -> Option<OpId> {
+        self.keyed
+            .entry((block, kind))
+            .or_insert_with(|| {
+                let mut first = HashMap::new();
+                for o in ctx.block_ops(block) {
+                    if let Some(k) = key(ctx, o) {
+                        first.entry(k).or_insert(o);
+                    }
+                }
+                first
+            })
+            .get(name)
+            .copied()
     }
 
     /// Resolves a `SymbolRef` attribute from `from` (as

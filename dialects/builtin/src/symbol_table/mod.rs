@@ -78,6 +78,21 @@ impl SymbolTable {
     pub fn remove(&mut self, name: &str) -> Option<OpId> {
         self.symbols.shift_remove(name)
     }
+    /// Records symbol `op` named `name`, added to the table's region after the table was built
+    /// (last in [`Self::iter`]'s order). A name already defined keeps its first definition and
+    /// `op` is listed as a redefinition; false then.
+    pub fn insert(&mut self, name: &str, op: OpId) -> bool {
+        match self.symbols.get(name) {
+            Some(&first) => {
+                self.duplicates.push((first, op));
+                false
+            }
+            None => {
+                self.symbols.insert(name.to_string(), op);
+                true
+            }
+        }
+    }
 }
 
 /// The symbol name of `op`: its `sym_name` string property or attribute.

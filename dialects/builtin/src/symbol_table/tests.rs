@@ -82,6 +82,52 @@ fn duplicates_keep_the_first() {
 }
 
 #[test]
+fn insert_records_added_symbols() {
+    let mut ctx = td::ctx();
+    let (m, body) = td::module(&mut ctx);
+    let (a, _) = func(&mut ctx, body, "a", 0, 2);
+    let mut t = SymbolTable::new(&ctx, m);
+    let (b, _) = func(&mut ctx, body, "b", 0, 3);
+    assert!(!t.contains("b"));
+    assert!(t.insert("b", b));
+    assert_eq!(t.lookup("b"), Some(b));
+    let names: Vec<(&str, OpId)> = t.iter().collect();
+    assert_eq!(names, vec![("a", a), ("b", b)]);
+    // A second definition keeps the first, as `new` does.
+    let (a2, _) = func(&mut ctx, body, "a", 0, 4);
+    assert!(!t.insert("a", a2));
+    assert_eq!(t.lookup("a"), Some(a));
+    assert_eq!(t.duplicates(), &[(a, a2)]);
+    let fresh = SymbolTable::new(&ctx, m);
+    assert_eq!(
+        fresh.iter().collect::<Vec<_>>(),
+        t.iter().collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn first_keyed_op_indexes_a_block_once() {
+    let mut ctx = td::ctx();
+    let (_, body) = td::module(&mut ctx);
+    let (f, _) = func(&mut ctx, body, "f", 0, 2);
+    let (g, _) = func(&mut ctx, body, "g", 0, 3);
+    let (f2, _) = func(&mut ctx, body, "f", 0, 4);
+    fn key(ctx: &Context, op: OpId) -> Option<String> {
+        symbol_name(ctx, op).map(str::to_string)
+    }
+    let mut c = SymbolTableCollection::new();
+    assert_eq!(c.first_keyed_op(&ctx, body, "name", key, "f"), Some(f));
+    assert_ne!(c.first_keyed_op(&ctx, body, "name", key, "f"), Some(f2));
+    assert_eq!(c.first_keyed_op(&ctx, body, "name", key, "g"), Some(g));
+    assert_eq!(c.first_keyed_op(&ctx, body, "name", key, "h"), None);
+    // Built once: an op added later is not seen by this collection, but by a new one.
+    let (h, _) = func(&mut ctx, body, "h", 0, 5);
+    assert_eq!(c.first_keyed_op(&ctx, body, "name", key, "h"), None);
+    let mut fresh = SymbolTableCollection::new();
+    assert_eq!(fresh.first_keyed_op(&ctx, body, "name", key, "h"), Some(h));
+}
+
+#[test]
 fn names_and_visibility() {
     let mut ctx = td::ctx();
     let (_, body) = td::module(&mut ctx);
