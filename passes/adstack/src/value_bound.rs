@@ -32,6 +32,7 @@ use qd_frontend::{
 use qd_frontend::{
     NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
 };
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{AttrData, Context, OpId, TypeData, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 
@@ -99,18 +100,29 @@ pub(crate) struct KernelFacts {
     kernel_args: Vec<Value>,
     written_fields: HashSet<String>,
     written_args: HashSet<usize>,
+    /// The `qd.field` (None: none) each op with a `field` symbol names, resolved through the
+    /// index's symbol tables: sizing asks per load and loop, and a lookup scans the module.
+    fields: HashMap<OpId, Option<FieldOp>>,
 }
 
 impl KernelFacts {
     /// The facts of `kernel` (none outside a kernel: no ndarray arguments, no writes to rule
     /// out).
-    pub fn of(ctx: &Context, kernel: Option<OpId>) -> KernelFacts {
+    pub fn of(
+        ctx: &Context,
+        symbols: &mut SymbolTableCollection,
+        kernel: Option<OpId>,
+    ) -> KernelFacts {
         let mut f = KernelFacts::default();
         let Some(k) = kernel else {
             return f;
         };
         f.kernel_args = KernelOp(k).args(ctx);
         for o in ctx.walk_pre_order(k) {
+            if let Some(name) = symbol(ctx, o, "field") {
+                let field = qd_frontend::lookup_field_in(ctx, symbols, o, &name);
+                f.fields.insert(o, field);
+            }
             match ctx.name(o) {
                 STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP => {
                     if let Some(name) = symbol(ctx, o, "field") {
@@ -136,6 +148,15 @@ impl KernelFacts {
 
     fn arg_index(&self, v: Value) -> Option<usize> {
         self.kernel_args.iter().position(|&a| a == v)
+    }
+
+    /// The field named `name` as `qd_frontend::lookup_field` resolves it from `op` (a scan only
+    /// for an op outside the kernel's walk).
+    fn field(&self, ctx: &Context, op: OpId, name: &str) -> Option<FieldOp> {
+        match self.fields.get(&op) {
+            Some(&f) if f.is_none_or(|f| f.name(ctx) == name) => f,
+            _ => qd_frontend::lookup_field(ctx, op, name),
+        }
     }
 }
 
@@ -212,7 +233,7 @@ impl<'a> Bounder<'a> {
         }
         match ctx.name(l) {
             STRUCT_FOR_OP => {
-                let shape = struct_for_shape(ctx, l)
+                let shape = struct_for_shape(ctx, self.kernel, l)
                     .ok_or_else(|| Unbounded::op(l, "its field has no static shape"))?;
                 let n = shape.get(k).copied().unwrap_or(0);
                 Ok((var, SizeExpr::constant(0), SizeExpr::constant(n)))
@@ -273,7 +294,7 @@ impl<'a> Bounder<'a> {
     pub fn trip_count(&mut self, l: OpId) -> Result<SizeExpr, Unbounded> {
         let ctx = self.ctx;
         if ctx.name(l) == STRUCT_FOR_OP {
-            let shape = struct_for_shape(ctx, l)
+            let shape = struct_for_shape(ctx, self.kernel, l)
                 .ok_or_else(|| Unbounded::op(l, "its field has no static shape"))?;
             let n = shape.iter().fold(1i64, |a, &s| a.saturating_mul(s.max(0)));
             return Ok(SizeExpr::constant(n));
@@ -562,7 +583,7 @@ impl<'a> Bounder<'a> {
                 format!("field @{name} is written by this kernel, so its value at launch does not bound it"),
             ));
         }
-        let field: Option<FieldOp> = qd_frontend::lookup_field(ctx, op, &name);
+        let field: Option<FieldOp> = self.kernel.field(ctx, op, &name);
         let Some(field) = field else {
             return Err(Unbounded::value(
                 v,
@@ -848,9 +869,9 @@ pub(crate) fn symbol(ctx: &Context, op: OpId, prop: &str) -> Option<String> {
 }
 
 /// The static shape of the field a `struct_for` walks.
-fn struct_for_shape(ctx: &Context, l: OpId) -> Option<Vec<i64>> {
+fn struct_for_shape(ctx: &Context, kernel: &KernelFacts, l: OpId) -> Option<Vec<i64>> {
     let name = symbol(ctx, l, "field")?;
-    qd_frontend::lookup_field(ctx, l, &name).map(|f| f.shape(ctx))
+    kernel.field(ctx, l, &name).map(|f| f.shape(ctx))
 }
 
 /// Whether a push writes the stack `stack`.

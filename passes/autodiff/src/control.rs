@@ -134,7 +134,7 @@ impl Emitter<'_> {
                 }
             }
             (STRUCT_FOR_OP, None) => {
-                let size = struct_for_shape(ctx, op).iter().product::<i64>();
+                let size = self.struct_for_shape(ctx, op).iter().product::<i64>();
                 let mut b = self.builder(ctx);
                 build_constant_int(&mut b, size, i32t, loc)
             }
@@ -212,7 +212,7 @@ impl Emitter<'_> {
             Some(lo) => vec![build_binary(&mut b, ADDI, lo, lin, loc)],
             None => {
                 // Row-major: the last index varies fastest.
-                let shape = struct_for_shape(b.ctx, op);
+                let shape = self.struct_for_shape(b.ctx, op);
                 let mut out = vec![lin; shape.len()];
                 let mut stride = 1i64;
                 for d in (0..shape.len()).rev() {
@@ -231,12 +231,18 @@ impl Emitter<'_> {
     }
 }
 
-/// The shape of the field a struct_for runs over.
-fn struct_for_shape(ctx: &Context, op: OpId) -> Vec<i64> {
-    let name = StructForOp(op).field_name(ctx).to_string();
-    lookup_field(ctx, op, &name)
-        .map(|f| f.shape(ctx))
-        .unwrap_or_default()
+impl Emitter<'_> {
+    /// The shape of the field a struct_for runs over (resolved with the facts; a scan only for a
+    /// loop they did not see).
+    fn struct_for_shape(&self, ctx: &Context, op: OpId) -> Vec<i64> {
+        if let Some(s) = self.f.struct_for_shapes.get(&op) {
+            return s.clone();
+        }
+        let name = StructForOp(op).field_name(ctx).to_string();
+        lookup_field(ctx, op, &name)
+            .map(|f| f.shape(ctx))
+            .unwrap_or_default()
+    }
 }
 
 /// Inserts `qd.if c {then} [else {else}]` with the given (detached) blocks.

@@ -12,15 +12,19 @@ use qd_ir::{BlockId, Builder, Context, InsertPoint, Location, OpId, Type, Value}
 use std::collections::HashSet;
 
 /// What the analyses found about the kernel being differentiated.
-pub(crate) struct Facts {
+pub(crate) struct Facts<'n> {
     pub body: BlockId,
-    pub needs_grad: HashSet<String>,
+    /// The module's needs_grad fields (borrowed: one set for every kernel of the run).
+    pub needs_grad: &'n HashSet<String>,
     pub act: Activity,
     /// Locals that become adstacks (see `stacks`).
     pub stacked: IndexSet<OpId>,
     pub jumps: Jumps,
     /// How local arrays and structs are differentiated (see `element`, `aggregate_ssa`).
     pub elements: crate::element::ElementPlan,
+    /// The shape of the field of each `qd.struct_for` of the kernel, resolved once through
+    /// the pass's symbol tables (a lookup per loop would scan the module).
+    pub struct_for_shapes: IdMap<OpId, Vec<i64>>,
 }
 
 /// Where a primal value the reverse pass needs was saved by the forward replay.
@@ -99,7 +103,7 @@ pub(crate) struct Scope {
 }
 
 pub(crate) struct Emitter<'f> {
-    pub f: &'f Facts,
+    pub f: &'f Facts<'f>,
     /// Original value -> its forward-replay value in the gradient kernel.
     pub fwd: IdMap<Value, Value>,
     /// Original op -> its forward-replay op.
@@ -132,7 +136,7 @@ pub(crate) struct Emitter<'f> {
 }
 
 impl<'f> Emitter<'f> {
-    pub(crate) fn new(f: &'f Facts, grad_body: BlockId) -> Self {
+    pub(crate) fn new(f: &'f Facts<'f>, grad_body: BlockId) -> Self {
         Emitter {
             f,
             fwd: IdMap::default(),

@@ -6,15 +6,16 @@ use crate::element::{Aggregates, ElementPlan};
 use crate::emitter::{Anchor, Emitter, Facts};
 use crate::stacks::stacked_locals;
 use crate::structure::{groups, kernel_ops, parallel_ancestor, Group, Jumps};
-use qd_ad::{default_activity, find_reverse, gradient_arg_types, reverse_decls, ReverseOp};
+use qd_ad::{default_activity, gradient_arg_types, reverse_decls, ReverseOp};
 use qd_frontend::{global_write, AtomicKind, GlobalWrite, WriteKind, WriteTarget};
+use qd_frontend::{lookup_field_in, STRUCT_FOR_OP};
 use qd_frontend::{FieldOp, KernelOp, RangeForOp, StructForOp, LOAD_OP, NDARRAY_LOAD_OP};
-use qd_ir::symbol_table::SymbolTable;
+use qd_ir::symbol_table::{SymbolTable, SymbolTableCollection};
 use qd_ir::{BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, Value};
 use qd_pass::{
     OptionDecl, ParsedOptions, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub const PASS_NAME: &str = "reverse-mode-ad";
 const DESCRIPTION: &str =
@@ -127,7 +128,16 @@ pub fn reverse_mode_ad(
         .filter(|f| f.needs_grad(ctx))
         .map(|f| f.name(ctx).to_string())
         .collect();
-    let kernels = match select(ctx, module, body, options, &needs_grad) {
+    // Looked up per kernel, so built once: the declaration of each kernel (the first, as
+    // `qd_ad::find_reverse`) and the module's symbols, which gain only the gradient kernels.
+    let mut decls: HashMap<String, ReverseOp> = HashMap::new();
+    for d in reverse_decls(ctx, body) {
+        decls.entry(d.kernel_name(ctx)).or_insert(d);
+    }
+    let mut symbols = SymbolTable::new(ctx, module);
+    // Field lookups (per struct_for) resolve through tables built once: fields do not change.
+    let mut fields = SymbolTableCollection::new();
+    let kernels = match select(ctx, module, body, options, &needs_grad, &decls) {
         Ok(k) => k,
         Err(d) => {
             for d in d {
@@ -139,7 +149,16 @@ pub fn reverse_mode_ad(
     let mut report = Report::default();
     let mut failed = false;
     for k in kernels {
-        match differentiate(ctx, module, k, &needs_grad, options.aggregates) {
+        let decl = decls.get(k.name(ctx)).copied();
+        match differentiate(
+            ctx,
+            &mut symbols,
+            &mut fields,
+            decl,
+            k,
+            &needs_grad,
+            options.aggregates,
+        ) {
             Ok(entry) => report.gradients.push(entry),
             Err(diags) => {
                 failed = true;
@@ -163,15 +182,20 @@ fn select(
     body: BlockId,
     options: &Options,
     needs_grad: &HashSet<String>,
+    decls: &HashMap<String, ReverseOp>,
 ) -> Result<Vec<KernelOp>, Vec<Diagnostic>> {
     let kernels: Vec<KernelOp> = ctx
         .block_ops(body)
         .filter_map(|o| KernelOp::from_op(ctx, o))
         .collect();
-    let decls = reverse_decls(ctx, body);
-    let gradients: HashSet<String> = decls.iter().filter_map(|d| d.gradient_name(ctx)).collect();
+    let gradients: HashSet<String> = reverse_decls(ctx, body)
+        .iter()
+        .filter_map(|d| d.gradient_name(ctx))
+        .collect();
     let done = |k: KernelOp| {
-        find_reverse(ctx, module, k.name(ctx)).is_some_and(|d| d.gradient_name(ctx).is_some())
+        decls
+            .get(k.name(ctx))
+            .is_some_and(|d| d.gradient_name(ctx).is_some())
     };
     if !options.kernels.is_empty() {
         let mut out = Vec::new();
@@ -195,7 +219,7 @@ fn select(
             if gradients.contains(name) || done(k) {
                 return false;
             }
-            find_reverse(ctx, module, name).is_some() || interacts(ctx, k, needs_grad)
+            decls.contains_key(name) || interacts(ctx, k, needs_grad)
         })
         .collect())
 }
@@ -239,7 +263,9 @@ fn active_arrays(ctx: &Context, k: KernelOp, activity: &[bool]) -> HashSet<Value
 /// Builds `@NAME_grad` for kernel `k`; returns (name, gradient name, adstacks).
 fn differentiate(
     ctx: &mut Context,
-    module: OpId,
+    symbols: &mut SymbolTable,
+    fields: &mut SymbolTableCollection,
+    decl: Option<ReverseOp>,
     k: KernelOp,
     needs_grad: &HashSet<String>,
     aggregates: Aggregates,
@@ -248,7 +274,6 @@ fn differentiate(
     crate::element_access::rewrite_element_accesses(ctx, k.0);
     let name = k.name(ctx).to_string();
     let arg_types = k.arg_types(ctx);
-    let decl = find_reverse(ctx, module, &name);
     let activity = match decl {
         Some(d) => d.activity(ctx, &arg_types),
         None => default_activity(ctx, &arg_types),
@@ -266,7 +291,7 @@ fn differentiate(
         }
     };
     let grad_name = format!("{name}_grad");
-    if SymbolTable::new(ctx, module).contains(&grad_name) {
+    if symbols.contains(&grad_name) {
         diags.push(Diagnostic::error(
             ctx.loc(k.0),
             format!("reverse-mode-ad: cannot name the gradient kernel of @{name}: the symbol @{grad_name} already exists"),
@@ -282,11 +307,12 @@ fn differentiate(
         let mut b = Builder::new(ctx, InsertPoint::After(k.0));
         KernelOp::build(&mut b, &grad_name, &grad_types, loc)
     };
+    symbols.insert(&grad_name, grad.0);
     let gbody = grad.ensure_body(ctx);
     // A kernel whose body is an empty region computes nothing: its gradient is empty too.
     let stacks = match k.body(ctx) {
         Some(kbody) => emit_gradient(
-            ctx, k, kbody, grad, gbody, act, elements, needs_grad, &activity,
+            ctx, fields, k, kbody, grad, gbody, act, elements, needs_grad, &activity,
         ),
         None => 0,
     };
@@ -307,6 +333,7 @@ fn differentiate(
 #[allow(clippy::too_many_arguments)]
 fn emit_gradient(
     ctx: &mut Context,
+    fields: &mut SymbolTableCollection,
     k: KernelOp,
     kbody: BlockId,
     grad: KernelOp,
@@ -316,9 +343,19 @@ fn emit_gradient(
     needs_grad: &HashSet<String>,
     activity: &[bool],
 ) -> usize {
+    let struct_for_shapes = kernel_ops(ctx, k)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == STRUCT_FOR_OP)
+        .map(|o| {
+            let name = StructForOp(o).field_name(ctx).to_string();
+            let shape = lookup_field_in(ctx, fields, o, &name).map(|f| f.shape(ctx));
+            (o, shape.unwrap_or_default())
+        })
+        .collect();
     let facts = Facts {
         body: kbody,
-        needs_grad: needs_grad.clone(),
+        needs_grad,
+        struct_for_shapes,
         stacked: stacked_locals(ctx, k, &act),
         act,
         jumps: Jumps::analyze(ctx, k),

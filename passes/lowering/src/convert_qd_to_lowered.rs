@@ -23,10 +23,11 @@ use crate::facts::collect;
 use crate::outline::{discard, outline};
 use crate::partition::partition;
 use crate::patterns::{patterns, target, type_converter};
-use crate::precheck::lowering_cannot_fail;
+use crate::precheck::lowering_cannot_fail_in;
 use crate::structurize::remove_jumps;
 use qd_frontend::{KernelOp, KERNEL_OP};
 use qd_ir::conversion::apply_full_conversion;
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{Context, Diagnostic, IRMapping, OpId};
 use qd_pass::{OptionDecl, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
 use std::collections::HashMap;
@@ -98,14 +99,19 @@ impl Pass for ConvertQdToLowered {
             .flat_map(|b| ctx.block_op_vec(b))
             .filter(|&o| ctx.name(o) == KERNEL_OP)
             .collect();
+        // Fields resolve through tables built once per run: the pass adds and removes kernels
+        // only, never fields. The module's table is built now, before any kernel changes.
+        let mut symbols = SymbolTableCollection::new();
+        symbols.table(ctx, module);
         // Kernels that might fail are lowered first, on copies; the others only once none
         // failed, in place, so that a failure leaves every kernel as it was.
-        let (safe, unsure): (Vec<OpId>, Vec<OpId>) =
-            kernels.iter().partition(|&&k| lowering_cannot_fail(ctx, k));
+        let (safe, unsure): (Vec<OpId>, Vec<OpId>) = kernels
+            .iter()
+            .partition(|&&k| lowering_cannot_fail_in(ctx, &mut symbols, k));
         let mut lowered = Vec::new();
         let mut failed = false;
         for &k in &unsure {
-            match lower_kernel(ctx, k, self.options) {
+            match lower_kernel_in(ctx, &mut symbols, k, self.options) {
                 Ok(l) => lowered.push((k, l)),
                 Err(d) => {
                     // The driver has emitted its own errors; others are emitted here.
@@ -123,7 +129,7 @@ impl Pass for ConvertQdToLowered {
             return Err(PassFailure);
         }
         for &k in &safe {
-            match lower_in_place(ctx, k, self.options) {
+            match lower_in_place(ctx, &mut symbols, k, self.options) {
                 Ok(l) => lowered.push((k, l)),
                 Err(d) => {
                     // The precheck is wrong: the kernel is partly converted. Said as an
@@ -171,11 +177,21 @@ pub fn lower_kernel(
     kernel: OpId,
     options: LoweringOptions,
 ) -> Result<OpId, Diagnostic> {
+    lower_kernel_in(ctx, &mut SymbolTableCollection::new(), kernel, options)
+}
+
+/// As [`lower_kernel`], resolving fields through the pass's `symbols`.
+fn lower_kernel_in(
+    ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
+    kernel: OpId,
+    options: LoweringOptions,
+) -> Result<OpId, Diagnostic> {
     let mut map = IRMapping::new();
     let clone = ctx.clone_op(kernel, &mut map);
     // The clone sits where the kernel does, so that its symbol uses resolve.
     ctx.insert_op_before(kernel, clone);
-    let r = lower_in_place(ctx, clone, options);
+    let r = lower_in_place(ctx, symbols, clone, options);
     ctx.erase_op(clone);
     r
 }
@@ -197,14 +213,15 @@ fn drop_elided_stacks(ctx: &mut Context, kernel: OpId) {
 /// partly converted.
 fn lower_in_place(
     ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
     kernel: OpId,
     options: LoweringOptions,
 ) -> Result<OpId, Diagnostic> {
     let body = KernelOp(kernel).body(ctx);
     drop_elided_stacks(ctx, kernel);
-    let facts = collect(ctx, kernel, body)?;
-    remove_jumps(ctx, kernel)?;
-    let plan = partition(ctx, KernelOp(kernel))?;
+    let mut facts = collect(ctx, symbols, kernel, body)?;
+    remove_jumps(ctx, symbols, kernel)?;
+    let plan = partition(ctx, symbols, KernelOp(kernel))?;
     // The adstacks each top-level op allocates, by their ids.
     let mut stacks: HashMap<OpId, Vec<u32>> = HashMap::new();
     if let Some(b) = body {
@@ -221,8 +238,9 @@ fn lower_in_place(
             stacks.insert(top, ids);
         }
     }
-    let lk = outline(ctx, kernel, &plan, &stacks)?;
+    let lk = outline(ctx, symbols, kernel, &plan, &stacks)?;
     ctx.insert_op_before(kernel, lk);
+    facts.outlined_into(ctx, lk);
     let converted = apply_full_conversion(
         ctx,
         lk,

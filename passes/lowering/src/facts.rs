@@ -18,9 +18,10 @@ use crate::remat::const_int;
 use qd_ad::{element_access, PathIndex, ACC_NDARRAY_ADJOINT_OP, LOAD_ELEMENT_OP};
 use qd_adstack::{stack_id_of, StackType};
 use qd_frontend::{
-    lookup_field, pointee_of, ArrayType, NdarrayShapeOp, RangeForOp, StructForOp, StructType,
-    RANGE_FOR_OP, STRUCT_FOR_OP,
+    lookup_field, lookup_field_in, pointee_of, ArrayType, FieldOp, NdarrayShapeOp, RangeForOp,
+    StructForOp, StructType, RANGE_FOR_OP, STRUCT_FOR_OP,
 };
+use qd_ir::symbol_table::{SymbolTable, SymbolTableCollection};
 use qd_ir::{BlockId, Context, Diagnostic, OpId, Type, Value, ValueDef};
 use std::collections::HashMap;
 
@@ -57,17 +58,43 @@ pub struct Facts {
     /// accesses, the k-th value index of the path).
     pub indices: HashMap<(OpId, usize), IndexFact>,
     pub stacks: HashMap<OpId, StackFact>,
+    /// The `qd.field` (None: none) that each op with a `field` symbol names, resolved from the
+    /// qd kernel through the pass's symbol tables, so that the patterns need no module scan.
+    fields: HashMap<OpId, Option<FieldOp>>,
+    /// The symbols of the lowered kernel the ops were outlined into: from inside it they
+    /// shadow the module's, as `lookup_field` would see them. Set by [`Facts::outlined_into`].
+    lowered_symbols: Option<SymbolTable>,
 }
 
 impl Facts {
     pub fn index(&self, op: OpId, k: usize) -> Option<IndexFact> {
         self.indices.get(&(op, k)).copied()
     }
+
+    /// Records that the ops now sit in lowered kernel `lk` (its tasks are all built).
+    pub fn outlined_into(&mut self, ctx: &Context, lk: OpId) {
+        self.lowered_symbols = Some(SymbolTable::new(ctx, lk));
+    }
+
+    /// The field named `name` as [`qd_frontend::lookup_field`] resolves it from `op` (in the
+    /// lowered kernel): a symbol of the lowered kernel first, then what was resolved from the
+    /// qd kernel (the lowered kernel's parent is the qd kernel's). A scan only for an op the
+    /// facts did not see.
+    pub fn field(&self, ctx: &Context, op: OpId, name: &str) -> Option<FieldOp> {
+        if let Some(d) = self.lowered_symbols.as_ref().and_then(|t| t.lookup(name)) {
+            return FieldOp::from_op(ctx, d);
+        }
+        match self.fields.get(&op) {
+            Some(&f) if f.is_none_or(|f| f.name(ctx) == name) => f,
+            _ => lookup_field(ctx, op, name),
+        }
+    }
 }
 
 /// The facts of the kernel whose body block is `body` (None: an empty kernel).
 pub fn collect(
     ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
     kernel: OpId,
     body: Option<BlockId>,
 ) -> Result<Facts, Diagnostic> {
@@ -79,11 +106,15 @@ pub fn collect(
     // id would share one stack (and a task may list an id once).
     let mut allocas: HashMap<u32, OpId> = HashMap::new();
     for op in ctx.walk_pre_order(kernel) {
-        if let Some(accesses) = accessed(ctx, body, op) {
+        if let Some(name) = field_ref(ctx, op) {
+            let f = lookup_field_in(ctx, symbols, op, &name);
+            facts.fields.insert(op, f);
+        }
+        if let Some(accesses) = accessed(ctx, symbols, body, op) {
             for (k, (i, e)) in accesses.into_iter().enumerate() {
                 let fact = match const_int(ctx, i) {
                     Some(c) => Some(IndexFact::Const(c)),
-                    None => in_range(ctx, body, i, e).then_some(IndexFact::InRange),
+                    None => in_range(ctx, symbols, body, i, e).then_some(IndexFact::InRange),
                 };
                 if let Some(f) = fact {
                     facts.indices.insert((op, k), f);
@@ -154,17 +185,30 @@ pub fn ndarray_arg(ctx: &Context, body: BlockId, arr: Value) -> Option<u32> {
     }
 }
 
+/// The root of `op`'s `field` symbol (field accesses and `qd.struct_for`).
+fn field_ref(ctx: &Context, op: OpId) -> Option<String> {
+    match ctx.attr_data(ctx.prop(op, "field")?) {
+        qd_ir::AttrData::SymbolRef { root, .. } => Some(ctx.ident_str(*root).to_string()),
+        _ => None,
+    }
+}
+
 /// The indices `op` accesses with their extents, for field, ndarray and local-array accesses.
-fn accessed(ctx: &Context, body: BlockId, op: OpId) -> Option<Vec<(Value, Extent)>> {
+fn accessed(
+    ctx: &Context,
+    symbols: &mut SymbolTableCollection,
+    body: BlockId,
+    op: OpId,
+) -> Option<Vec<(Value, Extent)>> {
     use qd_frontend as qd;
     let name = ctx.name(op);
     let operands = ctx.operand_vec(op);
-    let field_indices = |skip: usize| -> Option<Vec<(Value, Extent)>> {
+    let mut field_indices = |skip: usize| -> Option<Vec<(Value, Extent)>> {
         let f = ctx.prop(op, "field").and_then(|a| match ctx.attr_data(a) {
             qd_ir::AttrData::SymbolRef { root, .. } => Some(ctx.ident_str(*root).to_string()),
             _ => None,
         })?;
-        let shape = lookup_field(ctx, op, &f)?.shape(ctx);
+        let shape = lookup_field_in(ctx, symbols, op, &f)?.shape(ctx);
         Some(
             operands[skip.min(operands.len())..]
                 .iter()
@@ -238,7 +282,13 @@ fn element_indices(ctx: &Context, op: OpId) -> Option<Vec<(Value, Extent)>> {
 }
 
 /// Whether qd value `i` is provably in `[0, e)` (see the module doc).
-fn in_range(ctx: &mut Context, body: BlockId, i: Value, e: Extent) -> bool {
+fn in_range(
+    ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
+    body: BlockId,
+    i: Value,
+    e: Extent,
+) -> bool {
     let ValueDef::BlockArg { block, index } = ctx.value_def(i) else {
         return false;
     };
@@ -251,7 +301,7 @@ fn in_range(ctx: &mut Context, body: BlockId, i: Value, e: Extent) -> bool {
                 return false;
             };
             let name = StructForOp(owner).field_name(ctx).to_string();
-            lookup_field(ctx, owner, &name)
+            lookup_field_in(ctx, symbols, owner, &name)
                 .and_then(|f| f.shape(ctx).get(index as usize).copied())
                 .is_some_and(|d| d <= n)
         }

@@ -18,7 +18,8 @@ use crate::partition::{Bound, Plan, Segment};
 use crate::spill;
 use crate::structurize::delinearize;
 use qd_arith::names::{ADDI, EXTSI, INDEX_CAST, TRUNCI};
-use qd_frontend::{lookup_field, KernelOp, NdarrayType, RangeForOp, StructForOp};
+use qd_frontend::{lookup_field_in, KernelOp, NdarrayType, RangeForOp, StructForOp};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{
     BlockId, Builder, Context, Diagnostic, IRMapping, InsertPoint, Location, OpId, Type, TypeData,
     Value, ValueDef,
@@ -35,6 +36,7 @@ type R<T> = Result<T, Diagnostic>;
 /// `stacks`: the adstack ids each top-level op allocates (for the tasks' `adstacks`).
 pub fn outline(
     ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
     kernel: OpId,
     plan: &Plan,
     stacks: &HashMap<OpId, Vec<u32>>,
@@ -66,7 +68,9 @@ pub fn outline(
         let mut tasks = Vec::new();
         for (n, seg) in plan.segments.iter().enumerate() {
             let name = format!("{name}_{n}");
-            tasks.push(outline_segment(ctx, kblock, &name, seg, plan, stacks)?);
+            tasks.push(outline_segment(
+                ctx, symbols, kblock, &name, seg, plan, stacks,
+            )?);
         }
         // The qd kernel's arguments become the lowered kernel's (for the ndarray ops; scalars
         // are read in each task with lowered.arg).
@@ -115,6 +119,7 @@ fn task_bound(b: Bound) -> TaskBound {
 /// Creates the task of `seg` at the end of `kblock` and moves the segment's code into it.
 fn outline_segment(
     ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
     kblock: BlockId,
     name: &str,
     seg: &Segment,
@@ -152,7 +157,7 @@ fn outline_segment(
     ctx.append_block(r, tb);
     match seg {
         Segment::Serial { ops, bounds } => outline_serial(ctx, tb, ops, bounds, plan)?,
-        Segment::Range { op, begin, .. } => outline_range(ctx, tb, *op, *begin)?,
+        Segment::Range { op, begin, .. } => outline_range(ctx, symbols, tb, *op, *begin)?,
     }
     let mut b = Builder::at_end(ctx, tb);
     ReturnOp::build(&mut b, loc);
@@ -207,7 +212,13 @@ pub fn narrow_i64(b: &mut Builder, v: Value, ty: Type, loc: Location) -> Value {
     }
 }
 
-fn outline_range(ctx: &mut Context, tb: BlockId, op: OpId, begin: Bound) -> R<()> {
+fn outline_range(
+    ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
+    tb: BlockId,
+    op: OpId,
+    begin: Bound,
+) -> R<()> {
     let loc = ctx.loc(op);
     let i64t = ctx.i64_type();
     let mut b = Builder::at_end(ctx, tb);
@@ -233,7 +244,8 @@ fn outline_range(ctx: &mut Context, tb: BlockId, op: OpId, begin: Bound) -> R<()
     } else {
         let s = StructForOp(op);
         let name = s.field_name(ctx).to_string();
-        let Some(f) = lookup_field(ctx, op, &name) else {
+        // The loop is still in the qd kernel: it resolves as before outlining.
+        let Some(f) = lookup_field_in(ctx, symbols, op, &name) else {
             return Err(Diagnostic::error(
                 loc,
                 format!("'qd.struct_for' over unknown field @{name}"),

@@ -13,6 +13,7 @@
 use crate::remat::{const_int, rematerializable};
 use qd_adstack::StackType;
 use qd_frontend::{is_parallel_loop, KernelOp, RangeForOp, StructForOp};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{BlockId, Context, Diagnostic, OpId, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -75,7 +76,11 @@ fn is_spillable(ctx: &Context, ty: qd_ir::Type) -> bool {
 }
 
 /// The tasks of `kernel`.
-pub fn partition(ctx: &mut Context, kernel: KernelOp) -> Result<Plan, Diagnostic> {
+pub fn partition(
+    ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
+    kernel: KernelOp,
+) -> Result<Plan, Diagnostic> {
     let mut plan = Plan::default();
     let Some(body) = kernel.body(ctx) else {
         return Ok(plan);
@@ -98,7 +103,7 @@ pub fn partition(ctx: &mut Context, kernel: KernelOp) -> Result<Plan, Diagnostic
             continue;
         }
         let (begin, end) = if let Some(sf) = StructForOp::from_op(ctx, op) {
-            let n = qd_frontend::lookup_field(ctx, op, sf.field_name(ctx))
+            let n = qd_frontend::lookup_field_in(ctx, symbols, op, sf.field_name(ctx))
                 .map(|f| f.field_type(ctx).num_elements(ctx))
                 .ok_or_else(|| {
                     Diagnostic::error(

@@ -24,11 +24,22 @@ use qd_ad::{
     STORE_FIELD_ADJOINT_OP,
 };
 use qd_frontend as qd;
-use qd_frontend::{is_parallel_loop, lookup_field, KernelOp, StructForOp};
+use qd_frontend::{is_parallel_loop, lookup_field_in, KernelOp, StructForOp};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{BlockId, Context, OpId, TypeData, Value, ValueDef};
 
 /// Whether lowering `kernel` cannot fail (see the module doc); false when unsure.
+#[cfg(test)]
 pub fn lowering_cannot_fail(ctx: &Context, kernel: OpId) -> bool {
+    lowering_cannot_fail_in(ctx, &mut SymbolTableCollection::new(), kernel)
+}
+
+/// As [`lowering_cannot_fail`], resolving fields through the pass's `symbols`.
+pub fn lowering_cannot_fail_in(
+    ctx: &Context,
+    symbols: &mut SymbolTableCollection,
+    kernel: OpId,
+) -> bool {
     let Some(body) = KernelOp(kernel).body(ctx) else {
         return false;
     };
@@ -40,7 +51,7 @@ pub fn lowering_cannot_fail(ctx: &Context, kernel: OpId) -> bool {
         && ctx
             .block_op_vec(body)
             .into_iter()
-            .all(|op| loop_cannot_fail(ctx, body, op))
+            .all(|op| loop_cannot_fail(ctx, symbols, body, op))
 }
 
 /// An integer, index or float value (a scalar kernel argument becomes `lowered.arg`).
@@ -49,12 +60,17 @@ fn scalar(ctx: &Context, v: Value) -> bool {
     d.is_integer() || d.is_index() || d.is_float()
 }
 
-fn loop_cannot_fail(ctx: &Context, kbody: BlockId, op: OpId) -> bool {
+fn loop_cannot_fail(
+    ctx: &Context,
+    symbols: &mut SymbolTableCollection,
+    kbody: BlockId,
+    op: OpId,
+) -> bool {
     let Some(s) = StructForOp::from_op(ctx, op) else {
         return false;
     };
     if !is_parallel_loop(ctx, op)
-        || lookup_field(ctx, op, s.field_name(ctx)).is_none()
+        || lookup_field_in(ctx, symbols, op, s.field_name(ctx)).is_none()
         || ctx.regions(op).len() != 1
         || ctx.region_blocks(ctx.regions(op)[0]).len() != 1
         || ctx.num_results(op) != 0
@@ -66,7 +82,7 @@ fn loop_cannot_fail(ctx: &Context, kbody: BlockId, op: OpId) -> bool {
     };
     ctx.block_op_vec(lb).into_iter().all(|o| {
         ctx.regions(o).is_empty()
-            && op_cannot_fail(ctx, o)
+            && op_cannot_fail(ctx, symbols, o)
             && ctx.operands(o).all(|v| operand_ok(ctx, kbody, lb, v))
     })
 }
@@ -80,7 +96,7 @@ fn operand_ok(ctx: &Context, kbody: BlockId, lb: BlockId, v: Value) -> bool {
     }
 }
 
-fn op_cannot_fail(ctx: &Context, op: OpId) -> bool {
+fn op_cannot_fail(ctx: &Context, symbols: &mut SymbolTableCollection, op: OpId) -> bool {
     let name = ctx.name(op);
     match ctx.dialect_of(op) {
         "arith" | "math" => return true,
@@ -98,7 +114,7 @@ fn op_cannot_fail(ctx: &Context, op: OpId) -> bool {
         STORE_FIELD_ADJOINT_OP => (FieldAdjointWriteOp(op).field_name(ctx), 1, false),
         _ => return false,
     };
-    let Some(f) = lookup_field(ctx, op, field) else {
+    let Some(f) = lookup_field_in(ctx, symbols, op, field) else {
         return false;
     };
     let elem = f.elem(ctx);

@@ -20,10 +20,11 @@ use crate::jumps::{if_has_jump, loop_body, loop_jumps};
 use qd_arith::names::{ADDI, ANDI, DIVUI, INDEX_CAST, REMUI, TRUNCI, XORI};
 use qd_arith::{build_cast, build_cmpi, build_constant_bool, build_constant_int, CmpIPredicate};
 use qd_frontend::{
-    is_loop, lookup_field, AllocaOp, ConditionOp, IfOp, LocalLoadOp, LocalStoreOp, RangeForOp,
+    is_loop, lookup_field_in, AllocaOp, ConditionOp, IfOp, LocalLoadOp, LocalStoreOp, RangeForOp,
     StructForOp, WhileOp, BREAK_OP, CONDITION_OP, CONTINUE_OP, IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP,
     WHILE_OP,
 };
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, Type, Value};
 
 /// The flags of one loop.
@@ -36,14 +37,18 @@ struct Flags {
 }
 
 /// Rewrites every loop nested in `root` that has jumps; returns how many.
-pub fn remove_jumps(ctx: &mut Context, root: OpId) -> Result<usize, Diagnostic> {
+pub fn remove_jumps(
+    ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
+    root: OpId,
+) -> Result<usize, Diagnostic> {
     let loops: Vec<OpId> = ctx
         .walk_post_order(root)
         .into_iter()
         .filter(|&o| is_loop(ctx, o) && loop_jumps(ctx, o).any())
         .collect();
     for &op in &loops {
-        structurize_loop(ctx, op)?;
+        structurize_loop(ctx, symbols, op)?;
     }
     Ok(loops.len())
 }
@@ -61,7 +66,11 @@ fn store(b: &mut Builder, v: Value, p: Value, loc: Location) {
     LocalStoreOp::build(b, v, p, loc);
 }
 
-fn structurize_loop(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
+fn structurize_loop(
+    ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
+    op: OpId,
+) -> Result<(), Diagnostic> {
     let jumps = loop_jumps(ctx, op);
     let loc = ctx.loc(op);
     let mut b = Builder::before(ctx, op);
@@ -83,7 +92,7 @@ fn structurize_loop(ctx: &mut Context, op: OpId) -> Result<(), Diagnostic> {
     }
     match (ctx.name(op), flags.broken) {
         (RANGE_FOR_OP, Some(broken)) => range_for_to_while(ctx, op, broken, flags)?,
-        (STRUCT_FOR_OP, Some(broken)) => struct_for_to_while(ctx, op, broken, flags)?,
+        (STRUCT_FOR_OP, Some(broken)) => struct_for_to_while(ctx, symbols, op, broken, flags)?,
         (WHILE_OP, Some(broken)) => guard_condition(ctx, op, broken, flags)?,
         _ => {}
     }
@@ -223,13 +232,14 @@ fn range_for_to_while(
 
 fn struct_for_to_while(
     ctx: &mut Context,
+    symbols: &mut SymbolTableCollection,
     op: OpId,
     broken: Value,
     flags: Flags,
 ) -> Result<(), Diagnostic> {
     let s = StructForOp(op);
     let name = s.field_name(ctx).to_string();
-    let Some(field) = lookup_field(ctx, op, &name) else {
+    let Some(field) = lookup_field_in(ctx, symbols, op, &name) else {
         return Err(Diagnostic::error(
             ctx.loc(op),
             format!("'qd.struct_for' over unknown field @{name}"),

@@ -6,7 +6,7 @@
 use super::emit::{Em, R};
 use crate::facts::{Extent, IndexFact};
 use qd_arith::names::{ADDI, EXTUI, MULI, TRUNCI};
-use qd_frontend::{lookup_field, NdarrayType};
+use qd_frontend::NdarrayType;
 use qd_ir::{OpId, Type, Value, ValueDef};
 use qd_lowered::types::{pointee, storage_type};
 use qd_lowered::{
@@ -39,7 +39,7 @@ pub fn stored_value(em: &mut Em, v: Value, p: Value) -> Value {
 
 /// The shape and element type of field `field` (an error when the op names no field).
 pub fn field_info(em: &Em, op: OpId, field: &str) -> R<(Vec<i64>, Type)> {
-    match lookup_field(em.ctx(), op, field) {
+    match em.facts.field(em.ctx(), op, field) {
         Some(f) => Ok((f.shape(em.ctx()), f.elem(em.ctx()))),
         None => Err(em.error(format!(
             "'{}' refers to unknown field @{field}",

@@ -6,7 +6,7 @@
 
 use super::emit::{Em, R};
 use crate::structurize::delinearize;
-use qd_frontend::{lookup_field, IfOp, StructForOp};
+use qd_frontend::{IfOp, StructForOp};
 use qd_ir::{BlockId, OpId, RegionId, Value};
 use qd_lowered::{ConditionOp, ForOp, IfOp as LIf, WhileOp as LWhile, YieldOp};
 
@@ -49,7 +49,7 @@ pub fn range_for(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 pub fn struct_for(em: &mut Em, op: OpId, _: &[Value]) -> R<()> {
     let s = StructForOp(op);
     let name = s.field_name(em.ctx()).to_string();
-    let Some(f) = lookup_field(em.ctx(), op, &name) else {
+    let Some(f) = em.facts.field(em.ctx(), op, &name) else {
         return Err(em.error(format!("'qd.struct_for' over unknown field @{name}")));
     };
     let shape = f.shape(em.ctx());

@@ -5,7 +5,8 @@ use qd_frontend::KernelOp;
 fn plan_of(src: &str) -> (qd_ir::Context, crate::partition::Plan, qd_ir::OpId) {
     let (mut ctx, m) = parse(src);
     let k = ops_named(&ctx, m, "qd.kernel")[0];
-    let plan = partition(&mut ctx, KernelOp(k)).unwrap_or_else(|d| panic!("{d:?}"));
+    let plan = partition(&mut ctx, &mut Default::default(), KernelOp(k))
+        .unwrap_or_else(|d| panic!("{d:?}"));
     (ctx, plan, k)
 }
 
@@ -126,7 +127,7 @@ qd.kernel @k() {
 "#,
     );
     let k = ops_named(&ctx, m, "qd.kernel")[0];
-    let d = partition(&mut ctx, KernelOp(k)).unwrap_err();
+    let d = partition(&mut ctx, &mut Default::default(), KernelOp(k)).unwrap_err();
     assert!(d.message.contains("used by another task"), "{}", d.message);
     assert_eq!(d.notes.len(), 1);
 }

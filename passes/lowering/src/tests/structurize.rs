@@ -9,7 +9,7 @@ use qd_runtime::{Program, ProgramConfig};
 fn run(src: &str, structurize: bool) -> Vec<f64> {
     let (mut ctx, m) = parse(src);
     if structurize {
-        let n = remove_jumps(&mut ctx, m).unwrap();
+        let n = remove_jumps(&mut ctx, &mut Default::default(), m).unwrap();
         assert!(n > 0, "no loop to rewrite");
         qd_ir::verifier::verify(&ctx, m).unwrap_or_else(|d| panic!("{d:?}"));
         for o in ctx.walk_pre_order(m) {
