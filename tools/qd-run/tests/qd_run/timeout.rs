@@ -141,7 +141,15 @@ fn a_run_that_ends_in_time_prints_what_it_prints_without_a_timeout() {
 fn a_device_that_cannot_stop_a_launch_refuses_the_timeout() {
     let file = kernel_file("vulkan");
     let o = qd_run(&[
-        &file, "--kernel", "count", "--arg", "n=1", "--timeout", "1", "--device", "vulkan",
+        &file,
+        "--kernel",
+        "count",
+        "--arg",
+        "n=1",
+        "--timeout",
+        "1",
+        "--device",
+        "vulkan",
     ]);
     assert_eq!(o.code, 2, "{}", o.stderr);
     assert!(
