@@ -1,9 +1,10 @@
 //! The pass scaling benchmark (`benches/pass_scaling.rs`): generators of differentiable kernels
-//! of about `n` ops in four shapes, and the two pass chains it times on them.
+//! of about `n` ops in six shapes, and the two pass chains it times on them.
 //!
 //! Each generated module holds fields `@x` and `@y` (both `needs_grad`) and one kernel `@k`
 //! whose body is a `qd.struct_for` over `@x`, so every generated op is active and
-//! reverse-mode-ad has work for each of them.
+//! reverse-mode-ad has work for each of them (`fields` adds many fields; `kernels` holds many
+//! such kernels, each declared with `ad.reverse`).
 
 use std::fmt::Write;
 
@@ -18,9 +19,22 @@ pub enum Shape {
     Loops,
     /// Many locals in a loop: each stored, reloaded and overwritten.
     Locals,
+    /// Many symbols: n/4 needs_grad fields, each loaded once in the one kernel (a pass that
+    /// resolves a symbol per op by scanning the module is quadratic here).
+    Fields,
+    /// Many kernels: n/20 small kernels, each with its `ad.reverse` declaration (a pass that
+    /// scans the module per kernel is quadratic here).
+    Kernels,
 }
 
-pub const SHAPES: [Shape; 4] = [Shape::Chain, Shape::Wide, Shape::Loops, Shape::Locals];
+pub const SHAPES: [Shape; 6] = [
+    Shape::Chain,
+    Shape::Wide,
+    Shape::Loops,
+    Shape::Locals,
+    Shape::Fields,
+    Shape::Kernels,
+];
 
 /// Depth of each generated loop nest.
 pub const NEST_DEPTH: usize = 8;
@@ -32,6 +46,8 @@ impl Shape {
             Shape::Wide => "wide",
             Shape::Loops => "loops",
             Shape::Locals => "locals",
+            Shape::Fields => "fields",
+            Shape::Kernels => "kernels",
         }
     }
 
@@ -41,6 +57,11 @@ impl Shape {
 
     /// The module text of a kernel of about `n` ops of this shape.
     pub fn module(self, n: usize) -> String {
+        match self {
+            Shape::Fields => return fields(n),
+            Shape::Kernels => return kernels(n),
+            _ => {}
+        }
         let mut s = String::with_capacity(n * 48 + 512);
         s.push_str(
             "module {\n  qd.field @x : !qd.field<64xf32> {needs_grad}\n  \
@@ -53,6 +74,7 @@ impl Shape {
             Shape::Wide => wide(&mut s, n),
             Shape::Loops => loops(&mut s, n),
             Shape::Locals => locals(&mut s, n),
+            Shape::Fields | Shape::Kernels => unreachable!("whole modules, made above"),
         }
         s.push_str("    }\n  }\n}\n");
         s
@@ -166,6 +188,72 @@ fn locals(s: &mut String, n: usize) {
     }
 }
 
+/// `@x`, `@y` and n/4 needs_grad fields `@f{j}`; kernel `@k` is a struct_for over `@x` that loads
+/// each `@f{j}[i]`, scales it and adds it to `@y[i]` (4 ops per field: its declaration, a load, a
+/// mulf, an atomic add).
+fn fields(n: usize) -> String {
+    let count = (n.saturating_sub(10) / 4).max(1);
+    let mut s = String::with_capacity(n * 40 + 512);
+    s.push_str(
+        "module {\n  qd.field @x : !qd.field<64xf32> {needs_grad}\n  \
+         qd.field @y : !qd.field<64xf32> {needs_grad}\n",
+    );
+    for j in 0..count {
+        let _ = writeln!(s, "  qd.field @f{j} : !qd.field<64xf32> {{needs_grad}}");
+    }
+    s.push_str(
+        "  qd.kernel @k() {\n    qd.struct_for (%i) in @x {\n      \
+         %c = arith.constant 1.0001 : f32\n",
+    );
+    for j in 0..count {
+        let _ = writeln!(
+            s,
+            "      %a{j} = qd.load @f{j}[%i] : f32\n\
+             \x20     %b{j} = arith.mulf %a{j}, %c : f32\n\
+             \x20     qd.atomic_add %b{j}, @y[%i] : f32"
+        );
+    }
+    s.push_str("    }\n  }\n}\n");
+    s
+}
+
+/// `@x`, `@y` and n/20 kernels `@k{j}` (`@k` first), each declared with `ad.reverse`: a struct_for
+/// over `@x` that loads `@x[i]`, runs a chain of 14 mulf/sin ops and adds the result to `@y[i]`
+/// (20 ops per kernel with its declaration).
+fn kernels(n: usize) -> String {
+    let count = (n.saturating_sub(5) / 20).max(1);
+    let mut s = String::with_capacity(n * 40 + 512);
+    s.push_str(
+        "module {\n  qd.field @x : !qd.field<64xf32> {needs_grad}\n  \
+         qd.field @y : !qd.field<64xf32> {needs_grad}\n",
+    );
+    for j in 0..count {
+        let name = if j == 0 {
+            "k".to_string()
+        } else {
+            format!("k{j}")
+        };
+        let _ = writeln!(
+            s,
+            "  qd.kernel @{name}() {{\n    qd.struct_for (%i) in @x {{\n      \
+             %x = qd.load @x[%i] : f32\n      %c = arith.constant 1.0001 : f32\n      \
+             %v0 = arith.mulf %x, %c : f32"
+        );
+        for k in 0..13 {
+            let _ = match k % 2 {
+                0 => writeln!(s, "      %v{} = math.sin %v{k} : f32", k + 1),
+                _ => writeln!(s, "      %v{} = arith.mulf %v{k}, %c : f32", k + 1),
+            };
+        }
+        let _ = writeln!(
+            s,
+            "      qd.atomic_add %v13, @y[%i] : f32\n    }}\n  }}\n  ad.reverse @{name}"
+        );
+    }
+    s.push_str("}\n");
+    s
+}
+
 /// The passes timed after parse and verify, in two chains that each start from a fresh parse:
 /// the cleanup passes one after another on the primal kernel, and the gradient pipeline as
 /// qd's runtime runs it (then the lowering of the gradient module).
@@ -183,7 +271,9 @@ pub const GRADIENT_CHAIN: [(&str, &str); 6] = [
     ),
     (
         "reverse-mode-ad",
-        "builtin.module(reverse-mode-ad{kernels=k})",
+        // The default choice (kernels with a declaration or that read and write differentiable
+        // data): `@k` in the one-kernel shapes, every kernel in `kernels`.
+        "builtin.module(reverse-mode-ad)",
     ),
     ("minimize-tape", "builtin.module(qd.kernel(minimize-tape))"),
     (
