@@ -9,7 +9,6 @@
 
 use crate::value_bound::KernelFacts;
 use qd_frontend::{BREAK_OP, CONTINUE_OP, KERNEL_OP};
-use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{BlockId, Context, OpId};
 use std::collections::{HashMap, HashSet};
 
@@ -51,10 +50,7 @@ impl SizingIndex {
         } else {
             kernel_of(ctx, scope)
         };
-        // Fields resolve through tables built once for every kernel of the scope.
-        let mut symbols = SymbolTableCollection::new();
-        ix.kernels
-            .insert(outer, KernelFacts::of(ctx, &mut symbols, outer));
+        ix.kernels.insert(outer, KernelFacts::of(ctx, outer));
         let mut jumps = Vec::new();
         for o in ctx.walk_pre_order(scope) {
             for &r in ctx.regions(o) {
@@ -67,8 +63,7 @@ impl SizingIndex {
             match ctx.name(o) {
                 BREAK_OP | CONTINUE_OP => jumps.push(o),
                 KERNEL_OP if o != scope => {
-                    let facts = KernelFacts::of(ctx, &mut symbols, Some(o));
-                    ix.kernels.insert(Some(o), facts);
+                    ix.kernels.insert(Some(o), KernelFacts::of(ctx, Some(o)));
                 }
                 _ => {}
             }

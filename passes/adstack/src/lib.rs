@@ -21,6 +21,7 @@ pub mod bellman_ford;
 mod carried;
 mod diff;
 mod index;
+mod kernel_fields;
 mod locals;
 mod loops;
 pub mod minimize_tape;

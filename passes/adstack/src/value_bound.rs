@@ -32,7 +32,6 @@ use qd_frontend::{
 use qd_frontend::{
     NDARRAY_ATOMIC_ADD_OP, NDARRAY_ATOMIC_MAX_OP, NDARRAY_ATOMIC_MIN_OP, NDARRAY_ATOMIC_SUB_OP,
 };
-use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{AttrData, Context, OpId, TypeData, Value, ValueDef};
 use std::collections::{HashMap, HashSet};
 
@@ -100,28 +99,24 @@ pub(crate) struct KernelFacts {
     kernel_args: Vec<Value>,
     written_fields: HashSet<String>,
     written_args: HashSet<usize>,
-    /// The `qd.field` (None: none) each op with a `field` symbol names, resolved through the
-    /// index's symbol tables: sizing asks per load and loop, and a lookup scans the module.
-    fields: HashMap<OpId, Option<FieldOp>>,
+    /// The `qd.field` (None: none) each field name the kernel's ops use resolves to (see
+    /// `kernel_fields`): sizing asks per load and loop, and a lookup scans the module.
+    fields: HashMap<String, Option<FieldOp>>,
 }
 
 impl KernelFacts {
     /// The facts of `kernel` (none outside a kernel: no ndarray arguments, no writes to rule
     /// out).
-    pub fn of(
-        ctx: &Context,
-        symbols: &mut SymbolTableCollection,
-        kernel: Option<OpId>,
-    ) -> KernelFacts {
+    pub fn of(ctx: &Context, kernel: Option<OpId>) -> KernelFacts {
         let mut f = KernelFacts::default();
         let Some(k) = kernel else {
             return f;
         };
         f.kernel_args = KernelOp(k).args(ctx);
+        let mut names = HashSet::new();
         for o in ctx.walk_pre_order(k) {
             if let Some(name) = symbol(ctx, o, "field") {
-                let field = qd_frontend::lookup_field_in(ctx, symbols, o, &name);
-                f.fields.insert(o, field);
+                names.insert(name);
             }
             match ctx.name(o) {
                 STORE_OP | ATOMIC_ADD_OP | ATOMIC_MIN_OP | ATOMIC_MAX_OP => {
@@ -143,6 +138,9 @@ impl KernelFacts {
                 _ => {}
             }
         }
+        if let Some(fields) = crate::kernel_fields::resolve(ctx, k, names.into_iter().collect()) {
+            f.fields = fields;
+        }
         f
     }
 
@@ -150,12 +148,12 @@ impl KernelFacts {
         self.kernel_args.iter().position(|&a| a == v)
     }
 
-    /// The field named `name` as `qd_frontend::lookup_field` resolves it from `op` (a scan only
-    /// for an op outside the kernel's walk).
+    /// The field named `name` as `qd_frontend::lookup_field` resolves it from `op` of the
+    /// kernel (a scan only for a name the kernel's ops do not use, or a kernel holding a table).
     fn field(&self, ctx: &Context, op: OpId, name: &str) -> Option<FieldOp> {
-        match self.fields.get(&op) {
-            Some(&f) if f.is_none_or(|f| f.name(ctx) == name) => f,
-            _ => qd_frontend::lookup_field(ctx, op, name),
+        match self.fields.get(name) {
+            Some(&f) => f,
+            None => qd_frontend::lookup_field(ctx, op, name),
         }
     }
 }

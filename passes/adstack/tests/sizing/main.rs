@@ -6,6 +6,7 @@
 
 mod common;
 mod examples;
+mod fields;
 mod limits;
 mod loop_shapes;
 mod many_stacks;
