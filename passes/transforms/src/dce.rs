@@ -70,20 +70,39 @@ impl DcePass {
 
     /// Erases unreachable blocks in every CFG region nested in `op`; returns how many.
     fn erase_unreachable_blocks(&mut self, ctx: &mut Context, op: OpId) -> u64 {
-        let mut erased = 0;
-        for o in ctx.walk_pre_order(op) {
-            if !ctx.is_alive(o) || !ctx.is_registered(o) {
-                continue;
-            }
-            for r in ctx.regions(o).to_vec() {
-                if ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r) {
-                    erased += erase_unreachable_in_region(ctx, r);
-                }
-            }
-        }
+        let erased = erase_unreachable_blocks_in(ctx, op);
         self.num_blocks += erased;
         erased
     }
+}
+
+/// Erases unreachable blocks in `op`'s CFG regions, then in the ops nested in what is left, in
+/// pre-order. Recursing instead of collecting every op first (`walk_pre_order`) keeps a
+/// million-op block from costing two million-entry vectors: only ops with regions are entered.
+fn erase_unreachable_blocks_in(ctx: &mut Context, op: OpId) -> u64 {
+    if ctx.regions(op).is_empty() {
+        return 0;
+    }
+    let mut erased = 0;
+    if ctx.is_registered(op) {
+        for r in ctx.regions(op).to_vec() {
+            if ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r) {
+                erased += erase_unreachable_in_region(ctx, r);
+            }
+        }
+    }
+    for ri in 0..ctx.regions(op).len() {
+        let r = ctx.region(op, ri);
+        for bi in 0..ctx.region_blocks(r).len() {
+            let mut cur = ctx.first_op(ctx.region_blocks(r)[bi]);
+            while let Some(o) = cur {
+                // Nested erasure stays inside `o`, so its successor link is still valid.
+                erased += erase_unreachable_blocks_in(ctx, o);
+                cur = ctx.next_op(o);
+            }
+        }
+    }
+    erased
 }
 
 /// Erases dead ops nested in `op` (not `op` itself); returns how many.

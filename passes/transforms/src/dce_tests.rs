@@ -103,6 +103,26 @@ fn unreachable_blocks_are_erased() {
     assert!(!pass.run(&mut ctx, m).unwrap().changed);
 }
 
+/// CFG regions are found at any depth: after ops without regions, in a registered region op,
+/// and through an unregistered one (whose own regions are left alone).
+#[test]
+fn unreachable_blocks_are_erased_at_any_depth() {
+    let (mut ctx, m, body) = setup();
+    ctx.allow_unregistered = true;
+    let mut b = B::new(&mut ctx, body);
+    b.op("t.effect", &[], &[]);
+    let (_, scope) = b.region_op("t.scope", &[]);
+    let (_, wrapper) = b.region_op("test.wrapper", &[]);
+    let (r1, bb1, _) = cfg_with_unreachable_cycle(&mut ctx, scope);
+    let (r2, bb2, _) = cfg_with_unreachable_cycle(&mut ctx, wrapper);
+    let mut pass = DcePass::default();
+    assert!(pass.run(&mut ctx, m).unwrap().changed);
+    assert_eq!(ctx.region_blocks(r1), &bb1[..2]);
+    assert_eq!(ctx.region_blocks(r2), &bb2[..2]);
+    assert_eq!(pass.statistics()[1].value, 4);
+    assert_eq!(names(&ctx, body), ["t.effect", "t.scope", "test.wrapper"]);
+}
+
 #[test]
 fn graph_and_unregistered_regions_keep_their_blocks() {
     let (mut ctx, m, body) = setup();

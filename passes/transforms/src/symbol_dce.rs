@@ -9,7 +9,7 @@
 //! References that resolve to nothing are ignored.
 
 use qd_ir::symbol_table::{
-    is_symbol_table, op_symbol_refs, symbol_visibility, SymbolTable, Visibility,
+    is_symbol_table, symbol_visibility, visit_op_symbol_refs, SymbolTable, Visibility,
 };
 use qd_ir::{AttrData, Attribute, Context, OpId, OpTraits};
 use qd_pass::{Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
@@ -46,18 +46,7 @@ impl Pass for SymbolDcePass {
             return Err(PassFailure);
         }
         let live = Liveness::compute(ctx, op);
-        let mut erased = 0;
-        for table in ctx.walk_pre_order(op) {
-            if !ctx.is_alive(table) || !is_symbol_table(ctx, table) {
-                continue;
-            }
-            for child in direct_children(ctx, table) {
-                if is_symbol(ctx, child) && !live.contains(&child) && !results_used(ctx, child) {
-                    ctx.erase_op(child);
-                    erased += 1;
-                }
-            }
-        }
+        let erased = erase_dead_symbols(ctx, op, &live);
         self.num_dce += erased;
         Ok(PassOutcome::changed(erased > 0))
     }
@@ -77,6 +66,37 @@ fn is_symbol(ctx: &Context, op: OpId) -> bool {
 /// A symbol op whose results are used elsewhere cannot go without breaking SSA.
 fn results_used(ctx: &Context, op: OpId) -> bool {
     ctx.results(op).iter().any(|&r| ctx.has_uses(r))
+}
+
+/// Erases the dead symbols of every symbol table in `op` (itself included), in pre-order: a
+/// table's dead symbols go before the ops left in it are entered. Recursing instead of collecting
+/// every op first (`walk_pre_order`) keeps a million-op block from costing two million-entry
+/// vectors; only ops with regions are entered.
+fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &HashSet<OpId>) -> u64 {
+    if ctx.regions(op).is_empty() {
+        return 0;
+    }
+    let mut erased = 0;
+    if is_symbol_table(ctx, op) {
+        for child in direct_children(ctx, op) {
+            if is_symbol(ctx, child) && !live.contains(&child) && !results_used(ctx, child) {
+                ctx.erase_op(child);
+                erased += 1;
+            }
+        }
+    }
+    for ri in 0..ctx.regions(op).len() {
+        let r = ctx.region(op, ri);
+        for bi in 0..ctx.region_blocks(r).len() {
+            let mut cur = ctx.first_op(ctx.region_blocks(r)[bi]);
+            while let Some(o) = cur {
+                // Erasure stays inside `o`, so its successor link is still valid.
+                erased += erase_dead_symbols(ctx, o, live);
+                cur = ctx.next_op(o);
+            }
+        }
+    }
+    erased
 }
 
 fn direct_children(ctx: &Context, op: OpId) -> Vec<OpId> {
@@ -101,13 +121,20 @@ impl Liveness {
         };
         // Ops to scan: live ops whose references and nested ops have not been looked at yet.
         let mut work = vec![root];
+        // Reused for every op: most ops hold no reference and none allocates.
+        let mut refs = Vec::new();
         while let Some(op) = work.pop() {
-            for r in op_symbol_refs(ctx, op) {
+            refs.clear();
+            visit_op_symbol_refs(ctx, op, &mut |a| refs.push(a));
+            for &r in &refs {
                 for s in l.resolve(ctx, op, r) {
                     if l.live.insert(s) {
                         work.push(s);
                     }
                 }
+            }
+            if ctx.regions(op).is_empty() {
+                continue;
             }
             let table = is_symbol_table(ctx, op);
             for child in direct_children(ctx, op) {

@@ -111,6 +111,30 @@ fn nested_symbol_tables() {
     assert_eq!(symbols(&ctx, lib), ["f"]);
 }
 
+/// A symbol table nested in an op that is not one (here inside a `t.scope`, after ops without
+/// regions) is found and has its dead symbols erased; it is live itself as part of a live op.
+#[test]
+fn tables_inside_non_table_ops_are_swept() {
+    let (mut ctx, m, top) = setup();
+    func(&mut ctx, top, "main", None, &[]);
+    let main = ctx.last_op(top).unwrap();
+    let blk = ctx.entry_block(ctx.region(main, 0)).unwrap();
+    let ret = ctx.last_op(blk).unwrap();
+    let mut b = B::new(&mut ctx, blk);
+    let (scope_op, scope) = b.region_op("t.scope", &[]);
+    ctx.move_op_before(scope_op, ret);
+    let inner = table(&mut ctx, scope, "inner", Some("private"));
+    func(&mut ctx, inner, "used", Some("private"), &[]);
+    func(&mut ctx, inner, "unused", Some("private"), &[]);
+    func(&mut ctx, inner, "caller", None, &["used"]);
+    let mut pass = SymbolDcePass::default();
+    assert!(pass.run(&mut ctx, m).unwrap().changed);
+    assert_eq!(symbols(&ctx, top), ["main"]);
+    assert_eq!(symbols(&ctx, scope), ["inner"]);
+    assert_eq!(symbols(&ctx, inner), ["used", "caller"]);
+    assert_eq!(pass.statistics()[0].value, 1);
+}
+
 #[test]
 fn only_symbol_tables_are_accepted() {
     let (mut ctx, _, top) = setup();
