@@ -13,9 +13,12 @@ use qd_ir::{BlockId, Context, OpId};
 use std::collections::{HashMap, HashSet};
 
 pub(crate) struct SizingIndex {
-    /// Each op's position in its block, by op index (dense: a hash map of every op of a big
-    /// kernel costs more than the rest of the index).
+    /// Each op's position in its block, by op index less `base` (dense: a hash map of every op
+    /// of a big kernel costs more than the rest of the index; spanning only the scope's indices,
+    /// since the pass runs per kernel and a vector of every op in the context per kernel is
+    /// quadratic in a module of many kernels).
     pos: Vec<u32>,
+    base: usize,
     /// Per block, its ops that are or hold a `break` or `continue`, in block order.
     jump_children: HashMap<BlockId, Vec<OpId>>,
     /// The blocks that hold a `break` or `continue` at any depth.
@@ -40,7 +43,8 @@ impl SizingIndex {
     /// The index of everything nested in `scope` (and the facts of the kernel around it).
     pub fn new(ctx: &Context, scope: OpId) -> SizingIndex {
         let mut ix = SizingIndex {
-            pos: vec![u32::MAX; ctx.num_op_slots()],
+            pos: Vec::new(),
+            base: 0,
             jump_children: HashMap::new(),
             jump_blocks: HashSet::new(),
             kernels: HashMap::new(),
@@ -51,12 +55,21 @@ impl SizingIndex {
             kernel_of(ctx, scope)
         };
         ix.kernels.insert(outer, KernelFacts::of(ctx, outer));
+        let ops = ctx.walk_pre_order(scope);
+        // The ops that get a position: those in the blocks of `scope` and of the ops in it.
+        let (lo, hi) = ops.iter().skip(1).fold((usize::MAX, 0), |(lo, hi), o| {
+            (lo.min(o.index()), hi.max(o.index()))
+        });
+        if lo <= hi {
+            ix.base = lo;
+            ix.pos = vec![u32::MAX; hi - lo + 1];
+        }
         let mut jumps = Vec::new();
-        for o in ctx.walk_pre_order(scope) {
+        for o in ops {
             for &r in ctx.regions(o) {
                 for &b in ctx.region_blocks(r) {
                     for (i, c) in ctx.block_ops(b).enumerate() {
-                        ix.pos[c.index()] = u32::try_from(i).unwrap_or(u32::MAX);
+                        ix.pos[c.index() - ix.base] = u32::try_from(i).unwrap_or(u32::MAX);
                     }
                 }
             }
@@ -97,7 +110,11 @@ impl SizingIndex {
 
     /// The position of `op` in its block.
     pub fn pos(&self, op: OpId) -> usize {
-        match self.pos.get(op.index()) {
+        match op
+            .index()
+            .checked_sub(self.base)
+            .and_then(|i| self.pos.get(i))
+        {
             Some(&p) if p != u32::MAX => p as usize,
             _ => usize::MAX,
         }

@@ -39,7 +39,7 @@ use qd_arith::names::ADDF;
 use qd_frontend::{LocalLoadOp, LocalStoreOp};
 use qd_ir::{BlockId, Builder, Context, InsertPoint, OpId, Type, Value};
 use qd_pass::{Pass, PassInfo, PassOutcome, PassResult, Statistic};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 pub const PASS_NAME: &str = "minimize-tape";
 const DESCRIPTION: &str = "Replace every adstack whose primal the reverse pass never reads by \
@@ -101,33 +101,58 @@ pub fn elidable(ctx: &Context, alloca: OpId) -> Option<Vec<(OpId, Access)>> {
 /// Stays valid while stacks are elided: [`elide`] inserts only ops without regions and erases
 /// only stack ops, so the ops it asks about (allocas and the ancestors of stack ops) keep their
 /// relative order.
-/// Positions are kept by op index (dense), for the blocks indexed so far.
+/// Positions are kept by op index, for the blocks indexed so far: dense over the index range of
+/// the ops of the scope the pass runs on (a vector of every op in the context per run is
+/// quadratic in a module of many kernels: the pass runs per kernel), hashed for the ops created
+/// since.
 #[derive(Default)]
 struct Positions {
     indexed: HashSet<BlockId>,
+    base: usize,
     pos: Vec<u32>,
+    far: HashMap<OpId, u32>,
 }
 
 impl Positions {
+    /// Positions spanning the ops nested in `scope`.
+    fn spanning(ctx: &Context, scope: OpId) -> Positions {
+        let (lo, hi) = ctx
+            .walk_pre_order(scope)
+            .iter()
+            .fold((usize::MAX, 0), |(lo, hi), o| {
+                (lo.min(o.index()), hi.max(o.index()))
+            });
+        let mut p = Positions::default();
+        if lo <= hi {
+            p.base = lo;
+            p.pos = vec![u32::MAX; hi - lo + 1];
+        }
+        p
+    }
+
     /// Indexes `block` (once).
     fn index(&mut self, ctx: &Context, block: BlockId) {
         if !self.indexed.insert(block) {
             return;
         }
-        if self.pos.len() < ctx.num_op_slots() {
-            self.pos.resize(ctx.num_op_slots(), u32::MAX);
-        }
         for (i, o) in ctx.block_ops(block).enumerate() {
-            self.pos[o.index()] = u32::try_from(i).unwrap_or(u32::MAX);
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
+            match o.index().checked_sub(self.base) {
+                Some(k) if k < self.pos.len() => self.pos[k] = i,
+                _ => {
+                    self.far.insert(o, i);
+                }
+            }
         }
     }
 
     /// The position of `op` in its block, if that block is indexed and `op` was there then.
     fn get(&self, op: OpId) -> Option<usize> {
-        match self.pos.get(op.index()) {
-            Some(&p) if p != u32::MAX => Some(p as usize),
-            _ => None,
-        }
+        let p = match op.index().checked_sub(self.base) {
+            Some(k) if k < self.pos.len() => Some(self.pos[k]),
+            _ => self.far.get(&op).copied(),
+        };
+        p.filter(|&p| p != u32::MAX).map(|p| p as usize)
     }
 }
 
@@ -275,7 +300,7 @@ impl Pass for MinimizeTapePass {
             .filter(|&o| ctx.name(o) == ALLOCA_OP && !AllocaOp(o).is_primal_elided(ctx))
             .collect();
         let mut changed = false;
-        let mut positions = Positions::default();
+        let mut positions = Positions::spanning(ctx, op);
         for a in allocas {
             match elidable_in(ctx, a, &mut positions) {
                 Some(ops) => {
