@@ -218,8 +218,9 @@ fn fields(n: usize) -> String {
 }
 
 /// `@x`, `@y` and n/20 kernels `@k{j}` (`@k` first), each declared with `ad.reverse`: a struct_for
-/// over `@x` that loads `@x[i]`, runs a chain of 14 mulf/sin ops and adds the result to `@y[i]`
-/// (20 ops per kernel with its declaration).
+/// over `@x` that loads `@x[i]` into a local, updates it in a loop of 2 iterations (so each
+/// gradient kernel has an adstack to size), runs a chain of 4 mulf/sin ops on it and adds the
+/// result to `@y[i]` (20 ops per kernel with its declaration).
 fn kernels(n: usize) -> String {
     let count = (n.saturating_sub(5) / 20).max(1);
     let mut s = String::with_capacity(n * 40 + 512);
@@ -237,9 +238,14 @@ fn kernels(n: usize) -> String {
             s,
             "  qd.kernel @{name}() {{\n    qd.struct_for (%i) in @x {{\n      \
              %x = qd.load @x[%i] : f32\n      %c = arith.constant 1.0001 : f32\n      \
-             %v0 = arith.mulf %x, %c : f32"
+             %c0 = arith.constant 0 : i32\n      %c2 = arith.constant 2 : i32\n      \
+             %l = qd.alloca : !qd.ptr<f32>\n      qd.local_store %x, %l : !qd.ptr<f32>\n      \
+             qd.range_for %j = %c0 to %c2 : i32 {{\n        \
+             %a = qd.local_load %l : !qd.ptr<f32>\n        %m = arith.mulf %a, %c : f32\n        \
+             %s = math.sin %m : f32\n        qd.local_store %s, %l : !qd.ptr<f32>\n      }}\n      \
+             %r = qd.local_load %l : !qd.ptr<f32>\n      %v0 = arith.mulf %r, %c : f32"
         );
-        for k in 0..13 {
+        for k in 0..3 {
             let _ = match k % 2 {
                 0 => writeln!(s, "      %v{} = math.sin %v{k} : f32", k + 1),
                 _ => writeln!(s, "      %v{} = arith.mulf %v{k}, %c : f32", k + 1),
@@ -247,7 +253,7 @@ fn kernels(n: usize) -> String {
         }
         let _ = writeln!(
             s,
-            "      qd.atomic_add %v13, @y[%i] : f32\n    }}\n  }}\n  ad.reverse @{name}"
+            "      qd.atomic_add %v3, @y[%i] : f32\n    }}\n  }}\n  ad.reverse @{name}"
         );
     }
     s.push_str("}\n");
