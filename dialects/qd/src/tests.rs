@@ -175,6 +175,20 @@ fn built_kernel_verifies_and_wrappers_read_it() {
     assert!(!x.needs_grad(&fx.ctx));
     assert!(lookup_field(&fx.ctx, rf.0, "k").is_none());
     assert!(lookup_field(&fx.ctx, rf.0, "nope").is_none());
+    // Through a collection (as passes resolve many uses): the same answers.
+    let mut symbols = qd_ir::symbol_table::SymbolTableCollection::new();
+    for name in ["x", "k", "nope"] {
+        let got = crate::lookup_field_in(&fx.ctx, &mut symbols, rf.0, name).map(|f| f.0);
+        assert_eq!(
+            got,
+            lookup_field(&fx.ctx, rf.0, name).map(|f| f.0),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        crate::lookup_field_in(&fx.ctx, &mut symbols, rf.0, "x").map(|f| f.0),
+        Some(x.0)
+    );
 }
 
 #[test]
