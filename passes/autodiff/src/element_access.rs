@@ -143,42 +143,7 @@ fn in_bounds(ctx: &Context, base: Value, c: i64) -> bool {
 pub fn rewrite_element_accesses(ctx: &mut Context, root: OpId) -> ElementRewrite {
     let mut r = ElementRewrite::default();
     let mut addresses = Vec::new();
-    for op in ctx.walk_pre_order(root) {
-        let name = ctx.name(op);
-        if matches!(name, ELEM_PTR_OP | MEMBER_PTR_OP) {
-            addresses.push(op);
-            continue;
-        }
-        let (ptr_index, is_load) = match name {
-            LOCAL_LOAD_OP if ctx.num_operands(op) == 1 && ctx.num_results(op) == 1 => (0, true),
-            LOCAL_STORE_OP if ctx.num_operands(op) == 2 => (1, false),
-            LOAD_ELEMENT_OP if ctx.num_operands(op) >= 1 => (0, true),
-            STORE_ELEMENT_OP if ctx.num_operands(op) >= 2 => (1, false),
-            _ => continue,
-        };
-        let Some((base, mut path)) = chain(ctx, ctx.operand(op, ptr_index)) else {
-            continue;
-        };
-        // An element op on an address: its own path continues the chain's.
-        if let Some((_, tail)) = qd_ad::element_access(ctx, op) {
-            path.extend(tail);
-        }
-        let loc = ctx.loc(op);
-        let v = ctx.operand(op, 0);
-        let mut b = Builder::new(ctx, InsertPoint::Before(op));
-        let new = if is_load {
-            let new = LoadElementOp::build(&mut b, base, &path, loc);
-            let (old, nv) = (ctx.result(op, 0), new.result(ctx));
-            ctx.replace_all_uses_with(old, nv);
-            r.loads += 1;
-            new.0
-        } else {
-            r.stores += 1;
-            StoreElementOp::build(&mut b, v, base, &path, loc).0
-        };
-        copy_attrs(ctx, op, new);
-        ctx.erase_op(op);
-    }
+    visit(ctx, root, &mut r, &mut addresses);
     // Address ops left without uses, innermost first.
     for &a in addresses.iter().rev() {
         if ctx.is_alive(a) && !ctx.has_uses(ctx.result(a, 0)) {
@@ -187,6 +152,67 @@ pub fn rewrite_element_accesses(ctx: &mut Context, root: OpId) -> ElementRewrite
         }
     }
     r
+}
+
+/// Rewrites `op`, then the ops nested in it, in pre-order. Following the block links instead of
+/// collecting every op first (`walk_pre_order`) spares two vectors as long as the kernel; the ops
+/// a rewrite inserts go before the one rewritten, so they are not visited, as before.
+fn visit(ctx: &mut Context, op: OpId, r: &mut ElementRewrite, addresses: &mut Vec<OpId>) {
+    rewrite_access(ctx, op, r, addresses);
+    // A rewritten access is erased (and has no regions); erasing is its last step, so no new op
+    // has taken its slot.
+    if !ctx.is_alive(op) {
+        return;
+    }
+    for ri in 0..ctx.regions(op).len() {
+        let region = ctx.region(op, ri);
+        for bi in 0..ctx.region_blocks(region).len() {
+            let mut cur = ctx.first_op(ctx.region_blocks(region)[bi]);
+            while let Some(o) = cur {
+                // Taken first: rewriting `o` erases it.
+                cur = ctx.next_op(o);
+                visit(ctx, o, r, addresses);
+            }
+        }
+    }
+}
+
+/// Rewrites `op` when it is an access through an address chain; records address ops.
+fn rewrite_access(ctx: &mut Context, op: OpId, r: &mut ElementRewrite, addresses: &mut Vec<OpId>) {
+    let name = ctx.name(op);
+    if matches!(name, ELEM_PTR_OP | MEMBER_PTR_OP) {
+        addresses.push(op);
+        return;
+    }
+    let (ptr_index, is_load) = match name {
+        LOCAL_LOAD_OP if ctx.num_operands(op) == 1 && ctx.num_results(op) == 1 => (0, true),
+        LOCAL_STORE_OP if ctx.num_operands(op) == 2 => (1, false),
+        LOAD_ELEMENT_OP if ctx.num_operands(op) >= 1 => (0, true),
+        STORE_ELEMENT_OP if ctx.num_operands(op) >= 2 => (1, false),
+        _ => return,
+    };
+    let Some((base, mut path)) = chain(ctx, ctx.operand(op, ptr_index)) else {
+        return;
+    };
+    // An element op on an address: its own path continues the chain's.
+    if let Some((_, tail)) = qd_ad::element_access(ctx, op) {
+        path.extend(tail);
+    }
+    let loc = ctx.loc(op);
+    let v = ctx.operand(op, 0);
+    let mut b = Builder::new(ctx, InsertPoint::Before(op));
+    let new = if is_load {
+        let new = LoadElementOp::build(&mut b, base, &path, loc);
+        let (old, nv) = (ctx.result(op, 0), new.result(ctx));
+        ctx.replace_all_uses_with(old, nv);
+        r.loads += 1;
+        new.0
+    } else {
+        r.stores += 1;
+        StoreElementOp::build(&mut b, v, base, &path, loc).0
+    };
+    copy_attrs(ctx, op, new);
+    ctx.erase_op(op);
 }
 
 /// Keeps the discardable attributes of the rewritten access.
