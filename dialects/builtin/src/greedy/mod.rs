@@ -119,6 +119,40 @@ struct Driver<'p> {
 }
 
 impl Driver<'_> {
+    /// Puts the ops nested in `op` on the worklist in pre-order, merging or hoisting movable
+    /// constants on the way. Follows the block links instead of collecting every op first
+    /// (`walk_pre_order`), which costs two vectors as long as the IR. Safe while seeding: a
+    /// merged constant is erased and a hoisted one goes to the top of an enclosing entry block,
+    /// both after its successor is taken; such constants have no regions, and the place a
+    /// hoisted one goes to comes before it in pre-order, so it is not visited twice.
+    fn seed_nested(&mut self, ctx: &mut Context, op: OpId, changed: &mut bool) {
+        for ri in 0..ctx.regions(op).len() {
+            let region = ctx.region(op, ri);
+            for bi in 0..ctx.region_blocks(region).len() {
+                let mut cur = ctx.first_op(ctx.region_blocks(region)[bi]);
+                while let Some(o) = cur {
+                    cur = ctx.next_op(o);
+                    if self.config.cse_constants && is_movable_constant(ctx, o) {
+                        match self.constants.seed(ctx, o, self.root) {
+                            Seeded::Merged => {
+                                self.result.erased += 1;
+                                *changed = true;
+                                continue;
+                            }
+                            Seeded::Moved => *changed = true,
+                            Seeded::Kept => {}
+                        }
+                    }
+                    self.worklist.push(o);
+                    self.in_list[o.index()] = true;
+                    if !ctx.regions(o).is_empty() {
+                        self.seed_nested(ctx, o, changed);
+                    }
+                }
+            }
+        }
+    }
+
     /// One sweep; returns whether the IR changed.
     fn sweep(&mut self, ctx: &mut Context) -> bool {
         let mut changed = false;
@@ -126,24 +160,7 @@ impl Driver<'_> {
         self.worklist.clear();
         self.in_list.clear();
         self.in_list.resize(ctx.num_op_slots(), false);
-        for op in ctx.walk_pre_order(self.root).into_iter().skip(1) {
-            if !ctx.is_alive(op) {
-                continue;
-            }
-            if self.config.cse_constants && is_movable_constant(ctx, op) {
-                match self.constants.seed(ctx, op, self.root) {
-                    Seeded::Merged => {
-                        self.result.erased += 1;
-                        changed = true;
-                        continue;
-                    }
-                    Seeded::Moved => changed = true,
-                    Seeded::Kept => {}
-                }
-            }
-            self.worklist.push(op);
-            self.in_list[op.index()] = true;
-        }
+        self.seed_nested(ctx, self.root, &mut changed);
         // Pop in pre-order.
         self.worklist.reverse();
         while let Some(op) = self.worklist.pop() {
