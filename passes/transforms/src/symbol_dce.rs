@@ -45,8 +45,14 @@ impl Pass for SymbolDcePass {
             ctx.emit_error(ctx.loc(op), msg);
             return Err(PassFailure);
         }
-        let live = Liveness::compute(ctx, op);
-        let erased = erase_dead_symbols(ctx, op, &live);
+        let (live, private) = Liveness::compute(ctx, op);
+        // When every private symbol of the tables reached is live, the sweep would erase nothing
+        // (it only enters ops the liveness walk reached): skip that second walk of the IR.
+        let erased = if private.iter().all(|s| live.contains(s)) {
+            0
+        } else {
+            erase_dead_symbols(ctx, op, &live)
+        };
         self.num_dce += erased;
         Ok(PassOutcome::changed(erased > 0))
     }
@@ -113,42 +119,65 @@ struct Liveness {
 }
 
 impl Liveness {
-    /// The live symbols under `root`.
-    fn compute(ctx: &Context, root: OpId) -> HashSet<OpId> {
+    /// The live symbols under `root`, and the private symbols directly in the symbol tables it
+    /// reached (the only ones that may be dead).
+    fn compute(ctx: &Context, root: OpId) -> (HashSet<OpId>, Vec<OpId>) {
         let mut l = Liveness {
             live: HashSet::new(),
             tables: HashMap::new(),
         };
-        // Ops to scan: live ops whose references and nested ops have not been looked at yet.
-        let mut work = vec![root];
+        // Live ops whose nested ops have not been looked at yet, and whether their own
+        // references have been (those of plain children are read as the block is walked, so
+        // that only ops with regions and newly live symbols wait here, not every op).
+        let mut work = vec![(root, false)];
         // Reused for every op: most ops hold no reference and none allocates.
         let mut refs = Vec::new();
-        while let Some(op) = work.pop() {
-            refs.clear();
-            visit_op_symbol_refs(ctx, op, &mut |a| refs.push(a));
-            for &r in &refs {
-                for s in l.resolve(ctx, op, r) {
-                    if l.live.insert(s) {
-                        work.push(s);
-                    }
-                }
-            }
-            if ctx.regions(op).is_empty() {
-                continue;
+        let mut private = Vec::new();
+        while let Some((op, refs_done)) = work.pop() {
+            if !refs_done {
+                l.mark_referenced(ctx, op, &mut refs, &mut work);
             }
             let table = is_symbol_table(ctx, op);
-            for child in direct_children(ctx, op) {
-                if table && is_symbol(ctx, child) {
-                    if symbol_visibility(ctx, child) != Visibility::Private && l.live.insert(child)
-                    {
-                        work.push(child);
+            for ri in 0..ctx.regions(op).len() {
+                let r = ctx.region(op, ri);
+                for &b in ctx.region_blocks(r) {
+                    for child in ctx.block_ops(b) {
+                        if table && is_symbol(ctx, child) {
+                            if symbol_visibility(ctx, child) == Visibility::Private {
+                                private.push(child);
+                            } else if l.live.insert(child) {
+                                work.push((child, false));
+                            }
+                        } else {
+                            l.mark_referenced(ctx, child, &mut refs, &mut work);
+                            if !ctx.regions(child).is_empty() {
+                                work.push((child, true));
+                            }
+                        }
                     }
-                } else {
-                    work.push(child);
                 }
             }
         }
-        l.live
+        (l.live, private)
+    }
+
+    /// Marks live the symbols `op` references, queueing the newly live ones.
+    fn mark_referenced(
+        &mut self,
+        ctx: &Context,
+        op: OpId,
+        refs: &mut Vec<Attribute>,
+        work: &mut Vec<(OpId, bool)>,
+    ) {
+        refs.clear();
+        visit_op_symbol_refs(ctx, op, &mut |a| refs.push(a));
+        for &r in refs.iter() {
+            for s in self.resolve(ctx, op, r) {
+                if self.live.insert(s) {
+                    work.push((s, false));
+                }
+            }
+        }
     }
 
     fn table(&mut self, ctx: &Context, op: OpId) -> &SymbolTable {
