@@ -35,6 +35,11 @@ impl Pass for DcePass {
     }
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
         let (ops_before, blocks_before) = (self.num_ops, self.num_blocks);
+        // Usually there is nothing to do (dce after canonicalize): one read-only walk that finds
+        // so replaces the two walks of a round that erases nothing.
+        if !has_work(ctx, op, true) {
+            return Ok(PassOutcome::changed(false));
+        }
         loop {
             let blocks = self.erase_unreachable_blocks(ctx, op);
             let ops = self.erase_dead_ops_in(ctx, op);
@@ -103,6 +108,30 @@ fn erase_unreachable_blocks_in(ctx: &mut Context, op: OpId) -> u64 {
         }
     }
     erased
+}
+
+/// Whether a round would erase anything under `op`: a CFG region with more than one block
+/// (which may have unreachable ones), or a trivially dead op nested in `op` (`root` itself is
+/// never erased). Without either, the IR does not change, so nothing becomes dead later.
+fn has_work(ctx: &Context, op: OpId, root: bool) -> bool {
+    let regions = ctx.regions(op);
+    if !regions.is_empty() {
+        if ctx.is_registered(op)
+            && regions
+                .iter()
+                .any(|&r| ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r))
+        {
+            return true;
+        }
+        for &r in regions {
+            for &b in ctx.region_blocks(r) {
+                if ctx.block_ops(b).any(|o| has_work(ctx, o, false)) {
+                    return true;
+                }
+            }
+        }
+    }
+    !root && is_trivially_dead(ctx, op)
 }
 
 /// Erases dead ops nested in `op` (not `op` itself); returns how many.
