@@ -17,6 +17,7 @@ pub mod conversion;
 pub mod diagnostics;
 pub mod dominance;
 pub mod entity;
+pub mod fast_hash;
 pub mod float;
 pub mod greedy;
 pub mod interfaces;

@@ -27,7 +27,6 @@
 use crate::activity::Activity;
 use crate::aggregate_ssa::{leaves, Leaf, MAX_LEAVES};
 use crate::emitter::{Emitter, Tape};
-use crate::idhash::{IdMap, IdSet};
 use crate::needs::needed_primals;
 use crate::structure::{in_serial_loop, is_float, is_serial_loop, kernel_ops};
 use indexmap::IndexMap;
@@ -38,6 +37,7 @@ use qd_ad::{
 use qd_frontend::{
     is_parallel_loop, AllocaOp, ArrayType, KernelOp, StructType, ALLOCA_OP, IF_OP, KERNEL_OP,
 };
+use qd_ir::fast_hash::{FastMap, FastSet};
 use qd_ir::{BlockId, Builder, Context, Diagnostic, OpId, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -199,8 +199,8 @@ pub(crate) fn plan(
     }
     // What the reverse needs, and op positions: found at the first aggregate (most kernels
     // have none, and both walk the whole kernel).
-    let mut needed: Option<IdSet<Value>> = None;
-    let mut pos: Option<IdMap<OpId, usize>> = None;
+    let mut needed: Option<FastSet<Value>> = None;
+    let mut pos: Option<FastMap<OpId, usize>> = None;
     let mut plan = ElementPlan::default();
     for &op in &ops {
         if ctx.name(op) != ALLOCA_OP || ctx.num_results(op) != 1 || !is_aggregate(ctx, op) {

@@ -3,11 +3,11 @@
 //! and adjoint storage. `forward`, `tape`, `reverse` and `control` add the methods.
 
 use crate::activity::Activity;
-use crate::idhash::IdMap;
 use crate::structure::Jumps;
 use indexmap::IndexSet;
 use qd_arith::build_constant_float;
 use qd_frontend::{AllocaOp, LocalLoadOp, LocalStoreOp};
+use qd_ir::fast_hash::FastMap;
 use qd_ir::{BlockId, Builder, Context, InsertPoint, Location, OpId, Type, Value};
 use std::collections::HashSet;
 
@@ -24,7 +24,7 @@ pub(crate) struct Facts<'n> {
     pub elements: crate::element::ElementPlan,
     /// The shape of the field of each `qd.struct_for` of the kernel, resolved once through
     /// the pass's symbol tables (a lookup per loop would scan the module).
-    pub struct_for_shapes: IdMap<OpId, Vec<i64>>,
+    pub struct_for_shapes: FastMap<OpId, Vec<i64>>,
 }
 
 /// Where a primal value the reverse pass needs was saved by the forward replay.
@@ -97,7 +97,7 @@ pub(crate) struct Scope {
     /// Where adjoint locals of values defined in `orig` go.
     pub anchor: Anchor,
     /// Primal values already available in this block.
-    pub memo: IdMap<Value, Value>,
+    pub memo: FastMap<Value, Value>,
     /// The jump number of the current iteration, when this block is a reversed loop body.
     pub jid: Option<(OpId, Value)>,
 }
@@ -105,29 +105,29 @@ pub(crate) struct Scope {
 pub(crate) struct Emitter<'f> {
     pub f: &'f Facts<'f>,
     /// Original value -> its forward-replay value in the gradient kernel.
-    pub fwd: IdMap<Value, Value>,
+    pub fwd: FastMap<Value, Value>,
     /// Original op -> its forward-replay op.
-    pub fwd_op: IdMap<OpId, OpId>,
+    pub fwd_op: FastMap<OpId, OpId>,
     /// Stacked local -> its stack.
-    pub local_stack: IdMap<OpId, Value>,
-    pub tapes: IdMap<Value, Tape>,
-    pub loops: IdMap<OpId, LoopRec>,
+    pub local_stack: FastMap<OpId, Value>,
+    pub tapes: FastMap<Value, Tape>,
+    pub loops: FastMap<OpId, LoopRec>,
     /// Active ndarray argument -> its adjoint argument.
-    pub adj_arrays: IdMap<Value, Value>,
+    pub adj_arrays: FastMap<Value, Value>,
     /// The current segment: where its stacks and tapes go, and its original top-level block.
     pub hoist: Anchor,
     pub seg_root: BlockId,
     pub scopes: Vec<Scope>,
     /// Adjoints kept as SSA sums (values whose uses all sit in their own block).
-    pub adj_ssa: IdMap<Value, Value>,
+    pub adj_ssa: FastMap<Value, Value>,
     /// Adjoints kept in locals.
-    pub adj_local: IdMap<Value, Value>,
+    pub adj_local: FastMap<Value, Value>,
     /// `adjoint_in_ssa` per value, asked once: it scans the value's uses, and a value used N
     /// times gets N contributions (the primal kernel's uses do not change while it is
     /// differentiated).
-    in_ssa: IdMap<Value, bool>,
+    in_ssa: FastMap<Value, bool>,
     /// Adjoint locals of (non-stacked) locals.
-    pub adj_mem: IdMap<OpId, Value>,
+    pub adj_mem: FastMap<OpId, Value>,
     /// The op being reversed (primal requests are made for it).
     pub cur: Option<OpId>,
     pub num_stacks: usize,
@@ -139,19 +139,19 @@ impl<'f> Emitter<'f> {
     pub(crate) fn new(f: &'f Facts<'f>, grad_body: BlockId) -> Self {
         Emitter {
             f,
-            fwd: IdMap::default(),
-            fwd_op: IdMap::default(),
-            local_stack: IdMap::default(),
-            tapes: IdMap::default(),
-            loops: IdMap::default(),
-            adj_arrays: IdMap::default(),
+            fwd: FastMap::default(),
+            fwd_op: FastMap::default(),
+            local_stack: FastMap::default(),
+            tapes: FastMap::default(),
+            loops: FastMap::default(),
+            adj_arrays: FastMap::default(),
             hoist: Anchor::new(grad_body),
             seg_root: f.body,
             scopes: Vec::new(),
-            adj_ssa: IdMap::default(),
-            adj_local: IdMap::default(),
-            in_ssa: IdMap::default(),
-            adj_mem: IdMap::default(),
+            adj_ssa: FastMap::default(),
+            adj_local: FastMap::default(),
+            in_ssa: FastMap::default(),
+            adj_mem: FastMap::default(),
             cur: None,
             num_stacks: 0,
             elem: Default::default(),
@@ -222,7 +222,7 @@ impl<'f> Emitter<'f> {
             orig,
             dst,
             anchor: Anchor::new(dst),
-            memo: IdMap::default(),
+            memo: FastMap::default(),
             jid: None,
         });
     }

@@ -4,7 +4,7 @@
 //! members arrive, so a small kernel in a large module costs a few pages, not a bit per handle
 //! of the whole context.
 
-use crate::idhash::IdMap;
+use qd_ir::fast_hash::FastMap;
 use qd_ir::{OpId, Value};
 use std::marker::PhantomData;
 
@@ -29,14 +29,14 @@ const PAGE_BITS: usize = 12;
 const WORDS: usize = (1 << PAGE_BITS) / 64;
 
 pub(crate) struct HandleSet<T> {
-    pages: IdMap<usize, Box<[u64; WORDS]>>,
+    pages: FastMap<usize, Box<[u64; WORDS]>>,
     _handle: PhantomData<fn() -> T>,
 }
 
 impl<T> Default for HandleSet<T> {
     fn default() -> Self {
         HandleSet {
-            pages: IdMap::default(),
+            pages: FastMap::default(),
             _handle: PhantomData,
         }
     }

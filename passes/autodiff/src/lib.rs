@@ -113,7 +113,6 @@ mod emitter;
 mod forward;
 mod global_rules;
 mod handle_set;
-mod idhash;
 mod needs;
 mod pass;
 mod reverse;

@@ -18,18 +18,18 @@
 //! (the replay's stacks and aggregates hold them).
 
 use crate::activity::{rule_of, Activity};
-use crate::idhash::{IdMap, IdSet};
 use crate::structure::{kernel_ops, local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{
     global_write, KernelOp, CONDITION_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP,
 };
+use qd_ir::fast_hash::{FastMap, FastSet};
 use qd_ir::{Context, OpId, OpTraits, Value};
 
 /// The values of `kernel` whose primal the reverse pass may read.
-pub(crate) fn needed_primals(ctx: &Context, kernel: KernelOp, act: &Activity) -> IdSet<Value> {
+pub(crate) fn needed_primals(ctx: &Context, kernel: KernelOp, act: &Activity) -> FastSet<Value> {
     let ops = kernel_ops(ctx, kernel);
-    let mut needed = IdSet::default();
+    let mut needed = FastSet::default();
     for &op in &ops {
         direct_needs(ctx, op, act, &mut needed);
     }
@@ -50,11 +50,11 @@ pub(crate) fn needed_primals(ctx: &Context, kernel: KernelOp, act: &Activity) ->
 
 /// The values whose forward-replay value the reverse pass depends on (a superset of
 /// `needed_primals`, see the module doc).
-pub(crate) fn replay_needed(ctx: &Context, kernel: KernelOp, act: &Activity) -> IdSet<Value> {
+pub(crate) fn replay_needed(ctx: &Context, kernel: KernelOp, act: &Activity) -> FastSet<Value> {
     let ops = kernel_ops(ctx, kernel);
-    let mut needed = IdSet::default();
+    let mut needed = FastSet::default();
     // Per local (its `qd.alloca`): the values stored into it.
-    let mut stored: IdMap<OpId, Vec<Value>> = IdMap::default();
+    let mut stored: FastMap<OpId, Vec<Value>> = FastMap::default();
     for &op in &ops {
         direct_needs(ctx, op, act, &mut needed);
         if ctx.name(op) == CONDITION_OP {
@@ -94,7 +94,7 @@ fn recomputed(ctx: &Context, op: OpId) -> bool {
 }
 
 /// The operands (and results) `op`'s own reverse reads.
-fn direct_needs(ctx: &Context, op: OpId, act: &Activity, needed: &mut IdSet<Value>) {
+fn direct_needs(ctx: &Context, op: OpId, act: &Activity, needed: &mut FastSet<Value>) {
     if let Some(rule) = rule_of(ctx, op) {
         let operands = ctx.operand_vec(op);
         let active: Vec<bool> = operands.iter().map(|&v| act.is_active(v)).collect();

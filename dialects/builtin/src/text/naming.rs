@@ -15,9 +15,9 @@
 //! enclosing regions gets `_K` appended, K from one conflict counter carried like the value
 //! counter (so `%cst`, `%cst_0`, `%c1_i32_1`, and each function restarts at `_0`).
 
-use super::scope::FxHashMap;
 use crate::context::{Context, ValueDef};
 use crate::entity::{BlockId, OpId, RegionId, Value};
+use crate::fast_hash::FastMap;
 use std::collections::HashSet;
 
 /// Marks an entry block argument (`%argN`) in `Names::values`.
@@ -86,8 +86,8 @@ pub(crate) struct Names {
     /// Per value index: 0 = unnamed, `ARG_BIT | n` = `%argN`, otherwise `%(slot - 1)`.
     values: Vec<u32>,
     /// The names of `NAMED` values, by value index.
-    hinted: FxHashMap<usize, String>,
-    blocks: FxHashMap<BlockId, u32>,
+    hinted: FastMap<usize, String>,
+    blocks: FastMap<BlockId, u32>,
 }
 
 impl Names {
@@ -95,8 +95,8 @@ impl Names {
     pub(crate) fn empty() -> Self {
         Names {
             values: Vec::new(),
-            hinted: FxHashMap::default(),
-            blocks: FxHashMap::default(),
+            hinted: FastMap::default(),
+            blocks: FastMap::default(),
         }
     }
 
@@ -108,8 +108,8 @@ impl Names {
         let mut names = Names {
             // Zeroed allocation: cheap even when the context holds many more values than `root`.
             values: vec![0; ctx.num_value_slots()],
-            hinted: FxHashMap::default(),
-            blocks: FxHashMap::default(),
+            hinted: FastMap::default(),
+            blocks: FastMap::default(),
         };
         let mut used = UsedNames::default();
         let mut n = Numbering {

@@ -2,12 +2,13 @@
 //! (aliases, implicit module) and location syntax.
 
 use super::lexer::{self, Tok, Token};
-use super::scope::{FxHashMap, Scopes};
+use super::scope::Scopes;
 use crate::builder::OperationState;
 use crate::builtin::MODULE;
 use crate::context::Context;
 use crate::diagnostics::{DiagResult, Diagnostic};
 use crate::entity::*;
+use crate::fast_hash::FastMap;
 use crate::location::LocData;
 use crate::registry::OpTraits;
 use std::borrow::Cow;
@@ -47,19 +48,19 @@ pub(crate) enum LocSpec<'a> {
 /// and strings.
 #[derive(Default)]
 pub(crate) struct Memo<'a> {
-    pub keyword_types: FxHashMap<&'a str, Type>,
+    pub keyword_types: FastMap<&'a str, Type>,
     /// Function types by `[#inputs, input..., result...]` (type indices).
-    pub fn_types: FxHashMap<Vec<u32>, Type>,
+    pub fn_types: FastMap<Vec<u32>, Type>,
     pub fn_key: Vec<u32>,
     /// A stack of types being collected (function type inputs and results).
     pub type_stack: Vec<Type>,
     /// Generic op name token -> (name, traits when registered).
-    pub ops: FxHashMap<&'a str, (Cow<'a, str>, Option<OpTraits>)>,
-    pub idents: FxHashMap<&'a str, Ident>,
-    pub strings: FxHashMap<&'a str, Attribute>,
+    pub ops: FastMap<&'a str, (Cow<'a, str>, Option<OpTraits>)>,
+    pub idents: FastMap<&'a str, Ident>,
+    pub strings: FastMap<&'a str, Attribute>,
     /// Numeric attributes by (spelling, type) and dialect attributes by spelling.
-    pub numbers: FxHashMap<(&'a str, Type), Attribute>,
-    pub dialect_attrs: FxHashMap<&'a str, Attribute>,
+    pub numbers: FastMap<(&'a str, Type), Attribute>,
+    pub dialect_attrs: FastMap<&'a str, Attribute>,
     /// A stack of SSA uses `(name, number, offset)` of generic ops being parsed.
     pub use_stack: Vec<(&'a str, u32, usize)>,
     /// The line found by the last location lookup (ops are mostly read in order).
@@ -73,8 +74,8 @@ pub(crate) struct Parser<'a, 'c> {
     pub(crate) tok: Token,
     file: Ident,
     line_starts: Vec<usize>,
-    pub(crate) attr_aliases: FxHashMap<&'a str, Alias>,
-    pub(crate) type_aliases: FxHashMap<&'a str, Type>,
+    pub(crate) attr_aliases: FastMap<&'a str, Alias>,
+    pub(crate) type_aliases: FastMap<&'a str, Type>,
     pub(crate) deferred_locs: Vec<(LocTarget, &'a str, usize)>,
     pub(crate) scopes: Scopes<'a>,
     depth: u32,
@@ -104,8 +105,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             tok,
             file,
             line_starts,
-            attr_aliases: FxHashMap::default(),
-            type_aliases: FxHashMap::default(),
+            attr_aliases: FastMap::default(),
+            type_aliases: FastMap::default(),
             deferred_locs: Vec::new(),
             scopes: Scopes::default(),
             depth: 0,

@@ -6,49 +6,10 @@ use crate::builder::OperationState;
 use crate::context::Context;
 use crate::diagnostics::{DiagResult, Diagnostic};
 use crate::entity::{BlockId, Location, OpId, RegionId, Type, Value};
+use crate::fast_hash::{FastBuild, FastMap};
 use indexmap::IndexMap;
 use std::borrow::Cow;
 use std::collections::hash_map::Entry;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A small fast hasher for name tables (FxHash steps with a murmur3 finalizer, since hashbrown
-/// takes bucket bits from the low end, which plain FxHash leaves poorly mixed for strings that
-/// differ only in their last bytes, such as `%v12345`). Tables are never iterated for output.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut buf = [0u8; 8];
-            buf[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(buf));
-        }
-    }
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(i as u64);
-    }
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(i as u64);
-    }
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    fn finish(&self) -> u64 {
-        let mut h = self.0;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-        h ^ (h >> 33)
-    }
-}
-
-pub(crate) type FxHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// The op name of forward-reference placeholders (never attached to a block).
 const PLACEHOLDER_OP: &str = "builtin.__forward_ref";
@@ -69,13 +30,13 @@ struct Slot {
 #[derive(Default)]
 struct Isolated<'a> {
     /// `%x` (result number 0), the common case, in small buckets: the table is most of the cost.
-    first: FxHashMap<Cow<'a, str>, Slot>,
+    first: FastMap<Cow<'a, str>, Slot>,
     /// `%x#N` for N > 0.
-    rest: FxHashMap<(Cow<'a, str>, u32), Slot>,
+    rest: FastMap<(Cow<'a, str>, u32), Slot>,
     /// Region scopes open in this isolated scope.
     open_regions: usize,
     /// Unresolved forward references, in order of first use: placeholder -> (name, number).
-    forward: IndexMap<Value, (Cow<'a, str>, u32), BuildHasherDefault<FxHasher>>,
+    forward: IndexMap<Value, (Cow<'a, str>, u32), FastBuild>,
 }
 
 impl<'a> Isolated<'a> {
@@ -109,7 +70,7 @@ struct RegionBlocks<'a> {
     region: RegionId,
     /// This region's scope id (index into `Scopes::open`).
     id: u32,
-    blocks: FxHashMap<&'a str, BlockSlot>,
+    blocks: FastMap<&'a str, BlockSlot>,
 }
 
 /// What the scopes report back for an error about a block: its text and offset.
@@ -148,7 +109,7 @@ impl<'a> Scopes<'a> {
         self.regions.push(RegionBlocks {
             region,
             id,
-            blocks: FxHashMap::default(),
+            blocks: FastMap::default(),
         });
     }
 
