@@ -160,10 +160,7 @@ impl Device for Interpreter {
         cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         let Some(k) = self.kernels.get_mut(kernel.0 as usize) else {
-            return Err(RuntimeError::device(
-                "?",
-                format!("kernel #{} was not compiled by this interpreter", kernel.0),
-            ));
+            return Err(kernel.not_compiled_by("this interpreter"));
         };
         let states = k.states.iter().map(|init| init()).collect();
         let mut f = Frame::new(

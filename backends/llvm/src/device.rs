@@ -410,10 +410,7 @@ impl Device for CpuDevice {
         cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         let Some(k) = self.kernels.get(kernel.0 as usize) else {
-            return Err(RuntimeError::device(
-                "?",
-                format!("kernel #{} was not compiled by {NAME}", kernel.0),
-            ));
+            return Err(kernel.not_compiled_by(NAME));
         };
         let name = k.name.clone();
         let code = k.code.clone();

@@ -26,6 +26,17 @@ use qd_ir::{Context, Diagnostic, Location, OpId};
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct CompiledKernel(pub u32);
 
+impl CompiledKernel {
+    /// The error of a launch given a handle that `device` never compiled (one from another
+    /// device, or out of range).
+    pub fn not_compiled_by(self, device: &str) -> RuntimeError {
+        RuntimeError::device(
+            "?",
+            format!("kernel #{} was not compiled by {device}", self.0),
+        )
+    }
+}
+
 /// A kernel argument: a scalar, or a registered ndarray.
 #[derive(Copy, Clone, PartialEq, Debug)]
 pub enum Arg {

@@ -169,10 +169,7 @@ impl Device for LoweredInterpreter {
         cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         let Some(k) = self.kernels.get(kernel.0 as usize) else {
-            return Err(RuntimeError::device(
-                "?",
-                format!("kernel #{} was not compiled by {NAME}", kernel.0),
-            ));
+            return Err(kernel.not_compiled_by(NAME));
         };
         let mut temps = Vec::new();
         let temp_bytes = k.temps.saturating_mul(8);

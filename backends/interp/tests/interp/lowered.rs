@@ -169,6 +169,22 @@ const QD_ORDER: &str = "module {
 ";
 
 #[test]
+fn a_handle_the_device_never_compiled_is_an_error_not_a_panic() {
+    let mut c = case(TASKS, &[]);
+    let foreign = qd_runtime::CompiledKernel(5);
+    let e = LoweredInterpreter::new()
+        .launch(&c.ctx, foreign, &[i32_arg(4)], &c.plan, &mut c.memory)
+        .unwrap_err();
+    assert_eq!(e.kind, RuntimeErrorKind::Device);
+    assert_eq!(e.message, "kernel #5 was not compiled by interp-lowered");
+    let e = qd_interp::Interpreter::new()
+        .launch(&c.ctx, foreign, &[i32_arg(4)], &c.plan, &mut c.memory)
+        .unwrap_err();
+    assert_eq!(e.kind, RuntimeErrorKind::Device);
+    assert_eq!(e.message, "kernel #5 was not compiled by this interpreter");
+}
+
+#[test]
 fn range_tasks_shuffle_as_the_qd_interpreter_shuffles() {
     let ascending: Vec<i32> = (0..64).collect();
     let mut c = case(ORDER, &[]);

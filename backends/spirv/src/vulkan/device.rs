@@ -356,10 +356,7 @@ impl Device for VulkanDevice {
     ) -> Result<(), RuntimeError> {
         let k = kernel.0 as usize;
         let Some(name) = self.kernels.get(k).map(|k| k.spirv.name.clone()) else {
-            return Err(RuntimeError::device(
-                "?",
-                format!("kernel #{} was not compiled by {NAME}", kernel.0),
-            ));
+            return Err(kernel.not_compiled_by(NAME));
         };
         self.launch_kernel(ctx, k, args, adstacks, memory)
             .map_err(|e| match e {
