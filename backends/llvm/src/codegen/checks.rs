@@ -33,28 +33,7 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
                 MAX_ERR_VALUES
             )));
         }
-        let fail = self.unlikely(fail)?;
-        let err_bb = self.llcx.append_basic_block(self.func, "error");
-        let cont = self.llcx.append_basic_block(self.func, "ok");
-        self.ck(self.b.build_conditional_branch(fail, err_bb, cont))?;
-        self.b.position_at_end(err_bb);
-        let i64t = self.i64();
-        let words = [
-            (W_ERR_SITE, i64t.const_int(u64::from(site), false)),
-            (W_ERR_THREAD, self.thread),
-        ];
-        for (w, v) in words {
-            let p = self.word_addr(w)?;
-            self.ck(self.b.build_store(p, v))?;
-        }
-        for (i, &v) in values.iter().enumerate() {
-            let p = self.word_addr(W_ERR_VALUES + i as u32)?;
-            self.ck(self.b.build_store(p, v))?;
-        }
-        let one = self.llcx.i32_type().const_int(1, false);
-        self.ck(self.b.build_return(Some(&one)))?;
-        self.b.position_at_end(cont);
-        Ok(())
+        self.exit_if(fail, site, values, ("error", "ok"))
     }
 }
 
@@ -101,11 +80,24 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
             self.ck(self
                 .b
                 .build_int_compare(IntPredicate::NE, v, i32t.const_zero(), "cancelled"))?;
-        let set = self.unlikely(set)?;
-        let stop = self.llcx.append_basic_block(self.func, "cancel");
-        let cont = self.llcx.append_basic_block(self.func, "cancel.no");
-        self.ck(self.b.build_conditional_branch(set, stop, cont))?;
-        self.b.position_at_end(stop);
+        self.exit_if(set, site, &[], ("cancel", "cancel.no"))
+    }
+
+    /// Branches, marked unlikely, on `cond` to a block that writes error site `site`'s record
+    /// (the site, this thread, `values`) and returns 1; code after this goes on in the other
+    /// block. `names` name the two blocks (exit, continue) in the IR.
+    fn exit_if(
+        &mut self,
+        cond: IntValue<'ctx>,
+        site: u32,
+        values: &[IntValue<'ctx>],
+        names: (&str, &str),
+    ) -> R<()> {
+        let cond = self.unlikely(cond)?;
+        let exit = self.llcx.append_basic_block(self.func, names.0);
+        let cont = self.llcx.append_basic_block(self.func, names.1);
+        self.ck(self.b.build_conditional_branch(cond, exit, cont))?;
+        self.b.position_at_end(exit);
         let i64t = self.i64();
         let words = [
             (W_ERR_SITE, i64t.const_int(u64::from(site), false)),
@@ -113,6 +105,10 @@ impl<'a, 'ctx> Gen<'a, 'ctx> {
         ];
         for (w, v) in words {
             let p = self.word_addr(w)?;
+            self.ck(self.b.build_store(p, v))?;
+        }
+        for (i, &v) in values.iter().enumerate() {
+            let p = self.word_addr(W_ERR_VALUES + i as u32)?;
             self.ck(self.b.build_store(p, v))?;
         }
         let one = self.llcx.i32_type().const_int(1, false);
