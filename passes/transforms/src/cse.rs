@@ -8,15 +8,16 @@
 //! ops that are isolated from above (or unregistered, which might be) start empty. Unreachable
 //! blocks are left alone. As MLIR's CSE, ops found trivially dead on the way are erased too.
 
+use crate::cse_table::{self, KnownOps};
 use qd_ir::dominance::{is_graph_region, DominanceInfo};
+use qd_ir::fast_hash::{FastBuild, FastSet};
 use qd_ir::greedy::{is_memory_effect_free, is_trivially_dead};
 use qd_ir::{
     Attribute, BlockId, Context, Ident, LocData, OpId, OpName, OpTraits, RegionId, Type, Value,
 };
 use qd_pass::{Pass, PassInfo, PassOutcome, PassResult, Statistic};
-use std::collections::hash_map::{Entry, RandomState};
 use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 pub fn cse_pass_info() -> PassInfo {
     PassInfo::new("cse", "Eliminate common sub-expressions", |_| {
@@ -43,7 +44,7 @@ impl Pass for CsePass {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
         let mut driver = Driver {
             scopes: Vec::new(),
-            hasher: RandomState::new(),
+            hot: FastSet::default(),
             bufs: (Vec::new(), Vec::new()),
             num_cse: 0,
             num_dce: 0,
@@ -106,33 +107,29 @@ impl OpKey {
 /// scope keeps each key as it was when the op became known, as it always did.
 #[derive(Default)]
 struct Scope {
-    /// Known ops by the hash of their key (the first op with that hash).
-    by_hash: HashMap<u64, OpId, BuildHasherDefault<PassThrough>>,
-    /// Further known ops whose key hashes like an earlier one's (rare).
-    collisions: HashMap<u64, Vec<OpId>, BuildHasherDefault<PassThrough>>,
+    /// CFG regions: known ops (made for the scope's block, sized by its ops).
+    known: Option<KnownOps>,
     /// Graph regions: known ops by their key at the time.
     snapshots: HashMap<OpKey, OpId>,
     graph: bool,
 }
 
-/// The hasher of the hash-keyed maps: their keys are hashes already.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used (the maps are keyed by u64); any other input still hashes.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
+/// Where an op's key is looked up and inserted in [`KnownOps`]. An op with operands is placed
+/// by its newest operand (its anchor; equal keys have equal operands, so the same anchor) near
+/// the other ops placed by nearby anchors, which in a block are ops near it: the table is then
+/// read almost in order. An anchor with more than [`CROWDED`] users is *hot* from then on for
+/// the run: ops placed by it go to a hashed position, so that no anchor crowds its window with
+/// more than [`CROWDED`] ops (an op placed by its anchor uses it, and only ops inserted while it
+/// had at most that many uses are placed there). An op with a hot anchor is looked up at both
+/// positions, as an equal op may have been placed by the anchor before it became hot.
+struct Probe {
+    hash: u64,
+    local: Option<u32>,
+    hashed: Option<u32>,
 }
+
+/// The users an anchor may have while ops are placed by it.
+const CROWDED: usize = 8;
 
 /// `op`'s operands into `buf`, sorted for a commutative op (as in [`OpKey`]).
 fn key_operands(ctx: &Context, op: OpId, buf: &mut Vec<Value>) {
@@ -165,8 +162,8 @@ fn same_key(ctx: &Context, a: OpId, b: OpId, bufs: &mut (Vec<Value>, Vec<Value>)
 struct Driver {
     /// Known ops, innermost scope last.
     scopes: Vec<Scope>,
-    /// Hashes every key (one random state for all scopes: a key has one hash).
-    hasher: RandomState,
+    /// Anchors that have been hot (see [`Probe`]).
+    hot: FastSet<Value>,
     /// Scratch operand lists.
     bufs: (Vec<Value>, Vec<Value>),
     num_cse: u64,
@@ -179,9 +176,9 @@ enum Step {
 }
 
 impl Driver {
-    /// The hash of `op`'s [`OpKey`], read from the IR.
-    fn hash_of(&mut self, ctx: &Context, op: OpId) -> u64 {
-        let mut h = self.hasher.build_hasher();
+    /// Where `op`'s [`OpKey`] goes, from its hash and anchor read from the IR.
+    fn probe_of(&mut self, ctx: &Context, op: OpId) -> Probe {
+        let mut h = FastBuild::default().build_hasher();
         ctx.op_name_of(op).hash(&mut h);
         key_operands(ctx, op, &mut self.bufs.0);
         self.bufs.0.hash(&mut h);
@@ -191,24 +188,41 @@ impl Driver {
         }
         ctx.properties(op).hash(&mut h);
         ctx.attrs(op).hash(&mut h);
-        h.finish()
+        let hash = h.finish();
+        let Some(&anchor) = self.bufs.0.iter().max() else {
+            return Probe {
+                hash,
+                local: None,
+                hashed: Some(cse_table::hashed_pos(hash)),
+            };
+        };
+        let hot = self.hot.contains(&anchor)
+            || (ctx.uses(anchor).len() > CROWDED && self.hot.insert(anchor));
+        Probe {
+            hash,
+            local: Some(cse_table::local_pos(anchor.index(), hash)),
+            hashed: hot.then(|| cse_table::hashed_pos(hash)),
+        }
     }
 
-    /// The known op interchangeable with `op` (whose key hashes to `hash`), innermost first.
-    fn lookup(&mut self, ctx: &Context, op: OpId, hash: u64) -> Option<OpId> {
+    /// The known op interchangeable with `op` (whose key goes to `probe`), innermost first.
+    fn lookup(&mut self, ctx: &Context, op: OpId, probe: &Probe) -> Option<OpId> {
         let mut key: Option<OpKey> = None;
+        let tag = cse_table::tag(probe.hash);
         for i in (0..self.scopes.len()).rev() {
             let s = &self.scopes[i];
             let found = if s.graph {
                 let k = key.get_or_insert_with(|| OpKey::of(ctx, op));
                 s.snapshots.get(k).copied()
+            } else if let Some(known) = &s.known {
+                let bufs = &mut self.bufs;
+                probe.local.into_iter().chain(probe.hashed).find_map(|pos| {
+                    known
+                        .candidates(pos, tag)
+                        .find(|&o| same_key(ctx, o, op, bufs))
+                })
             } else {
-                let first = s.by_hash.get(&hash).copied();
-                let more = s.collisions.get(&hash).cloned().unwrap_or_default();
-                first
-                    .into_iter()
-                    .chain(more)
-                    .find(|&o| same_key(ctx, o, op, &mut self.bufs))
+                None
             };
             if found.is_some() {
                 return found;
@@ -218,19 +232,19 @@ impl Driver {
     }
 
     /// Makes `op` known in the innermost scope.
-    fn insert(&mut self, ctx: &Context, op: OpId, hash: u64) {
+    fn insert(&mut self, ctx: &Context, op: OpId, probe: &Probe) {
         let Some(s) = self.scopes.last_mut() else {
             return;
         };
         if s.graph {
             s.snapshots.insert(OpKey::of(ctx, op), op);
-        } else {
-            match s.by_hash.entry(hash) {
-                Entry::Occupied(_) => s.collisions.entry(hash).or_default().push(op),
-                Entry::Vacant(v) => {
-                    v.insert(op);
-                }
-            }
+        } else if let Some(known) = &mut s.known {
+            // A hot anchor's ops go to the hashed position (see [`Probe`]).
+            let pos = probe
+                .hashed
+                .or(probe.local)
+                .expect("a probe has a position");
+            known.insert(pos, cse_table::tag(probe.hash), op);
         }
     }
 
@@ -274,7 +288,7 @@ impl Driver {
         let ops = ctx.block_op_vec(block);
         // The block's scope holds at most one entry per op: sized once, it never grows.
         if let Some(scope) = self.scopes.last_mut().filter(|s| !s.graph) {
-            scope.by_hash.reserve(ops.len());
+            scope.known = Some(KnownOps::new(ops.len()));
         }
         for op in ops {
             if !ctx.regions(op).is_empty() {
@@ -305,8 +319,8 @@ impl Driver {
         if !ctx.regions(op).is_empty() || !is_memory_effect_free(ctx, op) {
             return;
         }
-        let hash = self.hash_of(ctx, op);
-        match self.lookup(ctx, op, hash) {
+        let probe = self.probe_of(ctx, op);
+        match self.lookup(ctx, op, &probe) {
             Some(existing) => {
                 // In a graph region the earlier op may use the later one's results: keep both.
                 if graph
@@ -325,7 +339,7 @@ impl Driver {
                 ctx.erase_op(op);
                 self.num_cse += 1;
             }
-            None => self.insert(ctx, op, hash),
+            None => self.insert(ctx, op, &probe),
         }
     }
 }

@@ -240,16 +240,72 @@ fn ops_whose_keys_hash_alike_are_told_apart() {
     let mul = b.val("t.mul", &[x, y]);
     let op = |v: Value| ctx.defining_op(v).unwrap();
     let mut d = Driver {
-        scopes: vec![Scope::default()],
-        hasher: RandomState::new(),
+        scopes: vec![Scope {
+            known: Some(KnownOps::new(4)),
+            ..Scope::default()
+        }],
+        hot: FastSet::default(),
         bufs: (Vec::new(), Vec::new()),
         num_cse: 0,
         num_dce: 0,
     };
-    d.insert(&ctx, op(add), 7);
-    d.insert(&ctx, op(sub), 7);
-    assert_eq!(d.lookup(&ctx, op(add2), 7), Some(op(add)));
-    assert_eq!(d.lookup(&ctx, op(sub2), 7), Some(op(sub)));
-    assert_eq!(d.lookup(&ctx, op(mul), 7), None);
-    assert_eq!(d.lookup(&ctx, op(sub2), 8), None);
+    let at = |hash: u64| Probe {
+        hash,
+        local: Some(3),
+        hashed: None,
+    };
+    d.insert(&ctx, op(add), &at(7));
+    d.insert(&ctx, op(sub), &at(7));
+    assert_eq!(d.lookup(&ctx, op(add2), &at(7)), Some(op(add)));
+    assert_eq!(d.lookup(&ctx, op(sub2), &at(7)), Some(op(sub)));
+    assert_eq!(d.lookup(&ctx, op(mul), &at(7)), None);
+    assert_eq!(d.lookup(&ctx, op(sub2), &at(8)), None);
+}
+
+/// Ops are placed by their newest operand until it has more than `CROWDED` users, then by their
+/// hash: an op placed before its operand got more users (here when `%a2` is replaced by `%a`) is
+/// still found after.
+#[test]
+fn duplicates_are_found_after_their_operand_gains_users() {
+    let (mut ctx, m, body) = setup();
+    let mut b = B::new(&mut ctx, body);
+    let (x, _) = inputs(&mut b);
+    let cs: Vec<Value> = (0..CROWDED as i64).map(|k| b.konst(k)).collect();
+    let a = b.val("t.neg", &[x]);
+    let a2 = b.val("t.neg", &[x]);
+    // A few users of %a, placed by %a; then the users of %a2, which become %a's.
+    let first: Vec<Value> = cs[..4].iter().map(|&c| b.val("t.add", &[a, c])).collect();
+    let again: Vec<Value> = cs.iter().map(|&c| b.val("t.add", &[a2, c])).collect();
+    let mut all = first.clone();
+    all.extend(&again);
+    let user = b.op("t.effect", &all, &[]);
+    let mut pass = CsePass::default();
+    assert!(pass.run(&mut ctx, m).unwrap().changed);
+    let mut want = first.clone();
+    want.extend(&first);
+    want.extend(&again[4..]);
+    assert_eq!(ctx.operand_vec(user), want);
+    // %a2 and the four users of it that repeat users of %a.
+    assert_eq!(pass.statistics()[0].value, 5);
+}
+
+/// Many different ops whose newest operand is one value (the loop variable after hoisted
+/// constants) are told apart and their duplicates found: such an operand is hot from the start.
+#[test]
+fn many_users_of_one_operand_are_told_apart() {
+    let (mut ctx, m, body) = setup();
+    let mut b = B::new(&mut ctx, body);
+    let cs: Vec<Value> = (0..200).map(|k| b.konst(k)).collect();
+    let (x, _) = inputs(&mut b);
+    let first: Vec<Value> = cs.iter().map(|&c| b.val("t.add", &[c, x])).collect();
+    let again: Vec<Value> = cs.iter().rev().map(|&c| b.val("t.add", &[x, c])).collect();
+    let mut all = first.clone();
+    all.extend(&again);
+    let user = b.op("t.effect", &all, &[]);
+    let mut pass = CsePass::default();
+    assert!(pass.run(&mut ctx, m).unwrap().changed);
+    let mut want = first.clone();
+    want.extend(first.iter().rev());
+    assert_eq!(ctx.operand_vec(user), want);
+    assert_eq!(pass.statistics()[0].value, 200);
 }

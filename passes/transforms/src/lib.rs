@@ -3,6 +3,7 @@
 
 pub mod canonicalize;
 pub mod cse;
+mod cse_table;
 pub mod dce;
 pub mod symbol_dce;
 
