@@ -4,7 +4,7 @@
 use crate::context::Context;
 use crate::entity::{Attribute, Ident, Location, OpId, RegionId, Type, Value};
 use crate::registry::{FoldResult, OpTraits};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// The constant `v` holds: the `value` of its defining op when that op is CONSTANT_LIKE.
 pub fn constant_value(ctx: &Context, v: Value) -> Option<Attribute> {
@@ -65,25 +65,25 @@ pub(super) type ConstKey = (RegionId, Ident, Attribute, Type);
 pub(super) enum Seeded {
     /// Replaced by an equal constant and erased.
     Merged,
-    /// Moved to the top of its insertion region.
+    /// Moved to the front of its insertion region's entry block.
     Moved,
     /// Already in place.
     Kept,
 }
 
-/// The constants of one sweep, one per key, each at the top of its insertion region's entry
-/// block (after the constants placed there before it).
+/// The constants of one sweep, one per key (MLIR's `OperationFolder`, which the driver makes anew
+/// for each iteration).
 #[derive(Default)]
 pub(super) struct Constants {
     map: HashMap<ConstKey, OpId>,
-    /// The last constant placed at the top of each region's entry block.
-    hoist: HashMap<RegionId, OpId>,
+    /// The constants registered this sweep (MLIR's "folder-owned" constants).
+    owned: HashSet<OpId>,
 }
 
 impl Constants {
     pub(super) fn clear(&mut self) {
         self.map.clear();
-        self.hoist.clear();
+        self.owned.clear();
     }
 
     /// Where constants used by `op` live: its region, or the enclosing one up to the nearest
@@ -117,39 +117,14 @@ impl Constants {
         (region, ctx.ident(&dialect), value, ty)
     }
 
-    /// The live constant registered under `key` (entries whose op was erased or moved away by a
-    /// pattern are dropped).
-    pub(super) fn lookup(&mut self, ctx: &Context, key: &ConstKey) -> Option<OpId> {
-        let op = *self.map.get(key)?;
-        let entry = ctx.entry_block(key.0);
-        if ctx.is_alive(op) && ctx.parent_block(op) == entry && entry.is_some() {
-            return Some(op);
-        }
-        self.map.remove(key);
-        None
-    }
-
-    pub(super) fn record(&mut self, key: ConstKey, op: OpId) {
-        self.map.insert(key, op);
-    }
-
-    /// Inserts detached `op` at the top of `region`'s entry block, after the constants already
-    /// placed there.
-    pub(super) fn place(&mut self, ctx: &mut Context, region: RegionId, op: OpId) {
-        let Some(entry) = ctx.entry_block(region) else {
-            return;
-        };
-        match self.hoist.get(&region) {
-            Some(&h) if ctx.is_alive(h) && ctx.parent_block(h) == Some(entry) => {
-                ctx.insert_op_after(h, op)
-            }
-            _ => ctx.prepend_op(entry, op),
-        }
-        self.hoist.insert(region, op);
-    }
-
-    /// Registers an existing movable constant while seeding a sweep: merges it into an equal
-    /// one, or else moves it to the top of its insertion region if it is not there yet.
+    /// Registers an existing movable constant while seeding a sweep, as MLIR's
+    /// `OperationFolder::insertKnownConstant`: a constant equal to one registered before it (in
+    /// pre-order) is merged into that one, which loses its location; otherwise it is kept where
+    /// it is if it leads its block or follows a registered constant, and else moved to the
+    /// *front* of its insertion region's entry block (losing its location when it changes
+    /// block). So constants made by folding, which the driver leaves where the folded op was,
+    /// end up at the top in reverse order of their position, above the older ones: the order
+    /// mlir-opt prints.
     pub(super) fn seed(&mut self, ctx: &mut Context, op: OpId, root: OpId) -> Seeded {
         let Some(region) = Self::insertion_region(ctx, op, root) else {
             return Seeded::Kept;
@@ -157,26 +132,36 @@ impl Constants {
         let Some(value) = op_constant_value(ctx, op) else {
             return Seeded::Kept;
         };
+        let Some(entry) = ctx.entry_block(region) else {
+            return Seeded::Kept;
+        };
         let key = Self::key(ctx, region, op, value);
-        if let Some(existing) = self.lookup(ctx, &key) {
-            if existing != op {
+        if let Some(&existing) = self.map.get(&key) {
+            if existing != op && ctx.is_alive(existing) {
                 let (from, to) = (ctx.result(op, 0), ctx.result(existing, 0));
                 ctx.replace_all_uses_with(from, to);
                 ctx.erase_op(op);
+                let unknown = ctx.unknown_loc();
+                ctx.set_loc(existing, unknown);
                 return Seeded::Merged;
             }
         }
-        let entry = ctx.entry_block(region);
-        let in_place = ctx.parent_block(op) == entry
-            && entry.is_some()
-            && ctx.prev_op(op) == self.hoist.get(&region).copied();
-        self.record(key, op);
-        if in_place {
-            self.hoist.insert(region, op);
-            return Seeded::Kept;
+        self.map.insert(key, op);
+        self.owned.insert(op);
+        if ctx.parent_block(op) != Some(entry) {
+            ctx.detach_op(op);
+            ctx.prepend_op(entry, op);
+            let unknown = ctx.unknown_loc();
+            ctx.set_loc(op, unknown);
+            return Seeded::Moved;
         }
-        ctx.detach_op(op);
-        self.place(ctx, region, op);
-        Seeded::Moved
+        match ctx.prev_op(op) {
+            Some(p) if !self.owned.contains(&p) => {
+                ctx.detach_op(op);
+                ctx.prepend_op(entry, op);
+                Seeded::Moved
+            }
+            _ => Seeded::Kept,
+        }
     }
 }

@@ -5,9 +5,11 @@
 //! op is erased; otherwise the op is folded, and if it does not fold, the patterns rooted at its
 //! name (or at any op) are tried in the order given. Every op a rewrite creates or modifies goes
 //! back on the worklist. Sweeps repeat until one changes nothing (converged) or the iteration cap
-//! is hit. With `cse_constants`, constants are merged and kept at the top of the entry block of
+//! is hit. Constants made by folding go right before the folded op. With `cse_constants`, each
+//! sweep starts by merging equal constants and hoisting them to the front of the entry block of
 //! their insertion region (the nearest region whose parent is ISOLATED_FROM_ABOVE, unregistered,
-//! or the root), as MLIR's `OperationFolder` does.
+//! or the root), as MLIR's driver does through `OperationFolder::insertKnownConstant`, so that
+//! constants come out in mlir-opt's order.
 //!
 //! A pattern that keeps reporting a change on the op it rewrites never lets a sweep end: use
 //! `max_rewrites` to bound such patterns.
@@ -20,10 +22,10 @@ pub use effects::{is_memory_effect_free, is_trivially_dead, would_op_be_triviall
 pub use fold::{constant_value, fold_op, materialize_constant, op_constant_value};
 
 use crate::context::Context;
-use crate::entity::{OpId, OpName, Value};
+use crate::entity::{OpId, OpName};
 use crate::registry::{FoldResult, OpTraits};
 use crate::rewrite::{RewritePattern, Rewriter};
-use fold::{is_movable_constant, ConstKey, Constants, Seeded};
+use fold::{is_movable_constant, Constants, Seeded};
 use listener::Changes;
 use std::collections::HashMap;
 
@@ -120,11 +122,11 @@ struct Driver<'p> {
 
 impl Driver<'_> {
     /// Puts the ops nested in `op` on the worklist in pre-order, merging or hoisting movable
-    /// constants on the way. Follows the block links instead of collecting every op first
+    /// constants on the way (see [`Constants::seed`]). Follows the block links instead of collecting every op first
     /// (`walk_pre_order`), which costs two vectors as long as the IR. Safe while seeding: a
     /// merged constant is erased and a hoisted one goes to the top of an enclosing entry block,
-    /// both after its successor is taken; such constants have no regions, and the place a
-    /// hoisted one goes to comes before it in pre-order, so it is not visited twice.
+    /// both after its successor is taken; such constants have no regions, and the front of an
+    /// enclosing entry block comes before them in pre-order, so they are not visited twice.
     fn seed_nested(&mut self, ctx: &mut Context, op: OpId, changed: &mut bool) {
         for ri in 0..ctx.regions(op).len() {
             let region = ctx.region(op, ri);
@@ -155,12 +157,16 @@ impl Driver<'_> {
 
     /// One sweep; returns whether the IR changed.
     fn sweep(&mut self, ctx: &mut Context) -> bool {
-        let mut changed = false;
         self.constants.clear();
         self.worklist.clear();
         self.in_list.clear();
         self.in_list.resize(ctx.num_op_slots(), false);
-        self.seed_nested(ctx, self.root, &mut changed);
+        // As MLIR, merging and hoisting constants while seeding changes the IR but does not call
+        // for another sweep: every op it affects is on this sweep's worklist.
+        let mut seeded = false;
+        self.seed_nested(ctx, self.root, &mut seeded);
+        self.result.changed |= seeded;
+        let mut changed = false;
         // Pop in pre-order.
         self.worklist.reverse();
         while let Some(op) = self.worklist.pop() {
@@ -250,8 +256,9 @@ impl Driver<'_> {
         }
     }
 
-    /// Folds `op` and replaces it by its fold results, materializing constants. Constant ops are
-    /// not folded (they would only fold to themselves).
+    /// Folds `op` and replaces it by its fold results, materializing constants right before
+    /// `op` (as MLIR: they are merged and hoisted when the next sweep is seeded). Constant ops
+    /// are not folded (they would only fold to themselves).
     fn try_fold(&mut self, ctx: &mut Context, op: OpId) -> bool {
         if ctx.num_results(op) == 0 || ctx.has_trait(op, OpTraits::CONSTANT_LIKE) {
             return false;
@@ -268,21 +275,27 @@ impl Driver<'_> {
                 }
             }
         }
-        let mut created: Vec<(OpId, Vec<ConstKey>)> = Vec::new();
+        let dialect = ctx.dialect_of(op).to_string();
+        let loc = ctx.loc(op);
+        let mut created: Vec<OpId> = Vec::new();
         let mut replacements = Vec::with_capacity(results.len());
         for (&r, f) in results.iter().zip(&folded) {
             let v = match *f {
                 FoldResult::Value(v) => Some(v),
                 FoldResult::Attr(a) => {
                     let ty = ctx.value_type(r);
-                    self.constant_for(ctx, op, a, ty, &mut created)
+                    materialize_constant(ctx, &dialect, a, ty, loc).map(|c| {
+                        ctx.insert_op_before(op, c);
+                        created.push(c);
+                        ctx.result(c, 0)
+                    })
                 }
             };
             match v {
                 Some(v) => replacements.push(v),
                 None => {
                     // Could not materialize: undo the constants made for this fold.
-                    for (c, _) in created.into_iter().rev() {
+                    for c in created.into_iter().rev() {
                         ctx.erase_op(c);
                     }
                     return false;
@@ -291,74 +304,9 @@ impl Driver<'_> {
         }
         let mut changes = Changes::default();
         Rewriter::with_listener(ctx, &mut changes).replace_op(op, &replacements);
-        for (c, keys) in created {
-            for k in keys {
-                self.constants.record(k, c);
-            }
-            changes.revisit.push(c);
-        }
+        changes.revisit.extend(created);
         self.handle(ctx, &changes);
         true
-    }
-
-    /// A value holding constant `value` of type `ty` for `op`'s use: an existing constant of the
-    /// insertion region when constants are merged, or a new one made by `op`'s dialect.
-    fn constant_for(
-        &mut self,
-        ctx: &mut Context,
-        op: OpId,
-        value: crate::entity::Attribute,
-        ty: crate::entity::Type,
-        created: &mut Vec<(OpId, Vec<ConstKey>)>,
-    ) -> Option<Value> {
-        let dialect = ctx.dialect_of(op).to_string();
-        let region = if self.config.cse_constants {
-            Constants::insertion_region(ctx, op, self.root)
-        } else {
-            None
-        };
-        let key = region.map(|r| (r, ctx.ident(&dialect), value, ty));
-        if let Some(key) = &key {
-            if let Some(c) = self.find_constant(ctx, key, created) {
-                return Some(ctx.result(c, 0));
-            }
-        }
-        let loc = ctx.loc(op);
-        let new = materialize_constant(ctx, &dialect, value, ty, loc)?;
-        let (Some(region), Some(key)) = (region, key) else {
-            ctx.insert_op_before(op, new);
-            created.push((new, Vec::new()));
-            return Some(ctx.result(new, 0));
-        };
-        if !is_movable_constant(ctx, new) {
-            ctx.insert_op_before(op, new);
-            created.push((new, Vec::new()));
-            return Some(ctx.result(new, 0));
-        }
-        // The materialized op may belong to another dialect: merge under its own key too.
-        let own_value = op_constant_value(ctx, new).expect("movable constants have a value");
-        let own_key = Constants::key(ctx, region, new, own_value);
-        if let Some(c) = self.find_constant(ctx, &own_key, created) {
-            ctx.erase_op(new);
-            return Some(ctx.result(c, 0));
-        }
-        self.constants.place(ctx, region, new);
-        created.push((new, vec![key, own_key]));
-        Some(ctx.result(new, 0))
-    }
-
-    fn find_constant(
-        &mut self,
-        ctx: &Context,
-        key: &ConstKey,
-        created: &[(OpId, Vec<ConstKey>)],
-    ) -> Option<OpId> {
-        self.constants.lookup(ctx, key).or_else(|| {
-            created
-                .iter()
-                .find(|(_, keys)| keys.contains(key))
-                .map(|(c, _)| *c)
-        })
     }
 }
 

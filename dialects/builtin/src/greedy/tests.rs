@@ -353,12 +353,14 @@ fn constants_merge_and_hoist() {
     op(&mut ctx, inner, "test.yield", &[], 0, 9);
     op(&mut ctx, entry, "test.ret", &[], 0, 10);
     let r = run(&mut ctx, m, &[]);
+    // As mlir-opt: 7 leads the block and stays; 8 follows an op that is not a constant, so it
+    // moves to the front; the inner 7 merges into the outer one, which loses its location.
     assert_eq!(
         show(&ctx, entry),
         [
-            "test.constant 7",
             "test.constant 8",
-            "test.effect(%arg, #0)",
+            "test.constant 7",
+            "test.effect(%arg, #1)",
             "test.region",
             "test.ret"
         ]
@@ -368,8 +370,49 @@ fn constants_merge_and_hoist() {
         ["test.effect(outer, outer)", "test.yield"]
     );
     assert_eq!(ctx.operand(u2, 0), ctx.operand(u1, 1));
+    let c7_op = ctx.defining_op(c7).unwrap();
+    assert_eq!(
+        ctx.loc_data(ctx.loc(c7_op)),
+        &crate::location::LocData::Unknown
+    );
+    let c8_op = ctx.defining_op(c8).unwrap();
+    assert_ne!(
+        ctx.loc_data(ctx.loc(c8_op)),
+        &crate::location::LocData::Unknown
+    );
     assert_eq!(r.erased, 1);
     assert!(r.converged);
+    assert_eq!(verify(&ctx, m), Ok(()));
+}
+
+#[test]
+fn folded_constants_come_first_in_reverse_order() {
+    // mlir-opt materializes a fold's constant where the op was and hoists it when the next
+    // sweep starts, to the front: constants made later come out first, above the older ones.
+    let mut ctx = td::ctx();
+    let (m, _, entry) = setup(&mut ctx);
+    let a = ctx.block_arg(entry, 0);
+    let c1 = constant(&mut ctx, entry, 1, 3);
+    op(&mut ctx, entry, "test.effect", &[a], 0, 4);
+    let s = op(&mut ctx, entry, "test.add", &[c1, c1], 1, 5);
+    let c5 = constant(&mut ctx, entry, 5, 6);
+    let t = op(&mut ctx, entry, "test.add", &[c5, c5], 1, 7);
+    let (sv, tv) = (ctx.result(s, 0), ctx.result(t, 0));
+    op(&mut ctx, entry, "test.ret", &[sv, tv, c1], 0, 8);
+    let r = run(&mut ctx, m, &[]);
+    assert_eq!(
+        show(&ctx, entry),
+        [
+            "test.constant 10",
+            "test.constant 2",
+            "test.constant 1",
+            "test.effect(%arg)",
+            "test.ret(#1, #0, #2)"
+        ]
+    );
+    // Sweep 1 folds, sweep 2 hoists and changes nothing else: hoisting alone does not call
+    // for a third.
+    assert_eq!((r.iterations, r.converged, r.folded), (2, true, 2));
     assert_eq!(verify(&ctx, m), Ok(()));
 }
 
