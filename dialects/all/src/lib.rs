@@ -12,6 +12,7 @@ pub fn register_all_dialects(ctx: &mut Context) {
     ctx.register_dialect(qd_adstack::dialect());
     ctx.register_dialect(qd_lowered::dialect());
     ctx.register_dialect(qd_func::dialect());
+    ctx.register_dialect(qd_ndarray::dialect());
 }
 
 /// A context with every dialect registered.
@@ -31,7 +32,7 @@ mod tests {
         register_all_dialects(&mut ctx);
         let names: Vec<_> = ctx.dialect_names().collect();
         for d in [
-            "builtin", "arith", "math", "qd", "ad", "adstack", "lowered", "func",
+            "builtin", "arith", "math", "qd", "ad", "adstack", "lowered", "func", "ndarray",
         ] {
             assert_eq!(names.iter().filter(|n| **n == d).count(), 1, "{d}");
         }
@@ -52,6 +53,8 @@ mod tests {
             "func.call",
             "func.call_indirect",
             "func.constant",
+            "ndarray.add",
+            "ndarray.launch",
         ] {
             assert!(ctx.lookup_op_info(op).is_some(), "{op} is not registered");
         }

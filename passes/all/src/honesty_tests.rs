@@ -117,6 +117,12 @@ const INPUTS: &[&str] = &[
       adstack.pop %e : f32
       adstack.pop %k : f32
     }"#,
+    // An ndarray chain for fuse-elementwise to fuse into a kernel.
+    r#"func.func @chain(%x: !ndarray.array<4xf32>) -> !ndarray.array<4xf32> {
+      %a = ndarray.exp %x : !ndarray.array<4xf32>
+      %b = ndarray.neg %a : !ndarray.array<4xf32>
+      func.return %b : !ndarray.array<4xf32>
+    }"#,
     // A symbolic adstack bound for simplify-size-expr to simplify.
     r#"qd.field @n : !qd.field<i32>
     qd.kernel @bounds(%v: f32) {

@@ -16,6 +16,7 @@ pub fn register_all_passes(reg: &mut PassRegistry) {
     reg.register(qd_adstack_passes::determine_ad_stack_size_pass_info());
     reg.register(qd_egraph::simplify_size_expr_pass_info());
     reg.register(qd_lowering::convert_qd_to_lowered_pass_info());
+    reg.register(qd_fusion::fuse_elementwise_pass_info());
 }
 
 /// A registry with every pass of qd.
@@ -42,6 +43,7 @@ mod tests {
                 "dce",
                 "determine-ad-stack-size",
                 "element-access-ad",
+                "fuse-elementwise",
                 "minimize-tape",
                 "reverse-mode-ad",
                 "simplify-size-expr",

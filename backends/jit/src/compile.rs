@@ -1,0 +1,157 @@
+//! A graph to an [`Executable`]: the traced function is fused (`fuse-elementwise`), its launches
+//! become a [`Plan`], its kernels a [`Program`] on the device. Gradients are the runtime's
+//! (reverse-mode-ad on each generated kernel, when first asked for); a kernel holding a primitive
+//! with a hand-written backward is differentiated here first, so that the primitive's
+//! `scalar_apply` can then be expanded into its forward body before any device compiles it.
+
+use crate::graph::Graph;
+use qd_fusion::{fuse_function, FuseOptions};
+use qd_ir::{Builder, Context, OpId, Value};
+use qd_ndarray::{expand_scalar_applies, ArrayType, LaunchOp, ScalarApplyOp};
+use qd_runtime::{DType, Device, Program, ProgramConfig};
+use std::collections::HashMap;
+
+/// One launch of the plan: kernel, input slots, output slots.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub kernel: String,
+    pub inputs: Vec<usize>,
+    pub outputs: Vec<usize>,
+}
+
+/// What runs for one call: slots (every array: inputs first), launches in order, output slots.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Each slot's shape (as the user sees it) and dtype.
+    pub slots: Vec<(Vec<usize>, DType)>,
+    pub num_inputs: usize,
+    pub steps: Vec<Step>,
+    pub outputs: Vec<usize>,
+}
+
+/// A compiled graph: its plan and its kernels on one device.
+pub struct Executable {
+    pub plan: Plan,
+    pub program: Program,
+    /// The fused function before its kernels were compiled (for inspection).
+    pub ir: String,
+}
+
+/// Compiles `graph` on `device`; `fuse` false gives one kernel per op (the unfused baseline).
+pub fn compile_graph(
+    graph: &Graph,
+    device: Box<dyn Device>,
+    fuse: bool,
+) -> Result<Executable, String> {
+    let mut ctx = qd_dialects::context();
+    let (module, f) = graph.to_module(&mut ctx, "jit")?;
+    qd_ir::verifier::verify(&ctx, module).map_err(|d| diags(&d))?;
+    let options = FuseOptions {
+        fuse,
+        ..FuseOptions::default()
+    };
+    fuse_function(&mut ctx, f, options).map_err(|d| diags(&[d]))?;
+    let ir = qd_ir::text::print_op(&ctx, module, &qd_ir::text::PrintOptions::default());
+    let plan = extract_plan(&ctx, f)?;
+    ctx.erase_op(f);
+    let kernels: Vec<String> = plan.steps.iter().map(|s| s.kernel.clone()).collect();
+    let custom = ctx
+        .walk_pre_order(module)
+        .into_iter()
+        .any(|o| ctx.name(o) == ScalarApplyOp::NAME);
+    if custom {
+        differentiate_all(&mut ctx, module, &kernels)?;
+        expand_scalar_applies(&mut ctx, module).map_err(|d| diags(&[d]))?;
+    }
+    let program =
+        Program::new(ctx, module, device, ProgramConfig::default()).map_err(|e| e.to_string())?;
+    Ok(Executable { plan, program, ir })
+}
+
+fn diags(d: &[qd_ir::Diagnostic]) -> String {
+    d.iter()
+        .map(|d| d.message.clone())
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The launches of the fused function `f`, as slots.
+fn extract_plan(ctx: &Context, f: OpId) -> Result<Plan, String> {
+    let func = qd_func::FuncOp(f);
+    let block = func.entry_block(ctx).ok_or("no body")?;
+    let mut slot: HashMap<Value, usize> = HashMap::new();
+    let mut slots = Vec::new();
+    let add =
+        |ctx: &Context, v: Value, slots: &mut Vec<(Vec<usize>, DType)>| -> Result<usize, String> {
+            let t = ctx.value_type(v);
+            let a = ArrayType::from_type(ctx, t).ok_or("a launch operand is not an array")?;
+            let shape = a.shape(ctx).iter().map(|&d| d as usize).collect();
+            let dtype = DType::from_type(ctx, a.elem(ctx))?;
+            slots.push((shape, dtype));
+            Ok(slots.len() - 1)
+        };
+    for a in func.args(ctx) {
+        let i = add(ctx, a, &mut slots)?;
+        slot.insert(a, i);
+    }
+    let num_inputs = slots.len();
+    let mut steps = Vec::new();
+    let mut outputs = Vec::new();
+    for op in ctx.block_op_vec(block) {
+        if let Some(l) = LaunchOp::from_op(ctx, op) {
+            let inputs = l
+                .inputs(ctx)
+                .iter()
+                .map(|v| {
+                    slot.get(v)
+                        .copied()
+                        .ok_or("a launch reads an unknown value".to_string())
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut outs = Vec::new();
+            for v in l.outputs(ctx) {
+                let i = add(ctx, v, &mut slots)?;
+                slot.insert(v, i);
+                outs.push(i);
+            }
+            steps.push(Step {
+                kernel: l.kernel(ctx).to_string(),
+                inputs,
+                outputs: outs,
+            });
+        } else if ctx.name(op) == qd_func::RETURN_OP {
+            for v in ctx.operand_vec(op) {
+                outputs.push(*slot.get(&v).ok_or("an output is not an array")?);
+            }
+        } else if ctx.name(op) != qd_arith::names::CONSTANT {
+            return Err(format!("'{}' was left unfused", ctx.name(op)));
+        }
+    }
+    Ok(Plan {
+        slots,
+        num_inputs,
+        steps,
+        outputs,
+    })
+}
+
+/// reverse-mode-ad on every kernel now (as the runtime's pipeline would on first use), so that
+/// primitives with their own backward are differentiated by it.
+fn differentiate_all(ctx: &mut Context, module: OpId, kernels: &[String]) -> Result<(), String> {
+    let passes = qd_passes::all_passes();
+    let body = ctx
+        .regions(module)
+        .first()
+        .and_then(|&r| ctx.entry_block(r))
+        .ok_or("no module body")?;
+    let loc = ctx.loc(module);
+    for k in kernels {
+        qd_ad::ReverseOp::build(&mut Builder::at_end(ctx, body), k, loc);
+    }
+    let names = kernels.join(",");
+    let pipeline = format!(
+        "builtin.module(qd.kernel(element-access-ad),reverse-mode-ad{{kernels={names}}},qd.kernel(minimize-tape))"
+    );
+    qd_runtime::pipeline::run_pipeline(ctx, &passes, &pipeline, module, "reverse-mode-ad")
+        .map_err(|e| e.to_string())
+}

@@ -1,0 +1,210 @@
+//! Running an [`Executable`]: a [`Binding`] holds one ndarray per slot in the program (inputs,
+//! intermediates, outputs), made once; [`Executable::forward`] launches the plan on it,
+//! [`Executable::backward`] the gradient kernels in reverse order, adjoints flowing slot to slot.
+
+use crate::compile::Executable;
+use qd_runtime::{Arg, Ndarray, NdarrayId};
+
+/// One call's ndarrays in the program, by slot.
+pub struct Binding {
+    pub ids: Vec<NdarrayId>,
+    /// Adjoint ndarrays by slot, made by the first backward.
+    pub adjoints: Vec<Option<NdarrayId>>,
+}
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+impl Executable {
+    /// Checks `inputs` against the plan and puts them and a zeroed ndarray for every other slot
+    /// in the program (ndarrays are flat: kernels index them with one index).
+    pub fn bind(&mut self, inputs: Vec<Ndarray>) -> Result<Binding, String> {
+        if inputs.len() != self.plan.num_inputs {
+            return Err(format!(
+                "expects {} inputs, got {}",
+                self.plan.num_inputs,
+                inputs.len()
+            ));
+        }
+        let mut ids = Vec::with_capacity(self.plan.slots.len());
+        for (i, a) in inputs.into_iter().enumerate() {
+            let (shape, dtype) = &self.plan.slots[i];
+            if a.shape() != shape.as_slice() || a.dtype() != *dtype {
+                return Err(format!(
+                    "input {i}: expects {dtype} of shape {shape:?}, got {} of shape {:?}",
+                    a.dtype(),
+                    a.shape()
+                ));
+            }
+            let n = a.len();
+            let flat = Ndarray::new(&[n], a.data().clone()).map_err(err)?;
+            ids.push(self.program.add_ndarray(flat));
+        }
+        for (shape, dtype) in &self.plan.slots[self.plan.num_inputs..] {
+            let n = shape.iter().product::<usize>();
+            ids.push(
+                self.program
+                    .add_ndarray(Ndarray::zeros(*dtype, &[n]).map_err(err)?),
+            );
+        }
+        let adjoints = vec![None; ids.len()];
+        Ok(Binding { ids, adjoints })
+    }
+
+    /// Replaces the data of input `i` of `b` (same dtype and shape).
+    pub fn set_input(&mut self, b: &Binding, i: usize, a: &Ndarray) -> Result<(), String> {
+        let (shape, dtype) = &self.plan.slots[i];
+        if a.shape() != shape.as_slice() || a.dtype() != *dtype {
+            return Err(format!("input {i}: expects {dtype} of shape {shape:?}"));
+        }
+        *self.program.ndarray_mut(b.ids[i]).map_err(err)?.data_mut() = a.data().clone();
+        Ok(())
+    }
+
+    /// Launches every step of the plan, then syncs.
+    pub fn forward(&mut self, b: &Binding) -> Result<(), String> {
+        for s in &self.plan.steps {
+            let k = self.program.kernel(&s.kernel).map_err(err)?;
+            let args: Vec<Arg> = s
+                .inputs
+                .iter()
+                .chain(&s.outputs)
+                .map(|&i| Arg::Ndarray(b.ids[i]))
+                .collect();
+            self.program.launch(k, &args).map_err(err)?;
+        }
+        self.sync()
+    }
+
+    fn sync(&mut self) -> Result<(), String> {
+        self.program.sync().map_err(|es| {
+            es.iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join("; ")
+        })
+    }
+
+    fn adjoint(&mut self, b: &mut Binding, slot: usize) -> Result<NdarrayId, String> {
+        if let Some(id) = b.adjoints[slot] {
+            return Ok(id);
+        }
+        let (shape, dtype) = &self.plan.slots[slot];
+        let n = shape.iter().product::<usize>();
+        let id = self
+            .program
+            .add_ndarray(Ndarray::zeros(*dtype, &[n]).map_err(err)?);
+        b.adjoints[slot] = Some(id);
+        Ok(id)
+    }
+
+    /// Runs the gradient kernels after a [`Executable::forward`] of `b`: output `k`'s adjoint is
+    /// `seeds[k]` (its shape), every input's adjoint is returned. Adjoints start at zero each
+    /// call.
+    pub fn backward(&mut self, b: &mut Binding, seeds: &[Ndarray]) -> Result<Vec<Ndarray>, String> {
+        if seeds.len() != self.plan.outputs.len() {
+            return Err(format!(
+                "expects {} seeds, got {}",
+                self.plan.outputs.len(),
+                seeds.len()
+            ));
+        }
+        for slot in 0..b.ids.len() {
+            if let Some(id) = b.adjoints[slot] {
+                self.program
+                    .ndarray_mut(id)
+                    .map_err(err)?
+                    .data_mut()
+                    .fill_zero();
+            }
+        }
+        for (k, s) in seeds.iter().enumerate() {
+            let slot = self.plan.outputs[k];
+            let id = self.adjoint(b, slot)?;
+            let nd = self.program.ndarray_mut(id).map_err(err)?;
+            if s.len() != nd.len() {
+                return Err(format!(
+                    "seed {k}: expects {} elements, got {}",
+                    nd.len(),
+                    s.len()
+                ));
+            }
+            let dtype = nd.dtype();
+            for i in 0..s.len() {
+                let v = s.data().get_f64(i).unwrap_or(0.0);
+                let cur = nd.data().get_f64(i).unwrap_or(0.0);
+                let x = qd_runtime::Scalar::from_f64(dtype, cur + v).map_err(err)?;
+                nd.data_mut().set(i, x).map_err(err)?;
+            }
+        }
+        let steps = self.plan.steps.clone();
+        for s in steps.iter().rev() {
+            let g = self.program.gradient(&s.kernel).map_err(err)?;
+            let slots: Vec<usize> = s.inputs.iter().chain(&s.outputs).copied().collect();
+            let args: Vec<Arg> = slots.iter().map(|&i| Arg::Ndarray(b.ids[i])).collect();
+            let mut adj = Vec::new();
+            for (&slot, &active) in slots.iter().zip(&g.activity) {
+                if active {
+                    adj.push(self.adjoint(b, slot)?);
+                }
+            }
+            self.program
+                .launch_grad_with(&g, &args, &adj)
+                .map_err(err)?;
+        }
+        self.sync()?;
+        (0..self.plan.num_inputs)
+            .map(|i| {
+                let id = self.adjoint(b, i)?;
+                let (shape, _) = &self.plan.slots[i];
+                let nd = self.program.ndarray(id).map_err(err)?;
+                Ndarray::new(shape, nd.data().clone()).map_err(err)
+            })
+            .collect()
+    }
+
+    /// Output `k` of the last forward of `b`, in its shape.
+    pub fn output(&self, b: &Binding, k: usize) -> Result<Ndarray, String> {
+        let slot = self.plan.outputs[k];
+        let nd = self.program.ndarray(b.ids[slot]).map_err(err)?;
+        Ndarray::new(&self.plan.slots[slot].0, nd.data().clone()).map_err(err)
+    }
+
+    /// Frees every ndarray of `b`.
+    pub fn release(&mut self, b: Binding) {
+        for id in b.ids.into_iter().chain(b.adjoints.into_iter().flatten()) {
+            let _ = self.program.remove_ndarray(id);
+        }
+    }
+
+    /// One call: bind, forward, read the outputs, free.
+    pub fn run(&mut self, inputs: Vec<Ndarray>) -> Result<Vec<Ndarray>, String> {
+        let b = self.bind(inputs)?;
+        let r = self.forward(&b).and_then(|()| {
+            (0..self.plan.outputs.len())
+                .map(|k| self.output(&b, k))
+                .collect()
+        });
+        self.release(b);
+        r
+    }
+
+    /// One call with gradients: the outputs and each input's adjoint given the outputs' seeds.
+    pub fn run_with_grad(
+        &mut self,
+        inputs: Vec<Ndarray>,
+        seeds: &[Ndarray],
+    ) -> Result<(Vec<Ndarray>, Vec<Ndarray>), String> {
+        let mut b = self.bind(inputs)?;
+        let r = self.forward(&b).and_then(|()| {
+            let outs: Vec<Ndarray> = (0..self.plan.outputs.len())
+                .map(|k| self.output(&b, k))
+                .collect::<Result<_, _>>()?;
+            let grads = self.backward(&mut b, seeds)?;
+            Ok((outs, grads))
+        });
+        self.release(b);
+        r
+    }
+}

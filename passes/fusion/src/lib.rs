@@ -1,0 +1,25 @@
+//! Elementwise fusion (issue #18): the `fuse-elementwise` pass over the ndarray dialect, and the
+//! fused loss patterns.
+//!
+//! - [`group`]: which ops share a kernel (maximal same-shape chains and DAGs; a reduction joins
+//!   the group that feeds it; a non-fusible primitive runs alone).
+//! - [`codegen`]: a group to `qd.kernel`s: one parallel loop that loads each input once per
+//!   element at its broadcast index, computes the chain in registers from each primitive's
+//!   scalar body and stores each output once; with reductions, a partial kernel (lanes that each
+//!   reduce every lanes-th element of a row) and a reduce kernel.
+//! - [`fuse_elementwise`]: the pass; the function is left holding `ndarray.launch` ops.
+//! - [`patterns`]: the fused-loss pattern registry (matcher + planner), first pattern the
+//!   weighted BCE + weighted smooth-L1 detection loss.
+//!
+//! Gradients are not written here: each generated kernel is an ordinary `qd.kernel`, which the
+//! runtime differentiates with reverse-mode-ad; a primitive with a hand-written backward is kept
+//! as one `ndarray.scalar_apply` so that reverse-mode-ad uses that backward.
+
+pub mod codegen;
+pub mod fuse_elementwise;
+pub mod group;
+
+pub use fuse_elementwise::{
+    fuse_elementwise_pass_info, fuse_function, FuseElementwise, FuseOptions,
+};
+pub use qd_ndarray::{register_primitive, BackwardArgs, BackwardFn, ForwardFn};
