@@ -1,5 +1,7 @@
 //! Interned attributes.
 
+use crate::affine_map::AffineMap;
+use crate::dense::DenseElements;
 use crate::entity::{Attribute, Ident, Type};
 use std::any::Any;
 use std::fmt::Debug;
@@ -14,6 +16,12 @@ pub enum AttrData {
     /// width; unsigned types print it as unsigned.
     Integer {
         value: i64,
+        ty: Type,
+    },
+    /// An integer of a type wider than 64 bits whose value does not fit an i64 (one that fits is
+    /// an `Integer`): its two's complement words, as `apint` keeps them.
+    WideInteger {
+        words: Vec<u64>,
         ty: Type,
     },
     /// A float of type `ty`, stored as the bits of the f64 value (already rounded to `ty`).
@@ -39,6 +47,15 @@ pub enum AttrData {
     DenseFloatArray {
         elem: Type,
         values: Vec<u64>,
+    },
+    /// `dense<...> : tensor<...>` / `vector<...>` / `memref<...>`.
+    DenseElements(DenseElements),
+    /// `affine_map<(d0)[s0] -> (d0 + s0)>`.
+    AffineMap(AffineMap),
+    /// `strided<[4, 1], offset: ?>`: a memref layout; [`crate::types::DYNAMIC`] is `?`.
+    Strided {
+        strides: Vec<i64>,
+        offset: i64,
     },
     /// A dialect attribute `#dialect.body` of a dialect that is not registered (with
     /// `allow_unregistered`), kept as text.

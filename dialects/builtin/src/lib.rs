@@ -7,6 +7,8 @@
 //! (dialect conversion driver), `mapping` and `clone` (cloning through an `IRMapping`), `builtin`
 //! (the builtin dialect).
 
+pub mod affine_map;
+pub mod apint;
 pub mod asm;
 pub mod attributes;
 pub mod builder;
@@ -14,6 +16,7 @@ pub mod builtin;
 mod clone;
 pub mod context;
 pub mod conversion;
+pub mod dense;
 pub mod diagnostics;
 pub mod dominance;
 pub mod entity;
@@ -23,11 +26,13 @@ pub mod greedy;
 pub mod interfaces;
 mod intern;
 mod ir;
+pub mod irdl;
 pub mod location;
 pub mod mapping;
 pub mod op_def;
 pub mod registry;
 pub mod rewrite;
+pub mod shaped_types;
 pub mod symbol_table;
 pub mod text;
 pub mod types;

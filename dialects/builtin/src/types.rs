@@ -2,6 +2,7 @@
 //! kept verbatim when it is not).
 
 use crate::entity::{Ident, Type};
+pub use crate::shaped_types::{MemRefType, TensorType, VectorType, DYNAMIC};
 
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Signedness {
@@ -59,6 +60,12 @@ pub enum TypeData {
         inputs: Vec<Type>,
         results: Vec<Type>,
     },
+    /// `vector<4x[8]xf32>`: a static shape, some dims scalable.
+    Vector(VectorType),
+    /// `tensor<4x?xf32>`, `tensor<2xi32, "enc">`, unranked `tensor<*xf32>`.
+    Tensor(TensorType),
+    /// `memref<4x?xf32, strided<[?, 1]>, 1>`, unranked `memref<*xf32, 2>`.
+    MemRef(MemRefType),
     /// A type of a registered dialect: `!dialect.mnemonic<params>`, printed and parsed by the dialect.
     Dialect {
         dialect: Ident,
@@ -94,6 +101,31 @@ impl TypeData {
     /// Signless integer or index: what arith's integer ops accept.
     pub fn is_signless_int_or_index(&self) -> bool {
         self.is_signless_integer() || self.is_index()
+    }
+    /// The shape of a vector, ranked tensor or ranked memref ([`DYNAMIC`] marks a `?` dim).
+    pub fn shape(&self) -> Option<&[i64]> {
+        match self {
+            TypeData::Vector(v) => Some(&v.shape),
+            TypeData::Tensor(t) => t.shape.as_deref(),
+            TypeData::MemRef(m) => m.shape.as_deref(),
+            _ => None,
+        }
+    }
+    /// The element type of a vector, tensor or memref.
+    pub fn element_type(&self) -> Option<Type> {
+        match self {
+            TypeData::Vector(v) => Some(v.elem),
+            TypeData::Tensor(t) => Some(t.elem),
+            TypeData::MemRef(m) => Some(m.elem),
+            _ => None,
+        }
+    }
+    /// Whether this is a vector, tensor or memref type.
+    pub fn is_shaped(&self) -> bool {
+        matches!(
+            self,
+            TypeData::Vector(_) | TypeData::Tensor(_) | TypeData::MemRef(_)
+        )
     }
     /// Bit width of integer and float types; index counts as 64.
     pub fn bit_width(&self) -> Option<u32> {

@@ -4,6 +4,7 @@
 use super::float_fmt;
 use super::lexer::{self, Tok, Token};
 use super::parser::{Alias, Parser, MEMO_LIMIT};
+use crate::apint;
 use crate::attributes::{AttrData, TypedAttr};
 use crate::diagnostics::DiagResult;
 use crate::entity::*;
@@ -110,6 +111,9 @@ impl<'a, 'c> Parser<'a, 'c> {
                     Ok(self.ctx.bool_attr(self.text(b) == "true"))
                 }
                 "array" if self.peek().kind == Tok::Less => self.parse_dense_array(),
+                "dense" if self.peek().kind == Tok::Less => self.parse_dense_attr(ty),
+                "strided" if self.peek().kind == Tok::Less => self.parse_strided(),
+                "affine_map" if self.peek().kind == Tok::Less => self.parse_affine_map_attr(),
                 kw if Self::is_type_keyword(kw) => {
                     let t = self.parse_type()?;
                     Ok(self.ctx.type_attr(t))
@@ -368,6 +372,13 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// An attribute from a numeric literal and its type, range-checked.
     pub(crate) fn number_attr(&mut self, lit: &NumLit, ty: Type) -> DiagResult<Attribute> {
         match self.num_kind(ty) {
+            NumKind::Int { width, sign } if width > 64 => {
+                let words = self.int_words(lit, width, sign)?;
+                Ok(match apint::to_i64(&words) {
+                    Some(v) => self.ctx.integer_attr(v, ty),
+                    None => self.ctx.intern_attr(AttrData::WideInteger { words, ty }),
+                })
+            }
             NumKind::Int { width, sign } => {
                 let v = self.int_value(lit, width, sign)?;
                 if width == 0 {
@@ -410,7 +421,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         };
         if sign == Signedness::Unsigned && lit.neg && mag != 0 {
             return Err(self.err_at(
-                lit.start,
+                lit.tok.start,
                 "negative integer literal not valid for unsigned integer type",
             ));
         }
@@ -443,20 +454,67 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
     }
 
+    /// The value of an integer literal for an integer type of any `width`, as its two's
+    /// complement words (`apint`): signed types take `-2^(w-1) .. 2^(w-1) - 1`, unsigned
+    /// `0 .. 2^w - 1`, signless both.
+    pub(crate) fn int_words(
+        &mut self,
+        lit: &NumLit,
+        width: u32,
+        sign: Signedness,
+    ) -> DiagResult<Vec<u64>> {
+        if lit.tok.kind == Tok::Float {
+            return Err(self.err_at(
+                lit.start,
+                "floating point value not valid for specified type",
+            ));
+        }
+        let oor = "integer constant out of range for attribute";
+        let zero = self.text(lit.tok).trim_start_matches(['0', 'x']).is_empty();
+        if sign == Signedness::Unsigned && lit.neg && !zero {
+            return Err(self.err_at(
+                lit.tok.start,
+                "negative integer literal not valid for unsigned integer type",
+            ));
+        }
+        let Some(mag) = apint::parse_magnitude(self.text(lit.tok), width) else {
+            return Err(self.err_at(lit.start, oor));
+        };
+        let bits = apint::active_bits(&mag);
+        let fits = match (lit.neg, sign) {
+            // Up to 2^(w-1): exactly 2^(w-1) has one active bit at w-1 and no other.
+            (true, _) => bits < width || (bits == width && mag_is_pow2(&mag)),
+            (false, Signedness::Signed) => bits < width,
+            (false, _) => bits <= width,
+        };
+        if !(fits || (width == 0 && bits == 0)) {
+            return Err(self.err_at(lit.start, oor));
+        }
+        let mut words = mag;
+        if lit.neg {
+            words.resize(apint::num_words(width), 0);
+            apint::negate(&mut words);
+        }
+        apint::normalize(&mut words, width);
+        Ok(words)
+    }
+
     /// The value of a literal for a float type: a decimal float, or hex bits (`0x7FC00000`).
     pub(crate) fn float_value(&mut self, lit: &NumLit, kind: FloatKind) -> DiagResult<f64> {
         let text = self.text(lit.tok);
         if lit.tok.kind == Tok::Integer {
             if !text.starts_with("0x") {
-                return Err(self.err_at(
+                let d = self.err_at(
                     lit.start,
-                    "unexpected decimal integer literal for a floating point value (add a trailing dot to make the literal a float)",
-                ));
+                    "unexpected decimal integer literal for a floating point value",
+                );
+                let loc = d.loc;
+                return Err(d.with_note(loc, "add a trailing dot to make the literal a float"));
             }
             if lit.neg {
                 return Err(self.err_at(
-                    lit.start,
-                    "hexadecimal float literal should not have a leading minus sign",
+                    lit.tok.start,
+                    "hexadecimal float literal should not have a leading minus",
                 ));
             }
             return self
@@ -473,4 +531,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             .ok_or_else(|| self.err_at(lit.start, "invalid floating point literal"))?;
         Ok(if lit.neg { -v } else { v })
     }
+}
+
+/// Whether an unsigned magnitude is a power of two.
+fn mag_is_pow2(mag: &[u64]) -> bool {
+    mag.iter().map(|w| w.count_ones()).sum::<u32>() == 1
 }

@@ -16,20 +16,25 @@
 //! first use. Printing uses an op's custom form only when its own verifier accepts it, so that
 //! print hooks never see malformed ops (the generic form prints anything).
 
+mod aliases;
 mod asm_impl;
 mod attr_parser;
 mod bignum;
+mod dense_parser;
 mod float_fmt;
 mod input;
+mod layout_parser;
 mod lexer;
 mod loc_parser;
 mod naming;
 mod op_parser;
 mod parser;
 mod print_attr;
+mod print_shaped;
 mod printer;
 mod render;
 mod scope;
+mod shaped_type_parser;
 mod type_parser;
 
 #[cfg(test)]
@@ -116,8 +121,14 @@ fn with_large_stack<R: Send>(ctx: &mut Context, f: impl FnOnce(&mut Context) -> 
 pub fn print_op(ctx: &Context, op: OpId, opts: &PrintOptions) -> String {
     let names = Names::compute(ctx, op, opts.generic);
     let mut p = Printer::new(ctx, names, *opts);
+    p.aliases = Some(aliases::Aliases::default());
     p.print_op(op);
     p.out.push('\n');
+    let aliases = p.aliases.take().unwrap_or_default();
+    let defs = p.alias_definitions(&aliases);
+    if !defs.is_empty() {
+        p.out.insert_str(0, &defs);
+    }
     p.out
 }
 

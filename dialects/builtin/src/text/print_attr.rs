@@ -36,6 +36,9 @@ impl Printer<'_> {
                 self.out.push_str(") -> ");
                 self.write_result_types(results.len(), |i| results[i]);
             }
+            TypeData::Vector(v) => self.write_vector_type(v),
+            TypeData::Tensor(t) => self.write_tensor_type(t),
+            TypeData::MemRef(m) => self.write_memref_type(m),
             TypeData::Dialect {
                 dialect,
                 mnemonic,
@@ -108,6 +111,14 @@ impl Printer<'_> {
             TypeData::Integer {
                 width,
                 signedness: Signedness::Unsigned,
+            } if *width > 64 => {
+                let words = crate::apint::from_i64(value, *width);
+                self.out
+                    .push_str(&crate::apint::to_unsigned_decimal(&words, *width));
+            }
+            TypeData::Integer {
+                width,
+                signedness: Signedness::Unsigned,
             } => {
                 let v = if *width >= 64 {
                     value as u64
@@ -152,6 +163,28 @@ impl Printer<'_> {
                     self.write_type(*ty);
                 }
             }
+            AttrData::WideInteger { words, ty } => {
+                self.write_wide_int(words, *ty);
+                if with_type {
+                    self.out.push_str(" : ");
+                    self.write_type(*ty);
+                }
+            }
+            AttrData::DenseElements(d) => {
+                self.write_dense(d);
+                if with_type {
+                    self.out.push_str(" : ");
+                    self.write_type(d.ty);
+                }
+            }
+            AttrData::AffineMap(m) => match self.aliases.as_mut() {
+                Some(aliases) => {
+                    let n = aliases.map_index(attr);
+                    super::aliases::write_alias_name(&mut self.out, "map", n);
+                }
+                None => self.write_affine_map(m),
+            },
+            AttrData::Strided { strides, offset } => self.write_strided(strides, *offset),
             AttrData::Float { bits, ty } => {
                 let text = float_fmt::format(self.float_kind(*ty), f64::from_bits(*bits));
                 self.out.push_str(&text);
@@ -168,7 +201,9 @@ impl Printer<'_> {
                     if i > 0 {
                         self.out.push_str(", ");
                     }
-                    self.write_attr(e, true);
+                    // Elements elide the default types i64 and f64, as MLIR's
+                    // `AttrTypeElision::May`.
+                    self.write_attr_may_elide(e);
                 }
                 self.out.push(']');
             }
@@ -218,6 +253,25 @@ impl Printer<'_> {
                 }
             }
         }
+    }
+
+    /// An attribute whose type is left out when it is i64 or f64 (MLIR's
+    /// `AttrTypeElision::May`: array elements, memref memory spaces).
+    pub(crate) fn write_attr_may_elide(&mut self, attr: Attribute) {
+        let ty = match self.ctx.attr_data(attr) {
+            AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => Some(*ty),
+            _ => None,
+        };
+        let default = ty.is_some_and(|t| {
+            matches!(
+                self.ctx.type_data(t),
+                TypeData::Integer {
+                    width: 64,
+                    signedness: Signedness::Signless
+                } | TypeData::Float(FloatKind::F64)
+            )
+        });
+        self.write_attr(attr, !default);
     }
 
     /// `loc(...)`.

@@ -2,6 +2,7 @@
 //! op's `print` hook (when registered, allowed by the options, and the op passes its own verifier,
 //! so that hooks only ever see well-formed ops, as MLIR's printer does).
 
+use super::aliases::Aliases;
 use super::naming::Names;
 use super::PrintOptions;
 use crate::asm::{AsmPrinter, OpAsmPrinter};
@@ -19,6 +20,8 @@ pub(crate) struct Printer<'c> {
     /// The default dialect of each region being printed (innermost last): ops of that dialect
     /// print without their prefix, as MLIR's printer does with `OpAsmOpInterface`.
     default_dialects: Vec<&'static str>,
+    /// Aliases being given (when printing a top-level op): affine maps print as `#map<n>`.
+    pub(crate) aliases: Option<Aliases>,
 }
 
 impl<'c> Printer<'c> {
@@ -30,7 +33,12 @@ impl<'c> Printer<'c> {
             names,
             opts,
             default_dialects: Vec::new(),
+            aliases: None,
         }
+    }
+
+    pub(crate) fn opts(&self) -> PrintOptions {
+        self.opts
     }
 
     fn write_indent(&mut self) {

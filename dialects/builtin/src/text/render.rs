@@ -44,14 +44,15 @@ impl SourceMgr {
     /// buffer, the source line and a caret line.
     pub fn render(&self, ctx: &Context, diag: &Diagnostic) -> String {
         let mut out = String::new();
-        self.render_one(ctx, diag, &mut out);
+        self.render_one(ctx, diag, &mut out, true);
+        // As MLIR, a note at the diagnostic's own location does not repeat the source line.
         for note in &diag.notes {
-            self.render_one(ctx, note, &mut out);
+            self.render_one(ctx, note, &mut out, note.loc != diag.loc);
         }
         out
     }
 
-    fn render_one(&self, ctx: &Context, d: &Diagnostic, out: &mut String) {
+    fn render_one(&self, ctx: &Context, d: &Diagnostic, out: &mut String, source_line: bool) {
         let sev = d.severity.as_str();
         let Some((file, line, col)) = ctx.file_line_col(d.loc) else {
             out.push_str(&loc_text(ctx, d.loc));
@@ -59,6 +60,9 @@ impl SourceMgr {
             return;
         };
         out.push_str(&format!("{file}:{line}:{col}: {sev}: {}\n", d.message));
+        if !source_line {
+            return;
+        }
         let Some(buf) = self.buffers.iter().find(|b| b.name == file) else {
             return;
         };

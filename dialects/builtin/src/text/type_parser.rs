@@ -3,6 +3,7 @@
 
 use super::lexer::{self, Tok};
 use super::parser::Parser;
+use super::shaped_type_parser::ShapedKind;
 use crate::diagnostics::DiagResult;
 use crate::entity::Type;
 use crate::types::{FloatKind, Signedness, TypeData};
@@ -13,8 +14,10 @@ const MAX_INT_WIDTH: u64 = 16_777_215;
 impl<'a, 'c> Parser<'a, 'c> {
     /// Whether a bare identifier names a builtin type.
     pub(crate) fn is_type_keyword(s: &str) -> bool {
-        matches!(s, "index" | "f16" | "bf16" | "f32" | "f64" | "none")
-            || int_type_parts(s).is_some()
+        matches!(
+            s,
+            "index" | "f16" | "bf16" | "f32" | "f64" | "none" | "vector" | "tensor" | "memref"
+        ) || int_type_parts(s).is_some()
     }
 
     /// Whether the current token can start a type.
@@ -50,6 +53,9 @@ impl<'a, 'c> Parser<'a, 'c> {
                 if let Some(&ty) = self.memo.keyword_types.get(text) {
                     self.bump();
                     return Ok(ty);
+                }
+                if let Some(kind) = ShapedKind::from_keyword(text) {
+                    return self.parse_shaped_type(kind);
                 }
                 let data = match text {
                     "index" => TypeData::Index,

@@ -189,7 +189,7 @@ fn attributes_of_every_kind() {
     let expected = concat!(
         "\"builtin.module\"() ({\n",
         "  \"t.op\"() <{a = \"prop\", b = 2 : i32}> {",
-        "arr = [1 : i64, \"x\", [2.000000e+00 : f32], @sym], bf = 1.500000e+00 : bf16, big = 1.000000e+20 : f64, bit = true, ",
+        "arr = [1, \"x\", [2.000000e+00 : f32], @sym], bf = 1.500000e+00 : bf16, big = 1.000000e+20 : f64, bit = true, ",
         "dense = array<i64: 1, -2>, dense_b = array<i1: true, false>, dense_empty = array<i32>, ",
         "dense_f = array<f32: 1.500000e+00, 2.000000e+00>, dense_u = array<ui8: 255>, dial = #test.mode<fast>, ",
         "dict = {k = 1 : i32, on}, dot = 1.000000e+00 : f64, empty_arr = [], empty_dict = {}, ",
@@ -298,7 +298,7 @@ fn aliases() {
         out,
         concat!(
             "module {\n",
-            "  %0 = \"t.a\"() {x = [1 : i32, 2 : i64], y = (i32) -> !test.box<?xf32>} : () -> !test.box<?xf32> loc(\"orig.py\":10:2)\n",
+            "  %0 = \"t.a\"() {x = [1 : i32, 2], y = (i32) -> !test.box<?xf32>} : () -> !test.box<?xf32> loc(\"orig.py\":10:2)\n",
             "  \"t.b\"() : () -> () loc(\"later.py\":1:1)\n",
             "} loc(\"t.mlir\":1:1)\n"
         )
@@ -408,7 +408,7 @@ fn reads_mlir_opt_output() {
     "t.br"()[^bb1] : () -> () loc(callsite("in.mlir":2:3 at "caller.py":7:1))
   ^bb1:
     %0 = "t.c"() <{v = -2.500000e-01 : f64, value = 1.500000e+00 : f32}> : () -> f32 loc("in.mlir":6:5)
-  }) {arr = [1 : i64, 2.500000e+00 : f32]} : () -> () loc("in.mlir":2:3)
+  }) {arr = [1, 2.500000e+00 : f32]} : () -> () loc("in.mlir":2:3)
 } loc("in.mlir":1:1)
 "#;
     assert_eq!(out, expected);

@@ -8,6 +8,8 @@ mod lexer_tests;
 mod render_tests;
 mod result_names;
 mod robustness;
+mod shaped;
+mod shaped_prop;
 mod typed_attr;
 
 use super::{parse_source, print_op, PrintOptions, SourceMgr};
