@@ -61,6 +61,38 @@ impl CmpIPredicate {
             CmpIPredicate::Uge => ua >= ub,
         }
     }
+    /// The negated predicate (upstream `invertPredicate`): `!(a p b)` is `a p.invert() b`.
+    pub fn invert(self) -> Self {
+        use CmpIPredicate::*;
+        match self {
+            Eq => Ne,
+            Ne => Eq,
+            Slt => Sge,
+            Sle => Sgt,
+            Sgt => Sle,
+            Sge => Slt,
+            Ult => Uge,
+            Ule => Ugt,
+            Ugt => Ule,
+            Uge => Ult,
+        }
+    }
+    /// The predicate with its operands swapped: `a p b` is `b p.swapped() a`.
+    pub fn swapped(self) -> Self {
+        use CmpIPredicate::*;
+        match self {
+            Eq => Eq,
+            Ne => Ne,
+            Slt => Sgt,
+            Sle => Sge,
+            Sgt => Slt,
+            Sge => Sle,
+            Ult => Ugt,
+            Ule => Uge,
+            Ugt => Ult,
+            Uge => Ule,
+        }
+    }
     /// The result of comparing a value with itself.
     pub fn reflexive(self) -> bool {
         matches!(
@@ -186,6 +218,19 @@ mod tests {
         assert!(CmpIPredicate::Ugt.eval(m1, one));
         assert!(CmpIPredicate::Ne.eval(m1, one));
         assert!(CmpIPredicate::Sge.reflexive() && !CmpIPredicate::Slt.reflexive());
+    }
+
+    #[test]
+    fn invert_and_swap_agree_with_eval() {
+        for (p, _) in CMPI {
+            for a in 0..16 {
+                for b in 0..16 {
+                    let (x, y) = (IntVal::new(a, 4), IntVal::new(b, 4));
+                    assert_eq!(p.invert().eval(x, y), !p.eval(x, y), "{p:?} {a} {b}");
+                    assert_eq!(p.swapped().eval(y, x), p.eval(x, y), "{p:?} {a} {b}");
+                }
+            }
+        }
     }
 
     #[test]

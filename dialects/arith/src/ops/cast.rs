@@ -10,9 +10,14 @@ use crate::consts::{
 use crate::elementwise::{CastRule, ElementwiseDef};
 use crate::fold::{const_attr, const_float, const_int, result_type};
 use crate::names;
+use crate::patterns::{
+    bitcast_of_bitcast, ext_of_same_ext, extsi_of_extui, fn_pattern, index_cast_of_extsi,
+    index_castui_of_extui,
+};
 use crate::reverse::{needs_nothing, FnRule, RuleCx};
 use crate::verify::TypeClass::{FixedInt, Float, IntLike, IntOrFloat};
 use qd_ir::interfaces::ReverseRule;
+use qd_ir::rewrite::RewritePattern;
 use qd_ir::{Attribute, Context, FloatKind, FoldResult, OpId, OpInfo, Value};
 
 type Folded = Option<Vec<FoldResult>>;
@@ -72,7 +77,8 @@ static EXTSI: &ElementwiseDef = &ElementwiseDef::cast(
     FixedInt,
     CastRule::Wider,
 )
-.fold(fold_extsi);
+.fold(fold_extsi)
+.patterns(extsi_patterns);
 static EXTUI: &ElementwiseDef = &ElementwiseDef::cast(
     names::EXTUI,
     "zero-extend an integer",
@@ -80,7 +86,8 @@ static EXTUI: &ElementwiseDef = &ElementwiseDef::cast(
     FixedInt,
     CastRule::Wider,
 )
-.fold(fold_extui);
+.fold(fold_extui)
+.patterns(extui_patterns);
 static TRUNCI: &ElementwiseDef = &ElementwiseDef::cast(
     names::TRUNCI,
     "truncate an integer",
@@ -97,7 +104,8 @@ static INDEX_CAST: &ElementwiseDef = &ElementwiseDef::cast(
     IntLike,
     CastRule::IndexCast,
 )
-.fold(fold_index_cast);
+.fold(fold_index_cast)
+.patterns(index_cast_patterns);
 static INDEX_CASTUI: &ElementwiseDef = &ElementwiseDef::cast(
     names::INDEX_CASTUI,
     "between index and a signless integer (zero-extending)",
@@ -105,7 +113,8 @@ static INDEX_CASTUI: &ElementwiseDef = &ElementwiseDef::cast(
     IntLike,
     CastRule::IndexCast,
 )
-.fold(fold_index_castui);
+.fold(fold_index_castui)
+.patterns(index_castui_patterns);
 static BITCAST: &ElementwiseDef = &ElementwiseDef::cast(
     names::BITCAST,
     "reinterpret the bits as another type of the same width",
@@ -113,7 +122,8 @@ static BITCAST: &ElementwiseDef = &ElementwiseDef::cast(
     IntOrFloat,
     CastRule::SameWidth,
 )
-.fold(fold_bitcast);
+.fold(fold_bitcast)
+.patterns(bitcast_patterns);
 
 // Derivative rules. Only float-to-float casts carry a gradient: the adjoint is converted back to
 // the operand's type. Casts from or to integers (sitofp, uitofp, fptosi, fptoui, bitcast, and
@@ -138,6 +148,49 @@ fn convert_adjoint(cx: &mut RuleCx<'_, '_>, cast: &str) -> Value {
     let g = cx.adj();
     let to = cx.operand_type(0);
     crate::build::build_cast(cx.b, cast, g, to, cx.loc)
+}
+
+type Patterns = Vec<Box<dyn RewritePattern>>;
+
+fn extsi_patterns(v: &mut Patterns) {
+    v.push(fn_pattern(
+        "arith-extsi-of-extsi",
+        names::EXTSI,
+        ext_of_same_ext,
+    ));
+    v.push(fn_pattern(
+        "arith-extsi-of-extui",
+        names::EXTSI,
+        extsi_of_extui,
+    ));
+}
+fn extui_patterns(v: &mut Patterns) {
+    v.push(fn_pattern(
+        "arith-extui-of-extui",
+        names::EXTUI,
+        ext_of_same_ext,
+    ));
+}
+fn index_cast_patterns(v: &mut Patterns) {
+    v.push(fn_pattern(
+        "arith-index-cast-of-extsi",
+        names::INDEX_CAST,
+        index_cast_of_extsi,
+    ));
+}
+fn index_castui_patterns(v: &mut Patterns) {
+    v.push(fn_pattern(
+        "arith-index-castui-of-extui",
+        names::INDEX_CASTUI,
+        index_castui_of_extui,
+    ));
+}
+fn bitcast_patterns(v: &mut Patterns) {
+    v.push(fn_pattern(
+        "arith-bitcast-of-bitcast",
+        names::BITCAST,
+        bitcast_of_bitcast,
+    ));
 }
 
 /// The cast ops, in registration order.

@@ -1,16 +1,20 @@
 //! `arith.cmpi` and `arith.cmpf`: `%r = arith.cmpi slt, %a, %b : i32`, the predicate kept as an
 //! i64 `predicate` property holding upstream's enum number; the result is i1.
 
-use crate::consts::{fold_attr, IntVal};
+use crate::consts::{fold_attr, fold_value, int_width, IntVal};
 use crate::flags::FlagKind;
 use crate::fold::{const_attr, const_float};
 use crate::names;
+use crate::patterns::{
+    cmpf_int_to_fp_const, cmpi_constant_to_rhs, cmpi_of_extsi, cmpi_of_extui, def_by, fn_pattern,
+};
 use crate::predicates::{CmpFPredicate, CmpIPredicate};
 use crate::syntax::{
     default_flags, parse_attr_dict, parse_flags, print_attr_dict, print_flags, FlagsProp,
 };
 use crate::verify::{Check, TypeClass};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::rewrite::RewritePattern;
 use qd_ir::{
     AttrData, Attribute, Context, DiagResult, Diagnostic, FoldResult, OpId, OpInfo, OpTraits,
     OperationState, Value,
@@ -24,13 +28,41 @@ pub fn ops() -> Vec<OpInfo> {
             .traits(OpTraits::PURE)
             .verify(verify_cmpi)
             .syntax(parse_cmpi, print_cmpi)
-            .fold(fold_cmpi),
+            .fold(fold_cmpi)
+            .canonicalization(cmpi_patterns),
         OpInfo::new(names::CMPF, "floating point comparison")
             .traits(OpTraits::PURE)
             .verify(verify_cmpf)
             .syntax(parse_cmpf, print_cmpf)
-            .fold(fold_cmpf),
+            .fold(fold_cmpf)
+            .canonicalization(cmpf_patterns),
     ]
+}
+
+fn cmpi_patterns(v: &mut Vec<Box<dyn RewritePattern>>) {
+    v.push(fn_pattern(
+        "arith-cmpi-constant-to-rhs",
+        names::CMPI,
+        cmpi_constant_to_rhs,
+    ));
+    v.push(fn_pattern(
+        "arith-cmpi-of-extsi",
+        names::CMPI,
+        cmpi_of_extsi,
+    ));
+    v.push(fn_pattern(
+        "arith-cmpi-of-extui",
+        names::CMPI,
+        cmpi_of_extui,
+    ));
+}
+
+fn cmpf_patterns(v: &mut Vec<Box<dyn RewritePattern>>) {
+    v.push(fn_pattern(
+        "arith-cmpf-int-to-fp-const",
+        names::CMPF,
+        cmpf_int_to_fp_const,
+    ));
 }
 
 /// The predicate number of a comparison, when well-formed.
@@ -182,17 +214,35 @@ fn operands2(ctx: &Context, op: OpId) -> Option<(Value, Value)> {
 fn fold_cmpi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
     let pred = CmpIOp(op).predicate(ctx)?;
     let (a, b) = operands2(ctx, op)?;
-    let result = if a == b {
-        pred.reflexive()
-    } else {
-        let x = IntVal::from_attr(ctx, const_attr(c, 0)?)?;
-        let y = IntVal::from_attr(ctx, const_attr(c, 1)?)?;
-        if x.width() != y.width() {
-            return None;
+    if a == b {
+        return fold_attr(ctx.bool_attr(pred.reflexive()));
+    }
+    let rhs = const_attr(c, 1).and_then(|y| IntVal::from_attr(ctx, y));
+    let is_i1 = |v: Value| int_width(ctx, ctx.value_type(v)) == Some(1);
+    if rhs.is_some_and(|y| y.is_zero()) && pred == CmpIPredicate::Ne {
+        // ext(x : i1) != 0 is x: the extension of false is 0, of true non-zero.
+        for ext in [names::EXTSI, names::EXTUI] {
+            if let Some(e) = def_by(ctx, a, ext, 1) {
+                if is_i1(ctx.operand(e, 0)) {
+                    return fold_value(ctx.operand(e, 0));
+                }
+            }
         }
-        pred.eval(x, y)
-    };
-    fold_attr(ctx.bool_attr(result))
+        // x != 0 on i1 is x.
+        if is_i1(a) {
+            return fold_value(a);
+        }
+    }
+    // x == 1 on i1 is x.
+    if rhs.is_some_and(|y| y.is_one()) && pred == CmpIPredicate::Eq && is_i1(a) {
+        return fold_value(a);
+    }
+    let x = IntVal::from_attr(ctx, const_attr(c, 0)?)?;
+    let y = rhs?;
+    if x.width() != y.width() {
+        return None;
+    }
+    fold_attr(ctx.bool_attr(pred.eval(x, y)))
 }
 
 fn fold_cmpf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
@@ -201,8 +251,17 @@ fn fold_cmpf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Option<Vec
     let result = match pred {
         CmpFPredicate::AlwaysFalse => false,
         CmpFPredicate::AlwaysTrue => true,
-        // Values are exact in f64, so comparing them there is exact in every precision.
-        _ => pred.eval(const_float(ctx, c, 0)?, const_float(ctx, c, 1)?),
+        _ => {
+            let (x, y) = (const_float(ctx, c, 0), const_float(ctx, c, 1));
+            // One NaN operand decides every predicate, whatever the other is: compare it with
+            // itself (ordered predicates false, unordered true).
+            match (x, y) {
+                (Some(n), _) | (_, Some(n)) if n.is_nan() => pred.eval(n, n),
+                // Values are exact in f64, so comparing them there is exact in every precision.
+                (Some(x), Some(y)) => pred.eval(x, y),
+                _ => return None,
+            }
+        }
     };
     fold_attr(ctx.bool_attr(result))
 }

@@ -6,7 +6,7 @@ use crate::consts::fold_value;
 use crate::elementwise::ElementwiseDef;
 use crate::fold::{binary, float_nary};
 use crate::names;
-use crate::patterns::{ConstantToRhs, NegFNegF};
+use crate::patterns::{fn_pattern, of_two_negf, ConstantToRhs, NegFNegF};
 use crate::predicates::CmpFPredicate;
 use crate::reverse::{needs, needs_all_operands, needs_nothing, FnRule, RuleCx};
 use crate::verify::TypeClass::Float;
@@ -40,6 +40,7 @@ static DIVF: &ElementwiseDef =
     &ElementwiseDef::same(names::DIVF, "floating point division", 2, Float)
         .fastmath()
         .fold(fold_divf)
+        .patterns(divf_patterns)
         .reverse(&DIVF_RULE);
 static REMF: &ElementwiseDef =
     &ElementwiseDef::same(names::REMF, "floating point remainder (fmod)", 2, Float)
@@ -235,6 +236,10 @@ fn addf_patterns(v: &mut Patterns) {
 }
 fn mulf_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::MULF)));
+    v.push(fn_pattern("arith-mulf-of-negf", names::MULF, of_two_negf));
+}
+fn divf_patterns(v: &mut Patterns) {
+    v.push(fn_pattern("arith-divf-of-negf", names::DIVF, of_two_negf));
 }
 fn minimumf_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::MINIMUMF)));
@@ -326,6 +331,10 @@ fn fold_minimumf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded
     if b.lhs == b.rhs {
         return fold_value(b.lhs);
     }
+    // minimumf(x, +inf) is x, NaN included.
+    if b.rhs_float(ctx) == Some(f64::INFINITY) {
+        return fold_value(b.lhs);
+    }
     // Exact in every precision: the result is one of the operands.
     float_nary(
         ctx,
@@ -340,6 +349,10 @@ fn fold_minimumf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded
 fn fold_maximumf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
     if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
+    // maximumf(x, -inf) is x, NaN included.
+    if b.rhs_float(ctx) == Some(f64::NEG_INFINITY) {
         return fold_value(b.lhs);
     }
     float_nary(

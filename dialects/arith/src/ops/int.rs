@@ -8,10 +8,13 @@ use crate::consts::{fold_attr, fold_value, int_attr, IntVal};
 use crate::elementwise::ElementwiseDef;
 use crate::fold::{binary, int_binary, result_type};
 use crate::names;
-use crate::patterns::{AddIConstChain, ConstantToRhs};
+use crate::patterns::{
+    def_by, fn_pattern, int_const, logic_of_extsi, logic_of_extui, overflow_bits, xori_not_cmpi,
+    AddIConstChain, ConstantToRhs, NSW, NUW,
+};
 use crate::verify::TypeClass::IntLike;
 use qd_ir::rewrite::RewritePattern;
-use qd_ir::{Attribute, Context, FoldResult, OpId, OpInfo};
+use qd_ir::{Attribute, Context, FoldResult, OpId, OpInfo, Value};
 
 type Folded = Option<Vec<FoldResult>>;
 type Patterns = Vec<Box<dyn RewritePattern>>;
@@ -154,14 +157,27 @@ fn minui_patterns(v: &mut Patterns) {
 fn maxui_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::MAXUI)));
 }
+/// `name(ext x, ext y)` -> `ext(name(x, y))`, zero- then sign-extension (upstream's order).
+fn logic_of_exts(v: &mut Patterns, name: &'static str) {
+    v.push(fn_pattern("arith-logic-of-extui", name, logic_of_extui));
+    v.push(fn_pattern("arith-logic-of-extsi", name, logic_of_extsi));
+}
 fn andi_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::ANDI)));
+    logic_of_exts(v, names::ANDI);
 }
 fn ori_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::ORI)));
+    logic_of_exts(v, names::ORI);
 }
 fn xori_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::XORI)));
+    logic_of_exts(v, names::XORI);
+    v.push(fn_pattern(
+        "arith-xori-not-cmpi",
+        names::XORI,
+        xori_not_cmpi,
+    ));
 }
 
 /// The integer constant `value` in the op's result type.
@@ -224,6 +240,25 @@ fn fold_divsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
             .filter(|y| y.is_one())
             .and_then(|_| fold_value(b.lhs))
     })
+    .or_else(|| div_of_mul(ctx, b.lhs, b.rhs, NSW))
+}
+
+/// `(a * b) / b` is `a` (and `(a * b) / a` is `b`) when the multiplication carries `flag`: `nuw`
+/// for divui, `nsw` for divsi, which say the product did not wrap in that reading (upstream
+/// foldDivMul). Without it the product may have wrapped and the quotient differs.
+fn div_of_mul(ctx: &Context, lhs: Value, rhs: Value, flag: u8) -> Folded {
+    let mul = def_by(ctx, lhs, names::MULI, 2)?;
+    if overflow_bits(ctx, mul) & flag != flag {
+        return None;
+    }
+    let (a, b) = (ctx.operand(mul, 0), ctx.operand(mul, 1));
+    if a == rhs {
+        fold_value(b)
+    } else if b == rhs {
+        fold_value(a)
+    } else {
+        None
+    }
 }
 
 fn fold_divui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
@@ -236,6 +271,7 @@ fn fold_divui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
             .filter(|y| y.is_one())
             .and_then(|_| fold_value(b.lhs))
     })
+    .or_else(|| div_of_mul(ctx, b.lhs, b.rhs, NUW))
 }
 
 fn fold_remsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
@@ -409,10 +445,31 @@ fn fold_andi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
         return fold_value(b.lhs);
     }
     match b.rhs_int(ctx) {
-        Some(y) if y.is_zero() => fold_value(b.rhs),
-        Some(y) if y.is_all_ones() => fold_value(b.lhs),
-        _ => None,
+        Some(y) if y.is_zero() => return fold_value(b.rhs),
+        Some(y) if y.is_all_ones() => return fold_value(b.lhs),
+        _ => {}
     }
+    // and(x, not x) and and(not x, x) are 0.
+    if not_of(ctx, b.rhs, b.lhs).is_some() || not_of(ctx, b.lhs, b.rhs).is_some() {
+        return constant(ctx, op, 0);
+    }
+    // and(a, and(a, b)) is and(a, b), whichever side either operand is on.
+    for (inner, other) in [(b.lhs, b.rhs), (b.rhs, b.lhs)] {
+        if let Some(prev) = def_by(ctx, inner, names::ANDI, 2) {
+            if other == ctx.operand(prev, 0) || other == ctx.operand(prev, 1) {
+                return fold_value(inner);
+            }
+        }
+    }
+    None
+}
+
+/// The all-ones constant `c` when `v` is `xori(x, c)` (`not x`), as upstream matches it: `x` on
+/// the left, an integer constant on the right.
+fn not_of(ctx: &Context, v: Value, x: Value) -> Option<Value> {
+    let d = def_by(ctx, v, names::XORI, 2)?;
+    let c = ctx.operand(d, 1);
+    (ctx.operand(d, 0) == x && int_const(ctx, c)?.is_all_ones()).then_some(c)
 }
 
 fn fold_ori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
@@ -426,10 +483,14 @@ fn fold_ori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
         return fold_value(b.lhs);
     }
     match b.rhs_int(ctx) {
-        Some(y) if y.is_zero() => fold_value(b.lhs),
-        Some(y) if y.is_all_ones() => fold_value(b.rhs),
-        _ => None,
+        Some(y) if y.is_zero() => return fold_value(b.lhs),
+        Some(y) if y.is_all_ones() => return fold_value(b.rhs),
+        _ => {}
     }
+    // or(x, not x) and or(not x, x) are all ones: the `not`'s own constant.
+    not_of(ctx, b.rhs, b.lhs)
+        .or_else(|| not_of(ctx, b.lhs, b.rhs))
+        .and_then(fold_value)
 }
 
 fn fold_xori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
@@ -442,9 +503,22 @@ fn fold_xori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     if b.lhs == b.rhs {
         return constant(ctx, op, 0);
     }
-    b.rhs_int(ctx)
-        .filter(|y| y.is_zero())
-        .and_then(|_| fold_value(b.lhs))
+    if b.rhs_int(ctx).is_some_and(|y| y.is_zero()) {
+        return fold_value(b.lhs);
+    }
+    // xor(xor(x, a), a), xor(xor(a, x), a), xor(a, xor(x, a)), xor(a, xor(a, x)) are x.
+    for (inner, other) in [(b.lhs, b.rhs), (b.rhs, b.lhs)] {
+        if let Some(prev) = def_by(ctx, inner, names::XORI, 2) {
+            let (p0, p1) = (ctx.operand(prev, 0), ctx.operand(prev, 1));
+            if p1 == other {
+                return fold_value(p0);
+            }
+            if p0 == other {
+                return fold_value(p1);
+            }
+        }
+    }
+    None
 }
 
 /// The shift amount when it is below the width (larger shifts have no defined result).

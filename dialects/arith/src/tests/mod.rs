@@ -1,5 +1,6 @@
 //! Unit tests: folders (with their non-folding edge cases), verifiers, patterns, builders.
 
+mod canon;
 mod cast_fold;
 mod cmp_select;
 mod float_fold;
