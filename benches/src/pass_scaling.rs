@@ -263,12 +263,18 @@ fn kernels(n: usize) -> String {
 /// The passes timed after parse and verify, in two chains that each start from a fresh parse:
 /// the cleanup passes one after another on the primal kernel, and the gradient pipeline as
 /// qd's runtime runs it (then the lowering of the gradient module).
-pub const CLEANUP_CHAIN: [(&str, &str); 4] = [
+pub const CLEANUP_CHAIN: [(&str, &str); 5] = [
     ("cse", "builtin.module(cse)"),
     ("canonicalize", "builtin.module(canonicalize)"),
     ("dce", "builtin.module(dce)"),
     ("symbol-dce", "builtin.module(symbol-dce)"),
+    (VERIFY_EACH, "builtin.module(qd.kernel(cse))"),
 ];
+
+/// The step that runs a pass per kernel with verification after each (qd-opt's default): each
+/// kernel is verified against the module's symbols, which must not cost the module's size per
+/// kernel (the `kernels` shape has n/20 kernels). The other steps run without it.
+pub const VERIFY_EACH: &str = "verify-each";
 
 pub const GRADIENT_CHAIN: [(&str, &str); 6] = [
     (
@@ -362,8 +368,9 @@ pub fn run_chain(
     for &(name, pipeline) in chain.passes() {
         let mut pm = qd_pass::PassManager::parse(&reg, pipeline)
             .map_err(|e| format!("{name}: {}", e.message))?;
-        // The pass manager verifies after each pass by default; the verifier is timed alone.
-        pm.verify_each = false;
+        // The pass manager verifies after each pass by default; the verifier is timed alone, and
+        // with a pass per kernel in its own step.
+        pm.verify_each = name == VERIFY_EACH;
         let t = cpu_seconds();
         let ok = pm.run(&mut ctx, m).is_ok();
         let secs = cpu_seconds() - t;
@@ -409,6 +416,7 @@ mod tests {
             .iter()
             .chain(GRADIENT_CHAIN.iter())
             .map(|p| p.0)
+            .filter(|&p| p != VERIFY_EACH)
             .collect();
         timed.sort();
         let mut registered: Vec<&str> = qd_passes::all_passes().iter().map(|p| p.name).collect();

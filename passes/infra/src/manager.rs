@@ -16,6 +16,7 @@ use crate::pipeline::{parse_pipeline, PipelineElement, PipelineError};
 use crate::registry::PassRegistry;
 use crate::runner::Runner;
 use crate::timing::{TimingReport, TimingRow};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{Context, OpId};
 use std::time::Duration;
 
@@ -416,7 +417,7 @@ impl PassManager {
             verify_each: self.verify_each,
             instrumentations: &mut self.instrumentations,
         };
-        runner.run_pm(&mut self.root, ctx, op)
+        runner.run_pm(&mut self.root, ctx, op, &mut SymbolTableCollection::new())
     }
 
     /// Timing rows of the pipeline (wall time accumulated over every run), for a [`TimingReport`].

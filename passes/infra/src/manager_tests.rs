@@ -170,6 +170,7 @@ fn test_dialect() -> DialectDef {
         ),
         OpInfo::new("test.wrap", "holds ops")
             .traits(OpTraits::NO_TERMINATOR | OpTraits::SINGLE_BLOCK),
+        OpInfo::new("test.use", "names a symbol"),
         OpInfo::new("test.bad", "never verifies")
             .verify(|ctx, op| Err(Diagnostic::error(ctx.loc(op), "'test.bad' op is invalid"))),
     ];
@@ -426,6 +427,74 @@ fn verification_after_each_pass_names_the_pass() {
     pm.add_pass(Box::new(Break));
     assert_eq!(pm.run(&mut ctx, module), Ok(true));
     assert!(ctx.diagnostics().is_empty());
+}
+
+/// On a kernel: appends a `test.use` op naming `@k2`, or `@nope` in the kernel `bad_in`.
+struct Refer {
+    bad_in: &'static str,
+}
+
+impl Pass for Refer {
+    fn name(&self) -> &'static str {
+        "refer"
+    }
+    fn description(&self) -> &'static str {
+        "adds a symbol use"
+    }
+    fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
+        let sym = ctx.attr(op, "sym_name").map(|a| describe_attr(ctx, a));
+        let target = if sym.as_deref() == Some(self.bad_in) {
+            "nope"
+        } else {
+            "k2"
+        };
+        let loc = ctx.unknown_loc();
+        let r = ctx.symbol_ref_attr(target);
+        let st = OperationState::new("test.use", loc).attr(ctx, "callee", r);
+        let u = ctx.create_op(st);
+        let body = ctx.entry_block(ctx.region(op, 0)).expect("a body");
+        ctx.append_op(body, u);
+        Ok(PassOutcome::CHANGED)
+    }
+}
+
+fn describe_attr(ctx: &Context, a: qd_ir::Attribute) -> String {
+    match ctx.attr_data(a) {
+        qd_ir::AttrData::String(s) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+/// Verify-each on a nested pipeline verifies each kernel after the pass with the module's
+/// symbols (built once for the nesting, see `Runner::run_pm`): uses of sibling kernels resolve,
+/// a use of a missing symbol fails as the whole module's verification says.
+#[test]
+fn verification_after_nested_passes_resolves_enclosing_symbols() {
+    let run = |bad_in: &'static str| {
+        let (mut ctx, module) = setup();
+        let mut pm = PassManager::new("builtin.module");
+        pm.nest("test.kernel").add_pass(Box::new(Refer { bad_in }));
+        let result = pm.run(&mut ctx, module);
+        (ctx, module, result)
+    };
+    let (ctx, module, result) = run("none");
+    assert_eq!(result, Ok(true));
+    assert!(ctx.diagnostics().is_empty());
+    assert_eq!(qd_ir::verifier::verify(&ctx, module), Ok(()));
+
+    let (ctx, module, result) = run("k2");
+    assert_eq!(result, Err(PassFailure));
+    let want = "'test.use' op '@nope' does not reference a valid symbol";
+    let d = &ctx.diagnostics()[0];
+    assert_eq!(d.message, want);
+    assert_eq!(
+        d.notes[0].message,
+        "verification failed after running pass 'refer'"
+    );
+    // The first kernel ran and verified; the second failed and stopped the run.
+    let whole = qd_ir::verifier::verify(&ctx, module).unwrap_err();
+    assert_eq!(whole.len(), 1);
+    assert_eq!(whole[0].message, want);
 }
 
 /// Logs instrumentation calls.

@@ -4,6 +4,7 @@
 use crate::instrument::PassInstrumentation;
 use crate::manager::{Element, OpPassManager, PassSlot};
 use crate::pass::PassFailure;
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{Context, Diagnostic, OpId, Severity};
 use std::time::Instant;
 
@@ -20,16 +21,21 @@ fn error_count(ctx: &Context) -> usize {
 }
 
 impl Runner<'_> {
+    /// Runs `pm` on `op`. `outer` holds the symbol tables of the ops enclosing `op`, for
+    /// verifying `op` after each pass: passes on `op` change only `op` and its insides, so those
+    /// tables stay valid while `pm` runs on every op of one nesting (built once per nesting, not
+    /// once per op: verify-each on `qd.kernel(...)` over many kernels stays linear).
     pub(crate) fn run_pm(
         &mut self,
         pm: &mut OpPassManager,
         ctx: &mut Context,
         op: OpId,
+        outer: &mut SymbolTableCollection,
     ) -> Result<bool, PassFailure> {
         let mut changed = false;
         for el in &mut pm.elements {
             match el {
-                Element::Pass(slot) => changed |= self.run_pass(slot, ctx, op)?,
+                Element::Pass(slot) => changed |= self.run_pass(slot, ctx, op, outer)?,
                 Element::Nested(n) => {
                     let start = Instant::now();
                     let targets: Vec<OpId> = if n.deep {
@@ -45,12 +51,16 @@ impl Runner<'_> {
                             .collect()
                     };
                     let mut failed = false;
+                    // Passes on `op` may have changed its symbols and those in it: the targets'
+                    // enclosing tables are built anew for this nesting, but those enclosing `op`.
+                    let mut enclosing = SymbolTableCollection::new();
+                    let lent = outer.lend_enclosing(ctx, op, &mut enclosing);
                     for t in targets {
                         // An earlier run (on an enclosing op) may have erased it.
                         if !ctx.is_alive(t) {
                             continue;
                         }
-                        match self.run_pm(&mut n.pm, ctx, t) {
+                        match self.run_pm(&mut n.pm, ctx, t, &mut enclosing) {
                             Ok(c) => changed |= c,
                             Err(PassFailure) => {
                                 failed = true;
@@ -58,6 +68,7 @@ impl Runner<'_> {
                             }
                         }
                     }
+                    outer.take_back(&mut enclosing, &lent);
                     n.wall += start.elapsed();
                     if failed {
                         return Err(PassFailure);
@@ -73,6 +84,7 @@ impl Runner<'_> {
         slot: &mut PassSlot,
         ctx: &mut Context,
         op: OpId,
+        outer: &mut SymbolTableCollection,
     ) -> Result<bool, PassFailure> {
         let pass = slot.pass.as_mut();
         if let Some(a) = pass.anchor() {
@@ -108,7 +120,7 @@ impl Runner<'_> {
             }
         };
         if self.verify_each {
-            if let Err(diags) = qd_ir::verifier::verify(ctx, op) {
+            if let Err(diags) = qd_ir::verifier::verify_in(ctx, op, outer) {
                 let note = format!("verification failed after running pass '{}'", pass.name());
                 let mut diags = diags.into_iter();
                 match diags.next() {

@@ -69,9 +69,39 @@ pub fn region_is_proper_ancestor(ctx: &Context, a: RegionId, b: RegionId) -> boo
 #[derive(Default)]
 pub struct DomCache {
     trees: HashMap<RegionId, DominanceInfo>,
-    /// 1 + the op's position in its block; 0 when its block is not numbered yet. Indexed by op;
-    /// zero-initialized so that untouched parts cost nothing.
-    op_pos: Vec<u32>,
+    /// 1 + the op's position in its block; 0 when its block is not numbered yet. Indexed by op.
+    op_pos: OpPositions,
+}
+
+/// Ops' positions in pages of [`PAGE`] ops, made on first use: a cache used on a few ops of a
+/// big context (verifying one kernel of many) costs those ops' pages, not a zeroed entry per op
+/// of the context.
+#[derive(Default)]
+struct OpPositions {
+    pages: Vec<Option<Box<[u32; PAGE]>>>,
+}
+
+const PAGE: usize = 4096;
+
+impl OpPositions {
+    fn clear(&mut self) {
+        self.pages.clear();
+    }
+
+    fn get(&self, op: OpId) -> u32 {
+        match self.pages.get(op.index() / PAGE) {
+            Some(Some(page)) => page[op.index() % PAGE],
+            _ => 0,
+        }
+    }
+
+    fn set(&mut self, op: OpId, pos: u32) {
+        let p = op.index() / PAGE;
+        if p >= self.pages.len() {
+            self.pages.resize_with(p + 1, || None);
+        }
+        self.pages[p].get_or_insert_with(|| Box::new([0; PAGE]))[op.index() % PAGE] = pos;
+    }
 }
 
 impl DomCache {
@@ -125,21 +155,14 @@ impl DomCache {
 
     /// Position of `op` in its block (numbering the whole block on first use: O(1) amortized).
     fn position(&mut self, ctx: &Context, op: OpId) -> u32 {
-        if op.index() >= self.op_pos.len() {
-            self.op_pos
-                .resize(ctx.num_op_slots().max(op.index() + 1), 0);
-        }
-        if self.op_pos[op.index()] == 0 {
+        if self.op_pos.get(op) == 0 {
             if let Some(block) = ctx.parent_block(op) {
                 for (i, o) in ctx.block_ops(block).enumerate() {
-                    if o.index() >= self.op_pos.len() {
-                        self.op_pos.resize(ctx.num_op_slots().max(o.index() + 1), 0);
-                    }
-                    self.op_pos[o.index()] = i as u32 + 1;
+                    self.op_pos.set(o, i as u32 + 1);
                 }
             }
         }
-        self.op_pos[op.index()]
+        self.op_pos.get(op)
     }
 
     /// Whether op `a` properly dominates op `b`, as MLIR's `properlyDominates`: `b` is first

@@ -37,6 +37,37 @@ impl SymbolTableCollection {
             .or_insert_with(|| SymbolTable::new(ctx, table))
     }
 
+    /// Moves the tables of the symbol tables enclosing `op` (not `op` itself) that `self` has
+    /// built into `to`, and returns those ops, for [`take_back`](Self::take_back) once `to` is
+    /// done. For many verifications under one table that does not change meanwhile (see
+    /// [`verify_in`](crate::verifier::verify_in)): each builds the enclosing tables once.
+    pub fn lend_enclosing(
+        &mut self,
+        ctx: &Context,
+        op: OpId,
+        to: &mut SymbolTableCollection,
+    ) -> Vec<OpId> {
+        let enclosing: Vec<OpId> = std::iter::successors(ctx.parent_op(op), |&o| ctx.parent_op(o))
+            .filter(|&o| is_symbol_table(ctx, o))
+            .collect();
+        for t in &enclosing {
+            if let Some(table) = self.tables.remove(t) {
+                to.tables.insert(*t, table);
+            }
+        }
+        enclosing
+    }
+
+    /// Moves the tables of `tables` that `from` has built into `self` (see
+    /// [`lend_enclosing`](Self::lend_enclosing)).
+    pub fn take_back(&mut self, from: &mut SymbolTableCollection, tables: &[OpId]) {
+        for t in tables {
+            if let Some(table) = from.tables.remove(t) {
+                self.tables.insert(*t, table);
+            }
+        }
+    }
+
     /// The op directly in `table`'s first region that defines `name` (as
     /// [`lookup_symbol_in`](super::lookup_symbol_in)).
     pub fn lookup_symbol_in(&mut self, ctx: &Context, table: OpId, name: &str) -> Option<OpId> {

@@ -27,22 +27,52 @@ use crate::symbol_table::{SymbolTable, SymbolTableCollection};
 
 /// Verifies `op` and every op nested in it. Errors come back in a deterministic order.
 pub fn verify(ctx: &Context, op: OpId) -> Result<(), Vec<Diagnostic>> {
+    verify_with(ctx, op, SymbolTableCollection::new()).0
+}
+
+/// [`verify`], with the symbol tables of the ops enclosing `op` (those `op`'s symbol uses
+/// resolve through) taken from `outer`, and built there on first use. A pass manager that
+/// verifies each of many ops of one module after a pass on it (`qd.kernel(...)` with
+/// verify-each) keeps one `outer` while it runs nested passes, which change only their op's
+/// insides: the module's table is built once, not once per op. Tables of `op` and of ops in it
+/// are built afresh. Same result as [`verify`] while the enclosing tables are up to date.
+pub fn verify_in(
+    ctx: &Context,
+    op: OpId,
+    outer: &mut SymbolTableCollection,
+) -> Result<(), Vec<Diagnostic>> {
+    let mut symbols = SymbolTableCollection::new();
+    let lent = outer.lend_enclosing(ctx, op, &mut symbols);
+    let (result, mut symbols) = verify_with(ctx, op, symbols);
+    outer.take_back(&mut symbols, &lent);
+    result
+}
+
+/// Verifies `op` resolving symbols through `symbols`; gives the collection back.
+fn verify_with(
+    ctx: &Context,
+    op: OpId,
+    symbols: SymbolTableCollection,
+) -> (Result<(), Vec<Diagnostic>>, SymbolTableCollection) {
     let mut v = Verifier {
         ctx,
         root: op,
         dom: DomCache::new(),
-        symbols: SymbolTableCollection::new(),
+        symbols,
         diags: Vec::new(),
         ref_buf: Vec::new(),
         block_marks: Vec::new(),
     };
     v.run(op);
     if v.diags.is_empty() {
-        return Ok(());
+        return (Ok(()), v.symbols);
     }
     // Stable: within one op, its hook's error (rank 0) first, then the others in emission order.
     v.diags.sort_by_key(|(order, rank, _)| (*order, *rank));
-    Err(v.diags.into_iter().map(|(_, _, d)| d).collect())
+    (
+        Err(v.diags.into_iter().map(|(_, _, d)| d).collect()),
+        v.symbols,
+    )
 }
 
 /// Verifies `op`, adds any errors to the context's diagnostics, and returns whether it passed.
