@@ -172,9 +172,9 @@ fn type_conversion_bridges_with_materializations() {
         body(&c, m),
         [
             r#"%0 = "x.arg"() : () -> i32"#,
-            r#"%1 = builtin.unrealized_conversion_cast %0 : i32 to i64"#,
+            r#"%1 = unrealized_conversion_cast %0 : i32 to i64"#,
             r#"%2 = "lo.inc"(%1) : (i64) -> i64"#,
-            r#"%3 = builtin.unrealized_conversion_cast %2 : i64 to i32"#,
+            r#"%3 = unrealized_conversion_cast %2 : i64 to i32"#,
             r#"%4 = "x.other"(%3) : (i32) -> i32"#,
             r#""x.use"(%4) : (i32) -> ()"#,
         ]
@@ -209,10 +209,10 @@ fn converted_users_see_converted_values_and_dead_casts_go() {
         body(&c, m),
         [
             r#"%0 = "x.arg"() : () -> i32"#,
-            r#"%1 = builtin.unrealized_conversion_cast %0 : i32 to i64"#,
+            r#"%1 = unrealized_conversion_cast %0 : i32 to i64"#,
             r#"%2 = "lo.inc"(%1) : (i64) -> i64"#,
             r#"%3 = "lo.other"(%2) : (i64) -> i64"#,
-            r#"%4 = builtin.unrealized_conversion_cast %3 : i64 to i32"#,
+            r#"%4 = unrealized_conversion_cast %3 : i64 to i32"#,
             r#""x.use"(%4) : (i32) -> ()"#,
         ]
     );
@@ -235,10 +235,10 @@ fn a_cast_of_a_cast_back_folds_away() {
         body(&c, m),
         [
             r#"%0 = "x.arg"() : () -> i32"#,
-            r#"%1 = builtin.unrealized_conversion_cast %0 : i32 to i64"#,
+            r#"%1 = unrealized_conversion_cast %0 : i32 to i64"#,
             r#"%2 = "lo.inc"(%1) : (i64) -> i64"#,
             r#"%3 = "lo.other"(%2) : (i64) -> i64"#,
-            r#"%4 = builtin.unrealized_conversion_cast %3 : i64 to i32"#,
+            r#"%4 = unrealized_conversion_cast %3 : i64 to i32"#,
             r#""x.use"(%4) : (i32) -> ()"#,
         ]
     );
@@ -432,7 +432,7 @@ fn materialization_hooks_are_tried_last_added_first() {
         body(&c, m),
         [
             r#"%0 = "x.arg"() : () -> i32"#,
-            r#"%1 = builtin.unrealized_conversion_cast %0 : i32 to i64"#,
+            r#"%1 = unrealized_conversion_cast %0 : i32 to i64"#,
             r#"%2 = "lo.inc"(%1) : (i64) -> i64"#,
             r#"%3 = "lo.narrow"(%2) : (i64) -> i32"#,
             r#"%4 = "x.other"(%3) : (i32) -> i32"#,

@@ -68,20 +68,19 @@ impl<'c> Printer<'c> {
         }
         match self.custom_printer(op) {
             Some(print) => {
-                // MLIR elides the prefix of `builtin.module`, and that of the enclosing region's
-                // default dialect when the rest of the name has no further `.`.
+                // MLIR elides the prefix of the enclosing region's default dialect when the rest
+                // of the name has no further `.`; at the top level and in a module that is
+                // `builtin` (`module`, but `builtin.module` inside an unregistered op).
                 let name = ctx.name(op);
-                self.out.push_str(if name == crate::builtin::MODULE {
-                    "module"
-                } else {
-                    self.default_dialects
-                        .last()
+                let default = self.default_dialects.last().copied().unwrap_or("builtin");
+                self.out.push_str(
+                    Some(default)
                         .filter(|d| !d.is_empty())
                         .and_then(|d| name.strip_prefix(d))
                         .and_then(|rest| rest.strip_prefix('.'))
                         .filter(|rest| !rest.contains('.'))
-                        .unwrap_or(name)
-                });
+                        .unwrap_or(name),
+                );
                 print(op, self);
             }
             None => self.print_generic(op),
@@ -175,26 +174,44 @@ impl<'c> Printer<'c> {
     fn print_region_impl(&mut self, region: RegionId, entry_args: bool, empty_block: bool) {
         let ctx = self.ctx;
         self.out.push_str("{\n");
-        let default_dialect = ctx
-            .region_parent_op(region)
-            .and_then(|op| ctx.info(op))
-            .map_or("", |i| i.default_dialect);
+        let parent = ctx.region_parent_op(region);
+        let default_dialect = match parent {
+            Some(op) if ctx.name(op) == crate::builtin::MODULE => "builtin",
+            _ => parent
+                .and_then(|op| ctx.info(op))
+                .map_or("", |i| i.default_dialect),
+        };
         self.default_dialects.push(default_dialect);
         let blocks = ctx.region_blocks(region);
-        if let Some((&entry, rest)) = blocks.split_first() {
-            let header = (empty_block && ctx.block_is_empty(entry))
-                || (entry_args && !ctx.block_args(entry).is_empty());
-            self.print_block(entry, header);
-            for &b in rest {
-                self.print_block(b, true);
-            }
+        let preds = if blocks.len() > 1 {
+            predecessors(ctx, blocks)
+        } else {
+            Vec::new()
+        };
+        let no_preds = Vec::new();
+        for (i, &b) in blocks.iter().enumerate() {
+            let header = i > 0
+                || (empty_block && ctx.block_is_empty(b))
+                || (entry_args && !ctx.block_args(b).is_empty());
+            let p = preds.get(i).unwrap_or(&no_preds);
+            self.print_block(b, header, i == 0, p, blocks);
         }
         self.default_dialects.pop();
         self.write_indent();
         self.out.push('}');
     }
 
-    fn print_block(&mut self, block: BlockId, header: bool) {
+    /// A block; with `header`, its label, arguments and MLIR's predecessor comment (`// pred:
+    /// ^bb0`, `// 2 preds: ^bb0, ^bb2`, `// no predecessors` but for the entry block), where
+    /// `preds` are the indices in `blocks` of the blocks branching here, one per edge.
+    fn print_block(
+        &mut self,
+        block: BlockId,
+        header: bool,
+        entry: bool,
+        preds: &[usize],
+        blocks: &[BlockId],
+    ) {
         let ctx = self.ctx;
         if header {
             self.write_indent();
@@ -216,7 +233,27 @@ impl<'c> Printer<'c> {
                 }
                 self.out.push(')');
             }
-            self.out.push_str(":\n");
+            self.out.push(':');
+            match preds {
+                [] if entry => {}
+                [] => self.out.push_str("  // no predecessors"),
+                [p] => {
+                    self.out.push_str("  // pred: ");
+                    self.names.write_block(blocks[*p], &mut self.out);
+                }
+                _ => {
+                    self.out.push_str("  // ");
+                    self.out.push_str(&preds.len().to_string());
+                    self.out.push_str(" preds: ");
+                    for (k, &p) in preds.iter().enumerate() {
+                        if k > 0 {
+                            self.out.push_str(", ");
+                        }
+                        self.names.write_block(blocks[p], &mut self.out);
+                    }
+                }
+            }
+            self.out.push('\n');
         }
         self.indent += 2;
         for op in ctx.block_ops(block) {
@@ -248,6 +285,24 @@ impl<'c> Printer<'c> {
         }
         self.out.push('}');
     }
+}
+
+/// For each block of a region, the indices of its predecessors (one per successor edge, in
+/// block order, as MLIR prints them sorted by block number).
+fn predecessors(ctx: &Context, blocks: &[BlockId]) -> Vec<Vec<usize>> {
+    let index: crate::fast_hash::FastMap<BlockId, usize> =
+        blocks.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut preds = vec![Vec::new(); blocks.len()];
+    for (i, &b) in blocks.iter().enumerate() {
+        for op in ctx.block_ops(b) {
+            for s in ctx.successors(op) {
+                if let Some(&t) = index.get(s) {
+                    preds[t].push(i);
+                }
+            }
+        }
+    }
+    preds
 }
 
 impl AsmPrinter for Printer<'_> {

@@ -44,7 +44,7 @@ fn custom_forms_round_trip() {
   %2 = "test.generic_only"() : () -> !test.box<4x?xf32>
   "test.generic_only"() ({
     test.br ^bb1
-  ^bb1:
+  ^bb1:  // pred: ^bb0
     test.checked {ok}
     test.checked {ok = 1 : i32}
   }) : () -> ()
@@ -186,7 +186,7 @@ fn builtin_module_custom_form_and_bare_builtin_names() {
     let out = round_trip(src);
     assert_eq!(
         out,
-        "module {\n  module @inner {\n  }\n  %0 = \"t.c\"() : () -> i32\n  %1 = builtin.unrealized_conversion_cast %0 : i32 to f32\n  %2 = builtin.unrealized_conversion_cast %1 : f32 to i32\n}\n"
+        "module {\n  module @inner {\n  }\n  %0 = \"t.c\"() : () -> i32\n  %1 = unrealized_conversion_cast %0 : i32 to f32\n  %2 = unrealized_conversion_cast %1 : f32 to i32\n}\n"
     );
 }
 

@@ -53,9 +53,9 @@ fn regions_blocks_successors_and_block_args() {
   ^bb0(%arg0: i32, %arg1: f32):
     %0 = "t.const"() <{value = 42 : i32}> : () -> i32
     "t.br"(%0)[^bb2] : (i32) -> ()
-  ^bb1:
+  ^bb1:  // pred: ^bb1
     "t.cond"(%arg1)[^bb1, ^bb2] : (f32) -> ()
-  ^bb2(%1: i32):
+  ^bb2(%1: i32):  // 2 preds: ^bb0, ^bb1
     "t.ret"(%1, %arg0) : (i32, i32) -> ()
   }, {
   }) : () -> ()
@@ -373,7 +373,7 @@ fn generic_output_of_custom_ops_reparses() {
     );
     let c = round_trip(src);
     assert!(
-        c.contains("%1 = builtin.unrealized_conversion_cast %0 : i32 to f32"),
+        c.contains("%1 = unrealized_conversion_cast %0 : i32 to f32"),
         "{c}"
     );
 }
@@ -406,7 +406,7 @@ fn reads_mlir_opt_output() {
   "t.func"() ({
   ^bb0(%arg0: i32 loc("in.mlir":3:8)):
     "t.br"()[^bb1] : () -> () loc(callsite("in.mlir":2:3 at "caller.py":7:1))
-  ^bb1:
+  ^bb1:  // pred: ^bb0
     %0 = "t.c"() <{v = -2.500000e-01 : f64, value = 1.500000e+00 : f32}> : () -> f32 loc("in.mlir":6:5)
   }) {arr = [1, 2.500000e+00 : f32]} : () -> () loc("in.mlir":2:3)
 } loc("in.mlir":1:1)
