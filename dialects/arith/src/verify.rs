@@ -17,13 +17,15 @@ pub enum TypeClass {
     Bool,
     /// Signless integer or float (bitcast).
     IntOrFloat,
+    /// Signless integer or index, as index_cast describes it (memrefs are not accepted here).
+    IndexCastable,
 }
 
 impl TypeClass {
     pub fn accepts(self, ctx: &Context, ty: Type) -> bool {
         let t = ctx.type_data(ty);
         match self {
-            TypeClass::IntLike => t.is_signless_int_or_index(),
+            TypeClass::IntLike | TypeClass::IndexCastable => t.is_signless_int_or_index(),
             TypeClass::FixedInt => t.is_signless_integer(),
             TypeClass::Float => t.is_float(),
             TypeClass::Bool => {
@@ -35,6 +37,7 @@ impl TypeClass {
     pub fn description(self) -> &'static str {
         match self {
             TypeClass::IntLike => "signless-integer-like",
+            TypeClass::IndexCastable => "signless-integer-like or memref of signless-integer",
             TypeClass::FixedInt => "signless-fixed-width-integer-like",
             TypeClass::Float => "floating-point-like",
             TypeClass::Bool => "bool-like",
@@ -187,6 +190,15 @@ impl<'a> Check<'a> {
                     && (0..count).contains(value) =>
             {
                 Ok(*value)
+            }
+            // Given in the attribute dictionary, an integer of another value or type converts,
+            // then fails the enum constraint; as a property it fails the conversion (mlir-opt).
+            AttrData::Integer { .. } if self.ctx.prop(self.op, name).is_none() => {
+                let cases: Vec<String> = (0..count).map(|i| i.to_string()).collect();
+                self.fail(format!(
+                    "attribute '{name}' failed to satisfy constraint: allowed 64-bit signless integer cases: {}",
+                    cases.join(", ")
+                ))
             }
             _ => Err(self.bad_prop(name, a)),
         }

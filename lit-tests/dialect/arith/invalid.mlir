@@ -700,7 +700,7 @@
 
 "test.func"() ({
 ^bb0(%a: i32, %b: i64, %x: f32, %d: f64, %c: i1, %i: index, %h: f16, %bf: bf16):
-  // expected-error@+1 {{'arith.index_castui' op operand #0 must be signless-integer-like, but got 'f32'}}
+  // expected-error@+1 {{'arith.index_castui' op operand #0 must be signless-integer-like or memref of signless-integer, but got 'f32'}}
   %0 = "arith.index_castui"(%x) : (f32) -> index
   "test.end"() : () -> ()
 }) : () -> ()

@@ -15,7 +15,7 @@ use crate::patterns::{
     index_castui_of_extui,
 };
 use crate::reverse::{needs_nothing, FnRule, RuleCx};
-use crate::verify::TypeClass::{FixedInt, Float, IntLike, IntOrFloat};
+use crate::verify::TypeClass::{FixedInt, Float, IndexCastable, IntOrFloat};
 use qd_ir::interfaces::ReverseRule;
 use qd_ir::rewrite::RewritePattern;
 use qd_ir::{Attribute, Context, FloatKind, FoldResult, OpId, OpInfo, Value};
@@ -100,8 +100,8 @@ static TRUNCI: &ElementwiseDef = &ElementwiseDef::cast(
 static INDEX_CAST: &ElementwiseDef = &ElementwiseDef::cast(
     names::INDEX_CAST,
     "between index and a signless integer (sign-extending)",
-    IntLike,
-    IntLike,
+    IndexCastable,
+    IndexCastable,
     CastRule::IndexCast,
 )
 .fold(fold_index_cast)
@@ -109,8 +109,8 @@ static INDEX_CAST: &ElementwiseDef = &ElementwiseDef::cast(
 static INDEX_CASTUI: &ElementwiseDef = &ElementwiseDef::cast(
     names::INDEX_CASTUI,
     "between index and a signless integer (zero-extending)",
-    IntLike,
-    IntLike,
+    IndexCastable,
+    IndexCastable,
     CastRule::IndexCast,
 )
 .fold(fold_index_castui)

@@ -136,13 +136,10 @@ fn parse_cmp(
     state: &mut OperationState,
     names: &[&str],
     flags: FlagsProp,
+    class: TypeClass,
 ) -> DiagResult<()> {
     let loc = p.current_loc();
-    let name = match p.parse_optional_any_keyword() {
-        Some(k) => k,
-        None => p.parse_string()?,
-    };
-    let n = names.iter().position(|n| *n == name).ok_or_else(|| {
+    let bad = || {
         Diagnostic::error(
             loc,
             format!(
@@ -150,7 +147,13 @@ fn parse_cmp(
                 names.join(", ")
             ),
         )
-    })? as i64;
+    };
+    // No keyword and no string (`arith.cmpi %a, %b`) gets upstream's enum message too.
+    let name = match p.parse_optional_any_keyword() {
+        Some(k) => k,
+        None => p.parse_string().map_err(|_| bad())?,
+    };
+    let n = names.iter().position(|n| *n == name).ok_or_else(bad)? as i64;
     let i64t = p.ctx().i64_type();
     let pred = p.ctx().integer_attr(n, i64t);
     state.add_prop(p.ctx(), "predicate", pred);
@@ -162,6 +165,14 @@ fn parse_cmp(
     parse_attr_dict(p, state, &["fastmath", "predicate"])?;
     default_flags(p, state, flags);
     let ty = p.parse_colon_type()?;
+    // Upstream's parser checks the operand type (its format gives it as `type($lhs)`).
+    if !class.accepts(p.ctx_ref(), ty) {
+        let got = crate::verify::type_str(p.ctx_ref(), ty);
+        return Err(Diagnostic::error(
+            state.loc,
+            format!("'lhs' must be {}, but got '{got}'", class.description()),
+        ));
+    }
     state.operands = p.resolve_operands(&[a, b], &[ty, ty])?;
     let i1 = p.ctx().i1_type();
     state.result_types.push(i1);
@@ -189,7 +200,13 @@ fn print_cmp(op: OpId, p: &mut dyn OpAsmPrinter, name: Option<&'static str>, fla
 }
 
 fn parse_cmpi(p: &mut dyn OpAsmParser, state: &mut OperationState) -> DiagResult<()> {
-    parse_cmp(p, state, &CmpIPredicate::names(), FlagsProp::None)
+    parse_cmp(
+        p,
+        state,
+        &CmpIPredicate::names(),
+        FlagsProp::None,
+        TypeClass::IntLike,
+    )
 }
 
 fn print_cmpi(op: OpId, p: &mut dyn OpAsmPrinter) {
@@ -198,7 +215,13 @@ fn print_cmpi(op: OpId, p: &mut dyn OpAsmPrinter) {
 }
 
 fn parse_cmpf(p: &mut dyn OpAsmParser, state: &mut OperationState) -> DiagResult<()> {
-    parse_cmp(p, state, &CmpFPredicate::names(), CMPF_FLAGS)
+    parse_cmp(
+        p,
+        state,
+        &CmpFPredicate::names(),
+        CMPF_FLAGS,
+        TypeClass::Float,
+    )
 }
 
 fn print_cmpf(op: OpId, p: &mut dyn OpAsmPrinter) {

@@ -342,6 +342,13 @@ fn comparisons() {
     let wrong_ty = h.ctx.integer_attr(1, i32t);
     h.ctx.set_prop(op, "predicate", wrong_ty);
     assert!(err(&h, op).contains("Invalid attribute `predicate` in property conversion: 1 : i32"));
+    // In the attribute dictionary, an integer converts and then fails the enum constraint.
+    let dict_op = raw(&mut h, CMPI, &[a, a], &[i1t]);
+    h.ctx.set_attr(dict_op, "predicate", bad);
+    assert_eq!(
+        err(&h, dict_op),
+        "'arith.cmpi' op attribute 'predicate' failed to satisfy constraint: allowed 64-bit signless integer cases: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9"
+    );
     let p = h.ctx.integer_attr(1, i64t);
     h.ctx.set_prop(op, "predicate", p);
     assert_eq!(h.verify(op), Ok(()));
@@ -498,12 +505,12 @@ fn rounding_division_unsigned_min_max_num_and_index_castui() {
         (
             x,
             it,
-            "operand #0 must be signless-integer-like, but got 'f32'",
+            "operand #0 must be signless-integer-like or memref of signless-integer, but got 'f32'",
         ),
         (
             i,
             f32t,
-            "result #0 must be signless-integer-like, but got 'f32'",
+            "result #0 must be signless-integer-like or memref of signless-integer, but got 'f32'",
         ),
     ] {
         let op = raw(&mut h, INDEX_CASTUI, &[v], &[to]);
