@@ -1,17 +1,21 @@
 //! A minimal interner: equal data gets the same handle.
+//!
+//! Hashed with [`FastBuild`](crate::fast_hash::FastBuild), not SipHash: parsing a million-op
+//! kernel interns a location per op, and hashing made a large part of that.
 
+use crate::fast_hash::FastBuild;
 use indexmap::IndexSet;
 use std::hash::Hash;
 
 #[derive(Clone, Debug)]
 pub(crate) struct Interner<T: Hash + Eq> {
-    set: IndexSet<T>,
+    set: IndexSet<T, FastBuild>,
 }
 
 impl<T: Hash + Eq> Default for Interner<T> {
     fn default() -> Self {
         Interner {
-            set: IndexSet::new(),
+            set: IndexSet::default(),
         }
     }
 }
