@@ -47,6 +47,10 @@ pub(crate) fn ops() -> Vec<OpInfo> {
 /// indices and [`DYNAMIC`] entries. Written inline with the index operands in the custom form.
 pub struct Path;
 impl PropKind for Path {
+    const IRDL: qd_ir::irdl::Irdl = qd_ir::irdl::Irdl::Wider(
+        &qd_ir::irdl::Irdl::Base("#builtin.dense_array"),
+        "IRDL cannot require integer elements",
+    );
     const SPEC: PropSpec = PropSpec {
         expected: "an array<i64: ...> of indices",
         check: |ctx, a| Path::get(ctx, a).is_some(),

@@ -65,6 +65,12 @@ pub const PRIMAL_ELIDED: &str = "primal_elided";
 /// runtime's per-launch plan and every device find the stack's size and heap slice by it.
 pub const ID: &str = "id";
 
+/// The adstack attributes for IRDL (`qd-opt --print-irdl`).
+pub const IRDL_ATTRS: &[qd_ir::irdl::AttrDecl] = &[qd_ir::irdl::AttrDecl {
+    mnemonic: "size",
+    summary: "a symbolic bound on a stack's depth (a SizeExpr)",
+}];
+
 /// The adstack dialect: its ops and its type syntax, to register in a [`qd_ir::Context`].
 pub fn dialect() -> DialectDef {
     let mut d = DialectDef::new(types::DIALECT);
@@ -79,6 +85,8 @@ pub fn dialect() -> DialectDef {
     d.parse_type = Some(types::parse_type);
     d.print_type = Some(types::print_type);
     d.parse_attr = Some(size_expr::parse_attr);
+    d.types = types::IRDL_TYPES;
+    d.attrs = IRDL_ATTRS;
     d
 }
 

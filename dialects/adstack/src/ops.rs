@@ -11,8 +11,12 @@ use qd_ir::op_def::{constraint, prop, TypeConstraint};
 use qd_ir::{AttrData, Builder, Context, Location, OpId, OpTraits, Type, Value};
 
 /// `!adstack.stack<T>`, written as its element type `T` in the ops' custom forms.
-pub const STACK: TypeConstraint =
-    TypeConstraint::new("an !adstack.stack", is_stack).syntax(parse_elem, print_elem);
+pub const STACK: TypeConstraint = TypeConstraint::new("an !adstack.stack", is_stack)
+    .syntax(parse_elem, print_elem)
+    .irdl(qd_ir::irdl::Irdl::Dialect(
+        crate::types::DIALECT,
+        crate::types::STACK,
+    ));
 
 fn is_stack(ctx: &Context, ty: Type) -> bool {
     StackType::from_type(ctx, ty).is_some()

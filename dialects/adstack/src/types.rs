@@ -6,10 +6,18 @@
 //! fixed storage size on a device.
 
 use qd_ir::asm::{AsmParser, AsmPrinter};
+use qd_ir::irdl::{ParamDecl, TypeDecl};
 use qd_ir::{Context, DiagResult, Diagnostic, Type, TypeData, TypeParam};
 
 pub const DIALECT: &str = "adstack";
 pub const STACK: &str = "stack";
+
+/// The adstack types for IRDL (`qd-opt --print-irdl`).
+pub const IRDL_TYPES: &[TypeDecl] = &[TypeDecl {
+    mnemonic: STACK,
+    summary: "a per-thread LIFO stack of entries, each with an adjoint slot when a float",
+    params: &[ParamDecl::ty("elem").irdl(qd_ir::op_def::constraint::IRDL_INT_OR_FLOAT)],
+}];
 
 /// `!adstack.stack<elem>`.
 pub fn stack_type(ctx: &mut Context, elem: Type) -> Type {

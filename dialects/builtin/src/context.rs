@@ -145,6 +145,8 @@ impl Context {
             print_type,
             parse_attr,
             materialize_constant,
+            types,
+            attrs,
         } = def;
         for info in ops {
             let idx = self.op_infos.len();
@@ -159,6 +161,8 @@ impl Context {
             print_type,
             parse_attr,
             materialize_constant,
+            types,
+            attrs,
         };
         self.dialects.insert(name, DialectEntry { def });
     }

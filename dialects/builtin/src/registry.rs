@@ -204,6 +204,11 @@ pub struct DialectDef {
     pub print_type: Option<TypePrintFn>,
     pub parse_attr: Option<AttrParseFn>,
     pub materialize_constant: Option<MaterializeFn>,
+    /// The dialect's types, for IRDL ([`crate::irdl`]): the parse and print hooks above stay
+    /// their syntax.
+    pub types: &'static [crate::irdl::TypeDecl],
+    /// The dialect's typed attributes, for IRDL.
+    pub attrs: &'static [crate::irdl::AttrDecl],
 }
 
 impl DialectDef {
@@ -215,6 +220,8 @@ impl DialectDef {
             print_type: None,
             parse_attr: None,
             materialize_constant: None,
+            types: &[],
+            attrs: &[],
         }
     }
 }

@@ -1,9 +1,11 @@
 //! Type constraints and result-type inference of the lowered ops (for `qd_ir::declare_op!`).
 
 use crate::types::{is_global_scalar, is_scalar, private_ptr, MemorySpace, PtrType};
+use crate::types::{DIALECT, IRDL_GLOBAL, IRDL_PRIVATE, PTR as PTR_TYPE};
 use qd_frontend::{ArrayType, NdarrayType};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
-use qd_ir::op_def::TypeConstraint;
+use qd_ir::irdl::Irdl;
+use qd_ir::op_def::{constraint, TypeConstraint};
 use qd_ir::{Context, DiagResult, Diagnostic, Type};
 
 fn is_ptr(ctx: &Context, ty: Type) -> bool {
@@ -35,19 +37,51 @@ fn print_type(p: &mut dyn OpAsmPrinter, ty: Type) {
 }
 
 /// `!lowered.ptr<T>` or `!lowered.ptr<T, private>`.
-pub const PTR: TypeConstraint =
-    TypeConstraint::new("a !lowered.ptr", is_ptr).syntax(parse_ptr, print_type);
+pub const PTR: TypeConstraint = TypeConstraint::new("a !lowered.ptr", is_ptr)
+    .syntax(parse_ptr, print_type)
+    .irdl(Irdl::Dialect(DIALECT, PTR_TYPE));
 /// `!lowered.ptr<T>` (global memory).
-pub const GLOBAL_PTR: TypeConstraint =
-    TypeConstraint::new("a global !lowered.ptr", is_global_ptr).syntax(parse_ptr, print_type);
+pub const GLOBAL_PTR: TypeConstraint = TypeConstraint::new("a global !lowered.ptr", is_global_ptr)
+    .syntax(parse_ptr, print_type)
+    .irdl(Irdl::Parametric(
+        DIALECT,
+        PTR_TYPE,
+        &[Irdl::Any, IRDL_GLOBAL],
+    ));
 /// `!lowered.ptr<T, private>`.
 pub const PRIVATE_PTR: TypeConstraint =
-    TypeConstraint::new("a private !lowered.ptr", is_private_ptr).syntax(parse_ptr, print_type);
+    TypeConstraint::new("a private !lowered.ptr", is_private_ptr)
+        .syntax(parse_ptr, print_type)
+        .irdl(Irdl::Parametric(
+            DIALECT,
+            PTR_TYPE,
+            &[Irdl::Any, IRDL_PRIVATE],
+        ));
 /// An integer (`i1` included) or a float.
-pub const SCALAR: TypeConstraint = TypeConstraint::new("an integer or float", is_scalar);
+pub const SCALAR: TypeConstraint =
+    TypeConstraint::new("an integer or float", is_scalar).irdl(constraint::IRDL_INT_OR_FLOAT);
 /// What global memory holds: an integer of 8 to 64 bits or a float.
 pub const GLOBAL_SCALAR: TypeConstraint =
-    TypeConstraint::new("an integer of 8 to 64 bits or a float", is_global_scalar);
+    TypeConstraint::new("an integer of 8 to 64 bits or a float", is_global_scalar).irdl(
+        Irdl::AnyOf(&[
+            Irdl::Is("i8"),
+            Irdl::Is("si8"),
+            Irdl::Is("ui8"),
+            Irdl::Is("i16"),
+            Irdl::Is("si16"),
+            Irdl::Is("ui16"),
+            Irdl::Is("i32"),
+            Irdl::Is("si32"),
+            Irdl::Is("ui32"),
+            Irdl::Is("i64"),
+            Irdl::Is("si64"),
+            Irdl::Is("ui64"),
+            Irdl::Is("f16"),
+            Irdl::Is("bf16"),
+            Irdl::Is("f32"),
+            Irdl::Is("f64"),
+        ]),
+    );
 
 fn any(_: &Context, _: Type) -> bool {
     true
@@ -61,9 +95,15 @@ fn is_arg_type(ctx: &Context, ty: Type) -> bool {
 
 /// A kernel argument: a scalar or a `!qd.ndarray`.
 pub const ARG_TYPE: TypeConstraint =
-    TypeConstraint::new("an integer or float scalar or a !qd.ndarray", is_arg_type);
+    TypeConstraint::new("an integer or float scalar or a !qd.ndarray", is_arg_type).irdl(
+        Irdl::AnyOf(&[
+            Irdl::Base("!builtin.integer"),
+            constraint::IRDL_FLOAT,
+            Irdl::Dialect(qd_frontend::types::DIALECT, qd_frontend::types::NDARRAY),
+        ]),
+    );
 /// Any type (for values whose relation to another is checked by the op's hook).
-pub const ANY: TypeConstraint = TypeConstraint::new("any type", any);
+pub const ANY: TypeConstraint = TypeConstraint::new("any type", any).irdl(Irdl::Any);
 
 /// The pointee of a pointer type (the type itself otherwise), for `= pointee(ptr)`.
 pub fn pointee(ctx: &mut Context, ty: Type) -> Type {

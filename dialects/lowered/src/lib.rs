@@ -220,6 +220,7 @@ pub fn dialect() -> qd_ir::DialectDef {
     ];
     d.parse_type = Some(types::parse_type);
     d.print_type = Some(types::print_type);
+    d.types = types::IRDL_TYPES;
     d
 }
 

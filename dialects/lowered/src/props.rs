@@ -63,6 +63,10 @@ fn print_in_dict(p: &mut dyn OpAsmPrinter, a: Attribute) {
 /// `heap`: `float` or `int`.
 pub struct HeapProp;
 impl PropKind for HeapProp {
+    const IRDL: qd_ir::irdl::Irdl = qd_ir::irdl::Irdl::AnyOf(&[
+        qd_ir::irdl::Irdl::Is("\"float\""),
+        qd_ir::irdl::Irdl::Is("\"int\""),
+    ]);
     const SPEC: PropSpec = PropSpec {
         expected: "\"float\" or \"int\"",
         check: |ctx, a| heap_of(ctx, a).is_some(),

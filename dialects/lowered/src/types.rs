@@ -13,12 +13,28 @@
 
 use qd_frontend::types::{is_local_value_type, verify_type};
 use qd_ir::asm::{AsmParser, AsmPrinter};
+use qd_ir::irdl::{Irdl, ParamDecl, TypeDecl};
 use qd_ir::{Context, DiagResult, Diagnostic, Type, TypeData, TypeParam};
 
 pub const DIALECT: &str = "lowered";
 pub const PTR: &str = "ptr";
 /// The keyword of the private memory space.
 pub const PRIVATE: &str = "private";
+
+/// The lowered types for IRDL (`qd-opt --print-irdl`). The memory space is the rest of the
+/// parameters: `[]` (global) or `["private"]`.
+pub const IRDL_TYPES: &[TypeDecl] = &[TypeDecl {
+    mnemonic: PTR,
+    summary: "a pointer into global memory, or into the thread's private memory",
+    params: &[
+        ParamDecl::ty("pointee"),
+        ParamDecl::rest("space").irdl(Irdl::AnyOf(&[IRDL_GLOBAL, IRDL_PRIVATE])),
+    ],
+}];
+/// The memory-space parameter of a global pointer in IRDL form.
+pub const IRDL_GLOBAL: Irdl = Irdl::Is("[]");
+/// The memory-space parameter of a private pointer in IRDL form.
+pub const IRDL_PRIVATE: Irdl = Irdl::Is("[\"private\"]");
 
 /// Where a pointer points.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]

@@ -8,6 +8,7 @@
 
 use crate::types::{NdarrayType, PtrType};
 use qd_ir::asm::{OpAsmParser, OpAsmPrinter};
+use qd_ir::irdl::Irdl;
 use qd_ir::op_def::constraint;
 use qd_ir::op_def::TypeConstraint;
 use qd_ir::{Context, DiagResult, Diagnostic, Type};
@@ -62,8 +63,9 @@ fn print_type(p: &mut dyn OpAsmPrinter, ty: Type) {
 }
 
 /// `!qd.ndarray<...>`.
-pub const NDARRAY: TypeConstraint =
-    TypeConstraint::new("a !qd.ndarray", is_ndarray).syntax(parse_ndarray, print_type);
+pub const NDARRAY: TypeConstraint = TypeConstraint::new("a !qd.ndarray", is_ndarray)
+    .syntax(parse_ndarray, print_type)
+    .irdl(Irdl::Dialect(crate::types::DIALECT, crate::types::NDARRAY));
 
 /// A `!qd.ndarray` in the text, checked by the op (`expects a !qd.ndarray operand, got f32`).
 pub const NDARRAY_OPERAND: TypeConstraint = checked_by_op(NDARRAY);
@@ -71,7 +73,8 @@ pub const NDARRAY_OPERAND: TypeConstraint = checked_by_op(NDARRAY);
 /// A `!qd.ptr` in the text, checked by the op (`expects the pointer to be a !qd.ptr, got f32`).
 pub const PTR_OPERAND: TypeConstraint = checked_by_op(
     TypeConstraint::new("a !qd.ptr", |ctx, t| PtrType::from_type(ctx, t).is_some())
-        .syntax(parse_ptr, print_type),
+        .syntax(parse_ptr, print_type)
+        .irdl(Irdl::Dialect(crate::types::DIALECT, crate::types::PTR)),
 );
 
 /// The pointee of a pointer type (the type itself otherwise), for `= pointee(ptr)`.

@@ -127,6 +127,7 @@ pub fn dialect() -> qd_ir::DialectDef {
     d.ops.extend(locals::ops());
     d.parse_type = Some(type_syntax::parse_type);
     d.print_type = Some(type_syntax::print_type);
+    d.types = types::IRDL_TYPES;
     d
 }
 

@@ -13,6 +13,7 @@
 //! The typed views (`FieldType::from_type`, ...) check the parameter layout, so their accessors
 //! never panic; [`verify_type`] checks the semantic rules (element kinds, positive sizes).
 
+use qd_ir::irdl::{ParamDecl, TypeDecl};
 use qd_ir::{Context, Type, TypeData, TypeParam};
 
 pub const DIALECT: &str = "qd";
@@ -21,6 +22,35 @@ pub const NDARRAY: &str = "ndarray";
 pub const PTR: &str = "ptr";
 pub const ARRAY: &str = "array";
 pub const STRUCT: &str = "struct";
+
+/// The qd types for IRDL (`qd-opt --print-irdl`); their syntax is [`crate::type_syntax`]'s.
+pub const IRDL_TYPES: &[TypeDecl] = &[
+    TypeDecl {
+        mnemonic: FIELD,
+        summary: "a dense global array: static shape (empty for a scalar field), element",
+        params: &[ParamDecl::dims("shape"), ParamDecl::ty("elem")],
+    },
+    TypeDecl {
+        mnemonic: NDARRAY,
+        summary: "a kernel argument array whose shape is known at launch",
+        params: &[ParamDecl::dims("shape"), ParamDecl::ty("elem")],
+    },
+    TypeDecl {
+        mnemonic: PTR,
+        summary: "the address of a local",
+        params: &[ParamDecl::ty("pointee")],
+    },
+    TypeDecl {
+        mnemonic: ARRAY,
+        summary: "a local array",
+        params: &[ParamDecl::int("len"), ParamDecl::ty("elem")],
+    },
+    TypeDecl {
+        mnemonic: STRUCT,
+        summary: "a local struct: its members",
+        params: &[ParamDecl::rest("members")],
+    },
+];
 
 fn qd_type(ctx: &mut Context, mnemonic: &str, params: Vec<TypeParam>) -> Type {
     let dialect = ctx.ident(DIALECT);

@@ -47,6 +47,14 @@ struct Cli {
     #[arg(long = "list-passes")]
     list_passes: bool,
 
+    /// Print qd's dialects in IRDL, for mlir-opt --irdl-file (reads no input)
+    #[arg(long = "print-irdl")]
+    print_irdl: bool,
+
+    /// Print the generic form that mlir-opt verifies against --print-irdl's IRDL
+    #[arg(long = "print-irdl-form")]
+    print_irdl_form: bool,
+
     /// Accept ops, types and attributes of unregistered dialects
     #[arg(long = "allow-unregistered-dialect")]
     allow_unregistered_dialect: bool,
@@ -143,6 +151,8 @@ pub struct Options {
     pub pass_timing: bool,
     pub pass_statistics: bool,
     pub list_passes: bool,
+    pub print_irdl: bool,
+    pub print_irdl_form: bool,
     pub verify_each: bool,
     pub completions: Option<Shell>,
     pub max_input_bytes: u64,
@@ -211,6 +221,8 @@ impl Options {
             pass_timing: cli.pass_timing,
             pass_statistics: cli.pass_statistics,
             list_passes: cli.list_passes,
+            print_irdl: cli.print_irdl,
+            print_irdl_form: cli.print_irdl_form,
             verify_each: !cli.no_verify_each && cli.verify_each.unwrap_or(true),
             completions: cli.completions,
             max_input_bytes: cli.max_input_bytes,
@@ -547,9 +559,12 @@ mod tests {
         .unwrap();
         assert!(o.pass_timing && o.pass_statistics && o.print_ir_after_all);
         assert!(o.debug_info && o.verify_diagnostics && o.list_passes);
+        assert!(!o.print_irdl && !o.print_irdl_form);
         assert_eq!(o.print_ir_after, vec!["cse", "dce"]);
         assert_eq!(o.output.as_deref(), Some("out.mlir"));
         assert_eq!(o.input, None);
+        let o = parse(&["--print-irdl", "-print-irdl-form"]).unwrap();
+        assert!(o.print_irdl && o.print_irdl_form);
     }
 
     #[test]

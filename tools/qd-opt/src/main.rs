@@ -3,6 +3,7 @@
 
 mod cli;
 mod diag_regex;
+mod irdl;
 mod pipeline;
 mod roundtrip;
 mod split;
@@ -31,6 +32,21 @@ fn main() -> ExitCode {
     if opts.list_passes {
         print!("{}", pipeline::list_passes());
         return ExitCode::SUCCESS;
+    }
+    if opts.print_irdl {
+        return match irdl::print_irdl() {
+            Ok(text) => match write_output(opts.output.as_deref(), &text) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("{e}");
+                    ExitCode::from(1)
+                }
+            },
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(1)
+            }
+        };
     }
     // A bad pipeline is a usage error, reported before any input is read.
     let mut pm = match pipeline::build(&opts) {
@@ -207,8 +223,12 @@ fn run_chunk(
     if !pm.is_empty() && pm.run(ctx, module).is_err() {
         return None;
     }
+    if opts.print_irdl_form {
+        let dialects = qd_ir::irdl::irdl_dialects(ctx);
+        qd_ir::irdl::to_irdl_form(ctx, module, &dialects);
+    }
     let print_opts = PrintOptions {
-        generic: opts.print_generic,
+        generic: opts.print_generic || opts.print_irdl_form,
         debug_info: opts.debug_info,
     };
     Some(timing.time("Output", || print_op(ctx, module, &print_opts)))

@@ -3,6 +3,7 @@
 //! for `type($x)` in an assembly format (such as a stack printed as its element type).
 
 use crate::asm::{OpAsmParser, OpAsmPrinter};
+use crate::irdl::Irdl;
 use crate::{Context, DiagResult, Type, TypeData};
 
 /// A predicate on a type, described for messages: `expects operand 0 to be {description}, got T`.
@@ -18,6 +19,8 @@ pub struct TypeConstraint {
     /// Prints `type($x)` in a format (default: the type). Must not panic on any type: the printer
     /// may see an op that does not verify.
     pub print: Option<fn(&mut dyn OpAsmPrinter, Type)>,
+    /// The constraint in IRDL ([`crate::irdl`]); [`Irdl::Unknown`] becomes `irdl.any`.
+    pub irdl: Irdl,
 }
 
 impl TypeConstraint {
@@ -28,7 +31,13 @@ impl TypeConstraint {
             build: None,
             parse: None,
             print: None,
+            irdl: Irdl::Unknown,
         }
+    }
+    /// The constraint in IRDL.
+    pub const fn irdl(mut self, irdl: Irdl) -> Self {
+        self.irdl = irdl;
+        self
     }
     /// The type is fixed: `build` makes it.
     pub const fn buildable(mut self, build: fn(&mut Context) -> Type) -> Self {
@@ -109,19 +118,44 @@ fn build_index(ctx: &mut Context) -> Type {
 }
 
 /// Any type.
-pub const ANY: TypeConstraint = TypeConstraint::new("any type", any);
+pub const ANY: TypeConstraint = TypeConstraint::new("any type", any).irdl(Irdl::Any);
 /// `i1`.
-pub const I1: TypeConstraint = TypeConstraint::new("i1", is_i1).buildable(build_i1);
+pub const I1: TypeConstraint = TypeConstraint::new("i1", is_i1)
+    .buildable(build_i1)
+    .irdl(Irdl::Is("i1"));
 /// `i32`.
-pub const I32: TypeConstraint = TypeConstraint::new("i32", is_i32).buildable(build_i32);
+pub const I32: TypeConstraint = TypeConstraint::new("i32", is_i32)
+    .buildable(build_i32)
+    .irdl(Irdl::Is("i32"));
 /// `i64`.
-pub const I64: TypeConstraint = TypeConstraint::new("i64", is_i64).buildable(build_i64);
+pub const I64: TypeConstraint = TypeConstraint::new("i64", is_i64)
+    .buildable(build_i64)
+    .irdl(Irdl::Is("i64"));
 /// `index`.
-pub const INDEX: TypeConstraint = TypeConstraint::new("index", is_index).buildable(build_index);
+pub const INDEX: TypeConstraint = TypeConstraint::new("index", is_index)
+    .buildable(build_index)
+    .irdl(Irdl::Is("index"));
 /// Any integer type (`i1` included).
-pub const INTEGER: TypeConstraint = TypeConstraint::new("an integer", is_integer);
+pub const INTEGER: TypeConstraint =
+    TypeConstraint::new("an integer", is_integer).irdl(Irdl::Base("!builtin.integer"));
 /// Any float type.
-pub const FLOAT: TypeConstraint = TypeConstraint::new("a float", is_float);
+pub const FLOAT: TypeConstraint = TypeConstraint::new("a float", is_float).irdl(IRDL_FLOAT);
 /// An integer or a float.
 pub const INT_OR_FLOAT: TypeConstraint =
-    TypeConstraint::new("an integer or float", is_int_or_float);
+    TypeConstraint::new("an integer or float", is_int_or_float).irdl(IRDL_INT_OR_FLOAT);
+
+/// The float types qd has (`FloatKind`), in IRDL.
+pub const IRDL_FLOAT: Irdl = Irdl::AnyOf(&[
+    Irdl::Is("f16"),
+    Irdl::Is("bf16"),
+    Irdl::Is("f32"),
+    Irdl::Is("f64"),
+]);
+/// An integer (any width and signedness) or one of qd's floats, in IRDL.
+pub const IRDL_INT_OR_FLOAT: Irdl = Irdl::AnyOf(&[
+    Irdl::Base("!builtin.integer"),
+    Irdl::Is("f16"),
+    Irdl::Is("bf16"),
+    Irdl::Is("f32"),
+    Irdl::Is("f64"),
+]);

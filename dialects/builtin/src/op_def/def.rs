@@ -52,6 +52,8 @@ pub struct PropDef {
     pub name: &'static str,
     pub required: bool,
     pub spec: PropSpec,
+    /// The kind's [`PropKind::IRDL`](super::PropKind::IRDL).
+    pub irdl: crate::irdl::Irdl,
 }
 
 impl std::fmt::Debug for PropDef {

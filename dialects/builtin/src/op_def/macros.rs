@@ -63,6 +63,7 @@ macro_rules! declare_op {
                         name: stringify!($pname),
                         required: $crate::__op_required!($preq),
                         spec: <$pkind as $crate::op_def::PropKind>::SPEC,
+                        irdl: <$pkind as $crate::op_def::PropKind>::IRDL,
                     }),*)?],
                     syntax: $crate::__op_syntax!([$($format)?] [$(($parse, $print))?]),
                     verify: $crate::__op_opt!($($verify)?),

@@ -5,6 +5,7 @@
 //! define its own (a typed dialect attribute, for instance) the same way.
 
 use crate::asm::{OpAsmParser, OpAsmPrinter};
+use crate::irdl::Irdl;
 use crate::{AttrData, Attribute, Context, DiagResult, Type, TypeData};
 use std::marker::PhantomData;
 
@@ -25,6 +26,8 @@ pub struct PropSpec {
 /// A property kind: the check and syntax ([`PropKind::SPEC`]) and the typed value.
 pub trait PropKind: 'static {
     const SPEC: PropSpec;
+    /// The attribute's constraint in IRDL ([`crate::irdl`]); by default none (`irdl.any`).
+    const IRDL: Irdl = Irdl::Unknown;
     type Value<'a>;
     /// The typed value of a well-formed attribute (None otherwise).
     fn get(ctx: &Context, a: Attribute) -> Option<Self::Value<'_>>;
@@ -65,6 +68,7 @@ fn print_int(p: &mut dyn OpAsmPrinter, a: Attribute) {
 /// Any attribute.
 pub struct AnyAttr;
 impl PropKind for AnyAttr {
+    const IRDL: Irdl = Irdl::Any;
     const SPEC: PropSpec = PropSpec {
         expected: "an attribute",
         check: |_, _| true,
@@ -84,6 +88,7 @@ impl PropKind for AnyAttr {
 /// An integer of any type; set as i64. Prints bare when i64.
 pub struct Int;
 impl PropKind for Int {
+    const IRDL: Irdl = Irdl::Base("#builtin.integer");
     const SPEC: PropSpec = PropSpec {
         expected: "an integer",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Integer { .. }),
@@ -105,6 +110,10 @@ impl PropKind for Int {
 /// reads as absent). Prints bare.
 pub struct NonNeg<T>(PhantomData<T>);
 impl<T: TryFrom<i64> + Into<i64> + 'static> PropKind for NonNeg<T> {
+    const IRDL: Irdl = Irdl::Wider(
+        &Irdl::Base("#builtin.integer"),
+        "IRDL cannot require a non-negative i64",
+    );
     const SPEC: PropSpec = PropSpec {
         expected: "a non-negative i64 integer",
         check: |ctx, a| i64_of(ctx, a).is_some_and(|v| v >= 0),
@@ -127,6 +136,7 @@ impl<T: TryFrom<i64> + Into<i64> + 'static> PropKind for NonNeg<T> {
 /// A string; `$p` in a format is a string literal.
 pub struct Str;
 impl PropKind for Str {
+    const IRDL: Irdl = Irdl::Base("#builtin.string");
     const SPEC: PropSpec = PropSpec {
         expected: "a string",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::String(_)),
@@ -158,6 +168,7 @@ impl PropKind for Str {
 /// A symbol's own name (`sym_name`): a string property written `@name` in a format.
 pub struct SymbolName;
 impl PropKind for SymbolName {
+    const IRDL: Irdl = Irdl::Base("#builtin.string");
     const SPEC: PropSpec = PropSpec {
         expected: "a string",
         check: Str::SPEC.check,
@@ -186,6 +197,10 @@ impl PropKind for SymbolName {
 /// A flat symbol reference (`field = @x`), read as the symbol's name; `@x` in a format.
 pub struct SymbolRef;
 impl PropKind for SymbolRef {
+    const IRDL: Irdl = Irdl::Wider(
+        &Irdl::Base("#builtin.symbol_ref"),
+        "IRDL cannot exclude nested references",
+    );
     const SPEC: PropSpec = PropSpec {
         expected: "a flat symbol reference",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::SymbolRef { nested, .. } if nested.is_empty()),
@@ -211,6 +226,7 @@ impl PropKind for SymbolRef {
 /// A type (`type = !qd.field<f32>`); a bare type in a format.
 pub struct TypeAttr;
 impl PropKind for TypeAttr {
+    const IRDL: Irdl = Irdl::Base("#builtin.type");
     const SPEC: PropSpec = PropSpec {
         expected: "a type",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Type(_)),
@@ -242,6 +258,7 @@ impl PropKind for TypeAttr {
 /// A unit attribute: a flag that is set by being present (`{needs_grad}`).
 pub struct Flag;
 impl PropKind for Flag {
+    const IRDL: Irdl = Irdl::Is("unit");
     const SPEC: PropSpec = PropSpec {
         expected: "a unit attribute",
         check: |ctx, a| matches!(ctx.attr_data(a), AttrData::Unit),
@@ -261,6 +278,10 @@ impl PropKind for Flag {
 /// An array of booleans (`[true, false]`).
 pub struct BoolArray;
 impl PropKind for BoolArray {
+    const IRDL: Irdl = Irdl::Wider(
+        &Irdl::Base("#builtin.array"),
+        "IRDL cannot constrain the elements of an array",
+    );
     const SPEC: PropSpec = PropSpec {
         expected: "an array of booleans",
         check: |ctx, a| BoolArray::get(ctx, a).is_some(),
@@ -290,6 +311,10 @@ impl PropKind for BoolArray {
 /// `array<i64: ...>` (MLIR's DenseI64ArrayAttr).
 pub struct DenseI64Array;
 impl PropKind for DenseI64Array {
+    const IRDL: Irdl = Irdl::Wider(
+        &Irdl::Base("#builtin.dense_array"),
+        "IRDL cannot constrain a dense array's element type",
+    );
     const SPEC: PropSpec = PropSpec {
         expected: "an array<i64: ...>",
         check: |ctx, a| DenseI64Array::get(ctx, a).is_some(),
