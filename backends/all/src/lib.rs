@@ -38,6 +38,13 @@ fn vulkan(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
     Ok(Box::new(d.with_check_bounds(options.check_bounds)))
 }
 
+#[cfg(feature = "mlir")]
+fn mlir_cpu(options: &DeviceOptions) -> Result<Box<dyn Device>, String> {
+    Ok(Box::new(
+        qd_mlir::MlirCpuDevice::new().with_check_bounds(options.check_bounds),
+    ))
+}
+
 /// Registers every device of qd.
 pub fn register_all_devices(reg: &mut DeviceRegistry) {
     reg.register(
@@ -59,6 +66,12 @@ pub fn register_all_devices(reg: &mut DeviceRegistry) {
         qd_spirv::vulkan::NAME,
         "SPIR-V compute shaders on Vulkan (lavapipe when VK_DRIVER_FILES names it, else a discrete GPU)",
         vulkan,
+    );
+    #[cfg(feature = "mlir")]
+    reg.register(
+        qd_mlir::NAME,
+        "MLIR's own pipeline: lowered IR exported to upstream MLIR, lowered to LLVM by MLIR's passes, run by its ExecutionEngine on one thread",
+        mlir_cpu,
     );
 }
 
@@ -103,9 +116,13 @@ mod tests {
             .err()
             .unwrap();
         assert!(matches!(e, Error::UnknownDevice { .. }));
+        #[cfg(not(feature = "mlir"))]
+        let known = "interp, interp-lowered, cpu, vulkan";
+        #[cfg(feature = "mlir")]
+        let known = "interp, interp-lowered, cpu, vulkan, mlir-cpu";
         assert_eq!(
             e.to_string(),
-            "unknown device 'nosuch' (devices: interp, interp-lowered, cpu, vulkan)"
+            format!("unknown device 'nosuch' (devices: {known})")
         );
     }
 

@@ -21,6 +21,9 @@ pub enum Target {
     Spirv {
         asm: bool,
     },
+    /// Upstream MLIR text (qd-mlir's export).
+    #[cfg(feature = "mlir")]
+    Mlir,
 }
 
 pub struct EmitDevice {
@@ -78,6 +81,10 @@ impl Device for EmitDevice {
                 emit_kernel(&input, kind, &opts).map_err(|d| vec![d])?
             }
             Target::Spirv { asm } => spirv(&input, asm).map_err(|d| vec![d])?,
+            #[cfg(feature = "mlir")]
+            Target::Mlir => qd_mlir::export_text(ctx, kernel.op, kernel.name, memory)
+                .map_err(|d| vec![d])?
+                .into_bytes(),
         };
         *self.out.lock().unwrap_or_else(|e| e.into_inner()) = Some(bytes);
         self.compiled += 1;

@@ -6,6 +6,8 @@
 //! object file, or the SPIR-V backend (every capability, as lavapipe), written as a SPIR-V
 //! binary or its disassembly (to stdout, or `-o OUT`). Errors are located diagnostics and exit 1; bad usage
 //! exits 2 with clap's message.
+//! With feature `mlir`: `--emit=mlir` writes the kernel as upstream MLIR (qd-mlir's export), and
+//! `qd-translate FILE.mlir --import=mlir` reads upstream MLIR and writes a qd module.
 
 mod emit_device;
 
@@ -31,6 +33,17 @@ enum Emit {
     Spirv,
     /// The SPIR-V module, disassembled
     SpirvAsm,
+    /// Upstream MLIR (func, scf, arith, math, memref), one func.func per task
+    #[cfg(feature = "mlir")]
+    Mlir,
+}
+
+/// What `--import` reads.
+#[cfg(feature = "mlir")]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum Import {
+    /// Upstream MLIR text
+    Mlir,
 }
 
 /// Translate a qd kernel to LLVM IR, assembly or an object file (LLVM O3, host CPU), or SPIR-V
@@ -42,13 +55,22 @@ struct Cli {
     file: String,
     /// The kernel to translate
     #[arg(long, value_name = "NAME")]
-    kernel: String,
+    #[cfg_attr(not(feature = "mlir"), arg(required = true))]
+    #[cfg_attr(feature = "mlir", arg(required_unless_present = "import"))]
+    kernel: Option<String>,
     /// Translate the kernel's gradient (made by reverse-mode-ad) instead
     #[arg(long)]
     grad: bool,
     /// What to write
     #[arg(long, value_enum, value_name = "KIND")]
-    emit: Emit,
+    #[cfg_attr(not(feature = "mlir"), arg(required = true))]
+    #[cfg_attr(feature = "mlir", arg(required_unless_present = "import"))]
+    emit: Option<Emit>,
+    /// Import FILE instead: upstream MLIR (func over memrefs, scf, arith, math) written as a qd
+    /// module whose kernels qd can differentiate
+    #[cfg(feature = "mlir")]
+    #[arg(long, value_enum, value_name = "KIND", conflicts_with_all = ["kernel", "emit", "grad"])]
+    import: Option<Import>,
     /// Write here instead of stdout
     #[arg(short = 'o', value_name = "OUT")]
     output: Option<String>,
@@ -66,6 +88,15 @@ fn translate(cli: &Cli) -> Result<Vec<u8>, String> {
     let bytes =
         qd_ir::text::read_path_capped(&cli.file, cli.max_input_bytes).map_err(|e| cannot(&e))?;
     let source = String::from_utf8(bytes).map_err(|e| cannot(&e.utf8_error()))?;
+    #[cfg(feature = "mlir")]
+    if cli.import == Some(Import::Mlir) {
+        return qd_mlir::import_text(&source, &cli.file)
+            .map(String::into_bytes)
+            .map_err(|e| e.0);
+    }
+    let (Some(kernel), Some(emit)) = (cli.kernel.as_deref(), cli.emit) else {
+        return Err("error: --kernel and --emit are required\n".to_string());
+    };
     let mut sm = SourceMgr::new();
     sm.add_buffer(&cli.file, &source);
     let mut ctx = qd_dialects::context();
@@ -75,12 +106,14 @@ fn translate(cli: &Cli) -> Result<Vec<u8>, String> {
     let Some(module) = parse_source(&mut ctx, &source, &cli.file) else {
         return Err(render(&ctx, ctx.diagnostics()));
     };
-    let kind = match cli.emit {
+    let kind = match emit {
         Emit::Llvm => Target::Llvm(EmitKind::Llvm),
         Emit::Asm => Target::Llvm(EmitKind::Asm),
         Emit::Obj => Target::Llvm(EmitKind::Obj),
         Emit::Spirv => Target::Spirv { asm: false },
         Emit::SpirvAsm => Target::Spirv { asm: true },
+        #[cfg(feature = "mlir")]
+        Emit::Mlir => Target::Mlir,
     };
     let (device, out) = emit_device::EmitDevice::new(kind, cli.vectorize == "on");
     let mut p = match Program::new(ctx, module, Box::new(device), ProgramConfig::default()) {
@@ -88,9 +121,9 @@ fn translate(cli: &Cli) -> Result<Vec<u8>, String> {
         Err(e) => return Err(api_error(&sm, None, e)),
     };
     let compiled = if cli.grad {
-        p.gradient(&cli.kernel).map(|_| ())
+        p.gradient(kernel).map(|_| ())
     } else {
-        p.kernel(&cli.kernel).map(|_| ())
+        p.kernel(kernel).map(|_| ())
     };
     if let Err(e) = compiled {
         return Err(api_error(&sm, Some(p.context()), e));

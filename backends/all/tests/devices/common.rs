@@ -71,7 +71,8 @@ pub fn configs() -> Vec<Config> {
         only_32_bit: false,
         make,
     };
-    let list = vec![
+    #[allow(unused_mut)]
+    let mut list = vec![
         c("interp", "interp", None, || {
             create("interp", DeviceOptions::default())
         }),
@@ -114,6 +115,17 @@ pub fn configs() -> Vec<Config> {
             })
         },
     ];
+    // MLIR's own pipeline (feature `mlir`), with every bounds check.
+    #[cfg(feature = "mlir")]
+    list.push(c("mlir-cpu", "mlir-cpu", None, || {
+        create(
+            "mlir-cpu",
+            DeviceOptions {
+                check_bounds: true,
+                ..Default::default()
+            },
+        )
+    }));
     // Every registered device is among them.
     for entry in all_devices().iter() {
         assert!(

@@ -19,7 +19,12 @@ use std::path::Path;
 /// The devices compared, the reference first. `vulkan` runs on lavapipe (CPU Vulkan, which
 /// tools/setup.sh installs); on a machine without any Vulkan driver it is left out with a note
 /// ([`runs_here`]).
+#[cfg(not(feature = "mlir"))]
 const DEVICES: &[&str] = &["interp", "interp-lowered", "cpu", "vulkan"];
+/// With feature `mlir`: `mlir-cpu` too (MLIR's own pipeline), compared with the interpreter as
+/// every device and, element by element, with `cpu` ([`compare`]).
+#[cfg(feature = "mlir")]
+const DEVICES: &[&str] = &["interp", "interp-lowered", "cpu", "vulkan", "mlir-cpu"];
 
 /// Whether `device` can start on this machine: `vulkan` needs a Vulkan driver manifest (or
 /// one named by `VK_DRIVER_FILES`); every other device always can.
@@ -55,8 +60,13 @@ pub(super) fn runs_here(device: &str) -> bool {
 /// `vulkan` (lavapipe) has the same float atomics in the order its lanes reach them, and its f32
 /// sin, cos and exp are GLSL.std.450's, a few ulps from libm's: the largest difference seen is
 /// 1.7e-6 of the value (field_gather's y, a sum of sines), so 1e-5 bounds it too.
+///
+/// `mlir-cpu` runs threads one after another in ascending order, so its float atomics add in the
+/// interpreter's unshuffled order; against a shuffled reference they reassociate as `cpu`'s do,
+/// and its math is LLVM's intrinsics and libm as MLIR lowers them (tanh, sin and cos are libm's,
+/// not qd's own): 1e-5 bounds it as for `cpu`.
 fn tolerance(device: &str) -> Option<f64> {
-    matches!(device, "cpu" | "vulkan").then_some(1e-5)
+    matches!(device, "cpu" | "vulkan" | "mlir-cpu").then_some(1e-5)
 }
 
 /// A capacity too small for any stack of the corpus that holds more than one entry.
@@ -229,6 +239,27 @@ fn compare(case: &str, what: &str, args: &[String]) -> Vec<String> {
     };
     let reference = run(DEVICES[0], &[]);
     let mut failures = Vec::new();
+    // The differential check of MLIR's pipeline against our own LLVM backend: the same exit,
+    // errors and values (within cpu's tolerance) as `cpu` with scalar tasks.
+    if DEVICES.contains(&"mlir-cpu") {
+        let (m, c) = (run("mlir-cpu", &[]), run("cpu", &["--vectorize", "off"]));
+        let mut diff = Vec::new();
+        if m.code != c.code || m.stderr != c.stderr {
+            diff.push(format!(
+                "exit {} (cpu {}), stderr:\n{}\ncpu:\n{}",
+                m.code, c.code, m.stderr, c.stderr
+            ));
+        }
+        if let Err(e) = same_values(&c.stdout, &m.stdout, tolerance("cpu")) {
+            diff.push(e);
+        }
+        if !diff.is_empty() {
+            failures.push(format!(
+                "{case}, {what}, mlir-cpu against cpu: {}",
+                diff.join("; ")
+            ));
+        }
+    }
     let runs = DEVICES[1..]
         .iter()
         .filter(|d| runs_here(d))
