@@ -22,17 +22,17 @@
 // CHECK-NEXT: x.grad = [{{(3\.93[0-9]*e-12, )+}}3.93{{[0-9]*}}e-12]
 // CHECK-NEXT: adstack report (per thread, as sized for this launch):
 // CHECK-NEXT: {{^}}kernel        stack  location {{ +}}type  primal {{ +}}size_expr  depth  peak  depth/peak  bytes/thread{{$}}
-// CHECK-NEXT: {{^}}compute_grad  #0     {{.*}}dynamic_loop.mlir:15:7  f32   elided, adjoint in a register  -              0     {{[-0]}}           -             0{{$}}
+// CHECK-NEXT: {{^}}compute_grad  #0     {{.*}}dynamic_loop.mlir:15:12  f32   elided, adjoint in a register  -              0     {{[-0]}}           -             0{{$}}
 // CHECK-NEXT: {{^}}compute_grad  total {{ +}}0{{$}}
 // CHECK-NOT: {{.}}
 
-// JSON: "adstack": [{"kernel": "compute_grad", "stack": 0, "loc": "{{.*}}dynamic_loop.mlir:15:7", "type": "f32", "primal_kept": false, "size_expr": null, "depth": 0, "measured_peak": null, "ratio": null, "bytes_per_thread": 0}], "timings_ms":
+// JSON: "adstack": [{"kernel": "compute_grad", "stack": 0, "loc": "{{.*}}dynamic_loop.mlir:15:12", "type": "f32", "primal_kept": false, "size_expr": null, "depth": 0, "measured_peak": null, "ratio": null, "bytes_per_thread": 0}], "timings_ms":
 
-// SMALL: compute_grad  #0     {{.*}}local_array.mlir:18:7  f32   kept    @n[]:i32 - 0 {{ +}}3 {{ +}}- {{ +}}- {{ +}}32{{$}}
+// SMALL: compute_grad  #0     {{.*}}local_array.mlir:18:14  f32   kept    @n[]:i32 - 0 {{ +}}3 {{ +}}- {{ +}}- {{ +}}32{{$}}
 // SMALL: compute_grad  total {{ +}}32{{$}}
 
 // FORCED: compute_grad  #0 {{.*}} kept {{.*}} 600 (forced) {{ +}}- {{ +}}- {{ +}}4808{{$}}
 
-// MEASURED: compute_grad  #0     {{.*}}local_array.mlir:18:7  f32   kept    @n[]:i32 - 0 {{ +}}3 {{ +}}3 {{ +}}1.000 {{ +}}32{{$}}
+// MEASURED: compute_grad  #0     {{.*}}local_array.mlir:18:14  f32   kept    @n[]:i32 - 0 {{ +}}3 {{ +}}3 {{ +}}1.000 {{ +}}32{{$}}
 
 // MEASURED-FORCED: compute_grad  #0 {{.*}} kept {{.*}} 600 (forced) {{ +}}40 {{ +}}15.000 {{ +}}4808{{$}}

@@ -19,16 +19,16 @@
 // CHECK: r = [0, 4, 1, 0]
 // CHECK-NEXT: adstack report (per thread, as sized for this launch):
 // CHECK-NEXT: kernel  stack  location {{ +}}type  primal  size_expr {{ +}}depth  peak  depth/peak  bytes/thread
-// CHECK-NEXT: k       #0     {{.*}}adstack_sizing.mlir:[[#@LINE+15]]:7  i32   kept    max(arg0[v0]:i32 for v0 in range(0, arg0.shape[0])) {{ +}}5 {{ +}}5 {{ +}}1.000 {{ +}}28{{$}}
-// CHECK-NEXT: k       #1     {{.*}}adstack_sizing.mlir:[[#@LINE+15]]:7  i1    kept    arg0.shape[0] {{ +}}4 {{ +}}0 {{ +}}- {{ +}}12{{$}}
+// CHECK-NEXT: k       #0     {{.*}}adstack_sizing.mlir:[[#@LINE+15]]:12  i32   kept    max(arg0[v0]:i32 for v0 in range(0, arg0.shape[0])) {{ +}}5 {{ +}}5 {{ +}}1.000 {{ +}}28{{$}}
+// CHECK-NEXT: k       #1     {{.*}}adstack_sizing.mlir:[[#@LINE+15]]:12  i1    kept    arg0.shape[0] {{ +}}4 {{ +}}0 {{ +}}- {{ +}}12{{$}}
 // CHECK-NEXT: k       total {{ +}}40{{$}}
 
 // JSON: "adstack": [{"kernel": "k", "stack": 0, {{.*}} "type": "i32", "primal_kept": true, "size_expr": "max(arg0[v0]:i32 for v0 in range(0, arg0.shape[0]))", "depth": 5, "measured_peak": 5, "ratio": 1.0, "bytes_per_thread": 28}, {"kernel": "k", "stack": 1, {{.*}} "type": "i1", "primal_kept": true, "size_expr": "arg0.shape[0]", "depth": 4, "measured_peak": 0, "ratio": null, "bytes_per_thread": 12}]
 
-// OVERFLOW: error: adstack overflow in kernel 'short': stack at {{.*}}adstack_sizing.mlir:[[#@LINE+22]]:7 exceeded its capacity of 4{{$}}
+// OVERFLOW: error: adstack overflow in kernel 'short': stack at {{.*}}adstack_sizing.mlir:[[#@LINE+22]]:12 exceeded its capacity of 4{{$}}
 // OVERFLOW-NOT: {{^}}r =
 
-// EVAL: adstack_sizing.mlir:[[#@LINE+29]]:7: error: cannot size adstack #0 of kernel @past for this launch: cannot read arg0[4]: index [4] is out of bounds for shape [4] (size_expr: arg0[4]:i32)
+// EVAL: adstack_sizing.mlir:[[#@LINE+29]]:12: error: cannot size adstack #0 of kernel @past for this launch: cannot read arg0[4]: index [4] is out of bounds for shape [4] (size_expr: arg0[4]:i32)
 // EVAL-NOT: {{^}}r =
 module {
   qd.field @r : !qd.field<4xi32>

@@ -7,7 +7,7 @@
 // Errors are diagnostics, never panics: located ones for the IR and runtime failures. An index
 // out of bounds is an error on cpu (the default) with --check-bounds, on the interpreter always.
 
-// OOB: ndarray_bound.mlir:16:7: error: index [3] is out of bounds for ndarray argument 0 of shape [3] (in kernel @compute)
+// OOB: ndarray_bound.mlir:16:12: error: index [3] is out of bounds for ndarray argument 0 of shape [3] (in kernel @compute)
 // OOB-NEXT: %n = qd.ndarray_load %a[%i] : !qd.ndarray<?xi32>
 // OOB-NEXT: ^
 

@@ -20,5 +20,5 @@
 // N40: x.grad = [7.907274e-6, 3.0610618e-6, 1.2804506e-6, 5.680099e-7, 2.5227067e-7, 9.1400295e-8]
 // NONE: x.grad = [1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
 
-// OVERFLOW: error: adstack overflow in kernel 'compute_grad': stack at {{.*}}scalar_arg_trip.mlir:[[#]]:7 exceeded its capacity of 16
+// OVERFLOW: error: adstack overflow in kernel 'compute_grad': stack at {{.*}}scalar_arg_trip.mlir:[[#]]:12 exceeded its capacity of 16
 // OVERFLOW-NOT: x.grad

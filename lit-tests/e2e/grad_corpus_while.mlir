@@ -12,7 +12,7 @@
 //   y[i] = x[i] and their gradients are 1.
 
 // CHECK: x.grad = [{{[0-9.]+, [0-9.]+, [0-9.]+, [0-9.]+, [0-9.]+, [0-9.]+}}, 6.8]
-// CHECK: compute_grad #0 {{.*}}while_exit.mlir:[[#]]:7 f32 kept 42 42 {{(- -|14 3\.000)}} 344
+// CHECK: compute_grad #0 {{.*}}while_exit.mlir:[[#]]:12 f32 kept 42 42 {{(- -|14 3\.000)}} 344
 
 // EMPTY: y = [{{[0-9.]+}}, 0.5, 0.9, {{[0-9.]+}}]
 // EMPTY-NEXT: x.grad = [{{-?[0-9.]+}}, 1.0, 1.0, {{-?[0-9.]+}}]

@@ -13,7 +13,7 @@
 // CHECK: y = 3.2000{{[0-9]*}}
 // CHECK: x.grad = [{{(3\.93[0-9]*e-12, )+}}3.93{{[0-9]*}}e-12]
 // JSON: {"fields": {"x.grad": {"shape": [16], "data": [3.93{{[0-9]*}}e-12,
-// OVERFLOW: handwritten_grad.mlir:[[#@LINE+30]]:7: error: adstack overflow in kernel 'compute_grad': stack at {{.*}}handwritten_grad.mlir:[[#@LINE+30]]:7 exceeded its capacity of 32{{$}}
+// OVERFLOW: handwritten_grad.mlir:[[#@LINE+30]]:13: error: adstack overflow in kernel 'compute_grad': stack at {{.*}}handwritten_grad.mlir:[[#@LINE+30]]:13 exceeded its capacity of 32{{$}}
 // NOGRAD-NOT: x.grad
 // FITS: x.grad = [0.19{{[0-9]*}},
 module {

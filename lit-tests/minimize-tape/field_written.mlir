@@ -3,7 +3,7 @@
 // overwrites an element after a read whose value the gradient needs (docs/access-rule.md): such a
 // kernel is refused, so the reverse pass never re-reads changed memory.
 
-// CHECK: field_written.mlir:[[#@LINE+9]]:5: error: global data access rule violated: this qd.store may overwrite an element of @z that the qd.load at [[#@LINE+7]]:5 read earlier in the same thread, and the gradient needs the value read
+// CHECK: field_written.mlir:[[#@LINE+9]]:5: error: global data access rule violated: this qd.store may overwrite an element of @z that the qd.load at [[#@LINE+7]]:12 read earlier in the same thread, and the gradient needs the value read
 qd.field @x : !qd.field<4xf32> {needs_grad}
 qd.field @z : !qd.field<4xf32> {needs_grad}
 qd.field @y : !qd.field<f32> {needs_grad}

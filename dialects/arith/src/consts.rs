@@ -110,7 +110,10 @@ pub fn float_value(ctx: &Context, attr: Attribute) -> Option<f64> {
 pub fn attr_type(ctx: &mut Context, attr: Attribute) -> Option<Type> {
     match ctx.attr_data(attr) {
         AttrData::Bool(_) => Some(ctx.i1_type()),
-        AttrData::Integer { ty, .. } | AttrData::Float { ty, .. } => Some(*ty),
+        AttrData::Integer { ty, .. }
+        | AttrData::WideInteger { ty, .. }
+        | AttrData::Float { ty, .. } => Some(*ty),
+        AttrData::DenseElements(d) => Some(d.ty),
         _ => None,
     }
 }

@@ -88,8 +88,9 @@ fn verify_module(ctx: &Context, op: OpId) -> DiagResult<()> {
 
 fn parse_module(p: &mut dyn OpAsmParser, state: &mut OperationState) -> DiagResult<()> {
     if let Some(name) = p.parse_optional_symbol_name() {
+        // An inherent attribute: a property, as MLIR's ModuleOp keeps it.
         let a = p.ctx().string_attr(&name);
-        state.add_attr(p.ctx(), "sym_name", a);
+        state.add_prop(p.ctx(), "sym_name", a);
     }
     if p.parse_optional_keyword("attributes") {
         let mut attrs = Vec::new();
@@ -109,7 +110,7 @@ fn parse_module(p: &mut dyn OpAsmParser, state: &mut OperationState) -> DiagResu
 fn print_module(op: OpId, p: &mut dyn OpAsmPrinter) {
     let name = p
         .ctx()
-        .attr(op, "sym_name")
+        .prop_or_attr(op, "sym_name")
         .and_then(|a| match p.ctx().attr_data(a) {
             AttrData::String(s) => Some(s.clone()),
             _ => None,

@@ -15,7 +15,7 @@
 
 // ELEMENT: adstack report (per thread, as sized for this launch):
 // ELEMENT-NEXT: kernel        stack  location type  primal  size_expr     depth  peak  depth/peak  bytes/thread
-// ELEMENT-NEXT: compute_grad  #0     {{.*}}local_array.mlir:18:7  f32   kept    @n[]:i32 - 0     40     -           -           328
+// ELEMENT-NEXT: compute_grad  #0     {{.*}}local_array.mlir:18:14  f32   kept    @n[]:i32 - 0     40     -           -           328
 // ELEMENT-NEXT: compute_grad  total {{ *}}328
 
 // SSA: adstack report (per thread, as sized for this launch):

@@ -176,11 +176,11 @@ qd.kernel @through_a_local() {
 }
 
 // The whole messages (line numbers are this file's):
-// CHECK: access_rule_errors.mlir:16:5: error: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 13:5 read earlier in the same thread, and the gradient needs the value read; the gradient kernel would replay that read with the overwritten value (write the new values to another field or ndarray)
-// CHECK: access_rule_errors.mlir:13:5: note: the element of @x read here; the gradient needs its value
-// CHECK: access_rule_errors.mlir:56:5: error: global data access rule violated: this qd.store may overwrite an element of @b that the qd.load at 49:5 read in an earlier task, and the gradient needs the value read; the gradient kernel would replay that read with the overwritten value (write the new values to another field or ndarray)
-// CHECK: access_rule_errors.mlir:49:5: note: the element of @b read here; the gradient needs its value
-// CHECK: access_rule_errors.mlir:94:5: error: global data access rule violated: this qd.store may write an element of @x that the qd.load at 89:5 reads in another thread of this parallel loop (a data race)
-// CHECK: access_rule_errors.mlir:89:5: note: the element of @x read here
-// CHECK: access_rule_errors.mlir:151:7: error: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 142:7 read earlier in the same thread, and the gradient needs the value read; the gradient kernel would replay that read with the overwritten value (write the new values to another field or ndarray)
-// CHECK: access_rule_errors.mlir:142:7: note: the element of @x read here; the gradient needs its value
+// CHECK: access_rule_errors.mlir:16:5: error: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 13:10 read earlier in the same thread, and the gradient needs the value read; the gradient kernel would replay that read with the overwritten value (write the new values to another field or ndarray)
+// CHECK: access_rule_errors.mlir:13:10: note: the element of @x read here; the gradient needs its value
+// CHECK: access_rule_errors.mlir:56:5: error: global data access rule violated: this qd.store may overwrite an element of @b that the qd.load at 49:10 read in an earlier task, and the gradient needs the value read; the gradient kernel would replay that read with the overwritten value (write the new values to another field or ndarray)
+// CHECK: access_rule_errors.mlir:49:10: note: the element of @b read here; the gradient needs its value
+// CHECK: access_rule_errors.mlir:94:5: error: global data access rule violated: this qd.store may write an element of @x that the qd.load at 89:10 reads in another thread of this parallel loop (a data race)
+// CHECK: access_rule_errors.mlir:89:10: note: the element of @x read here
+// CHECK: access_rule_errors.mlir:151:7: error: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 142:12 read earlier in the same thread, and the gradient needs the value read; the gradient kernel would replay that read with the overwritten value (write the new values to another field or ndarray)
+// CHECK: access_rule_errors.mlir:142:12: note: the element of @x read here; the gradient needs its value

@@ -6,8 +6,8 @@
 // GENERIC: "builtin.module"() ({
 module attributes {test.flag} {
   // CHECK: module @inner {
-  // GENERIC: "builtin.module"() ({
-  // GENERIC: }) {sym_name = "inner"} : () -> ()
+  // GENERIC: "builtin.module"() <{sym_name = "inner"}> ({
+  // GENERIC: }) : () -> ()
   module @inner {
   }
   // CHECK: %[[A:.*]] = "test.source"() : () -> i32

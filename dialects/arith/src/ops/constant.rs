@@ -1,5 +1,5 @@
 //! `arith.constant`: `%c = arith.constant 1.5 : f32`, `arith.constant true`,
-//! `arith.constant 0 : index`; generic `"arith.constant"() <{value = 1.5 : f32}> : () -> f32`.
+//! `arith.constant 0 : index`, `arith.constant dense<1> : tensor<4xi32>`; generic `"arith.constant"() <{value = 1.5 : f32}> : () -> f32`.
 
 use crate::consts::{attr_type, fold_attr};
 use crate::names;
@@ -36,6 +36,11 @@ fn result_names(ctx: &Context, op: OpId, set_name: &mut dyn FnMut(Value, &str)) 
             }
             _ => format!("c{value}"),
         },
+        Some(AttrData::WideInteger { words, ty: at }) => {
+            let width = ctx.type_data(*at).bit_width().unwrap_or(64);
+            let v = qd_ir::apint::to_signed_decimal(words, width);
+            format!("c{v}_{}", qd_ir::text::type_to_string(ctx, ty))
+        }
         _ => "cst".to_string(),
     };
     set_name(result, &name);
@@ -75,8 +80,18 @@ fn holds(ctx: &Context, attr: Attribute, ty: Type) -> bool {
         AttrData::Bool(_) => {
             matches!(t, TypeData::Integer { width: 1, .. }) && t.is_signless_integer()
         }
-        AttrData::Integer { ty: at, .. } => *at == ty && t.is_signless_int_or_index(),
+        AttrData::Integer { ty: at, .. } | AttrData::WideInteger { ty: at, .. } => {
+            *at == ty && t.is_signless_int_or_index()
+        }
         AttrData::Float { ty: at, .. } => *at == ty && t.is_float(),
+        // `dense<...> : tensor<4xi32>`: elements of a signless integer, index or float type.
+        AttrData::DenseElements(d) => {
+            d.ty == ty
+                && t.element_type().is_some_and(|e| {
+                    let e = ctx.type_data(e);
+                    e.is_signless_int_or_index() || e.is_float()
+                })
+        }
         _ => false,
     }
 }
@@ -95,7 +110,9 @@ fn verify(ctx: &Context, op: OpId) -> DiagResult<()> {
         return Ok(());
     }
     let same_type = match ctx.attr_data(value) {
-        AttrData::Integer { ty: at, .. } | AttrData::Float { ty: at, .. } => *at == ty,
+        AttrData::Integer { ty: at, .. }
+        | AttrData::WideInteger { ty: at, .. }
+        | AttrData::Float { ty: at, .. } => *at == ty,
         _ => false,
     };
     if same_type && ctx.type_data(ty).is_integer() {

@@ -121,7 +121,7 @@ fn full_conversion_fails_on_every_op_not_legal() {
     let err =
         apply_full_conversion(&mut c, m, &target, &patterns, &TypeConverter::new()).unwrap_err();
     assert_eq!(err.message, "failed to legalize operation 'x.other'");
-    assert_eq!(c.file_line_col(err.loc), Some(("c.mlir", 4, 1)));
+    assert_eq!(c.file_line_col(err.loc), Some(("c.mlir", 4, 6)));
     let msgs: Vec<&str> = c.diagnostics().iter().map(|d| d.message.as_str()).collect();
     assert_eq!(
         msgs,

@@ -33,18 +33,45 @@ pub(crate) fn write_alias_name(out: &mut String, prefix: &str, n: usize) {
 }
 
 impl Printer<'_> {
-    /// The definitions `#map = affine_map<...>` of the aliases used, one per line, for the top of
-    /// the output.
-    pub(crate) fn alias_definitions(&self, aliases: &Aliases) -> String {
-        let mut p = Printer::new(self.ctx, super::naming::Names::empty(), self.opts());
-        for (i, &a) in aliases.maps.iter().enumerate() {
-            write_alias_name(&mut p.out, "map", i);
-            p.out.push_str(" = ");
-            if let AttrData::AffineMap(m) = self.ctx.attr_data(a) {
-                p.write_affine_map(m);
-            }
-            p.out.push('\n');
+    /// The alias definitions, one per line: those printed before the top-level op (location
+    /// aliases a block argument needs and affine maps, ordered as MLIR's by depth, then name,
+    /// then first use) and those printed after it (the other location aliases).
+    pub(crate) fn alias_definitions(&mut self, maps: &Aliases) -> (String, String) {
+        let saved = std::mem::take(&mut self.out);
+        let locs = self.locs.take();
+        let (top, deferred) = match &locs {
+            Some(l) => (l.definitions(false), l.definitions(true)),
+            None => (Vec::new(), Vec::new()),
+        };
+        self.locs = locs;
+        // Maps have depth 1 and sort after `loc` aliases of the same depth.
+        for &(n, loc, _) in top.iter().filter(|d| d.2 <= 1) {
+            self.write_loc_definition(n, loc);
         }
-        p.out
+        for (i, &a) in maps.maps.iter().enumerate() {
+            write_alias_name(&mut self.out, "map", i);
+            self.out.push_str(" = ");
+            if let AttrData::AffineMap(m) = self.ctx.attr_data(a) {
+                self.write_affine_map(m);
+            }
+            self.out.push('\n');
+        }
+        for &(n, loc, _) in top.iter().filter(|d| d.2 > 1) {
+            self.write_loc_definition(n, loc);
+        }
+        let before = std::mem::take(&mut self.out);
+        for &(n, loc, _) in &deferred {
+            self.write_loc_definition(n, loc);
+        }
+        let after = std::mem::replace(&mut self.out, saved);
+        (before, after)
+    }
+
+    /// `#loc<n> = loc(...)`, its children by alias.
+    fn write_loc_definition(&mut self, n: usize, loc: crate::entity::Location) {
+        write_alias_name(&mut self.out, "loc", n);
+        self.out.push_str(" = loc(");
+        self.write_loc_inst(loc);
+        self.out.push_str(")\n");
     }
 }

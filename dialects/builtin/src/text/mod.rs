@@ -25,6 +25,7 @@ mod float_fmt;
 mod input;
 mod layout_parser;
 mod lexer;
+mod loc_aliases;
 mod loc_parser;
 mod naming;
 mod op_parser;
@@ -121,14 +122,26 @@ fn with_large_stack<R: Send>(ctx: &mut Context, f: impl FnOnce(&mut Context) -> 
 pub fn print_op(ctx: &Context, op: OpId, opts: &PrintOptions) -> String {
     let names = Names::compute(ctx, op, opts.generic);
     let mut p = Printer::new(ctx, names, *opts);
+    if opts.debug_info {
+        // A first pass finds the locations printed, to number their aliases.
+        p.locs = Some(loc_aliases::LocAliases::default());
+        p.collecting_locs = true;
+        p.print_op(op);
+        p.out.clear();
+        p.collecting_locs = false;
+        if let Some(l) = p.locs.as_mut() {
+            l.number();
+        }
+    }
     p.aliases = Some(aliases::Aliases::default());
     p.print_op(op);
     p.out.push('\n');
     let aliases = p.aliases.take().unwrap_or_default();
-    let defs = p.alias_definitions(&aliases);
-    if !defs.is_empty() {
-        p.out.insert_str(0, &defs);
+    let (before, after) = p.alias_definitions(&aliases);
+    if !before.is_empty() {
+        p.out.insert_str(0, &before);
     }
+    p.out.push_str(&after);
     p.out
 }
 

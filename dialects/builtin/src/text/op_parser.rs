@@ -63,7 +63,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             self.expect(Tok::Equal, "expected '=' after SSA name")?;
         }
-        let loc = self.loc_of(start);
+        // As MLIR, an op's location is its name's position (`arith.addi` in `%0 = arith.addi`).
+        let loc = self.tok_loc();
         let op = match self.tok.kind {
             Tok::String => self.parse_generic_op(loc)?,
             Tok::BareIdent => self.parse_custom_op(loc, total)?,
@@ -79,11 +80,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             let mut index = 0;
             for (name, count, offset) in std::iter::once(first).chain(more) {
-                let def_loc = if offset == start {
-                    loc
-                } else {
-                    self.loc_of(offset)
-                };
+                let def_loc = self.loc_of(offset);
                 for k in 0..count {
                     let v = self.ctx.result(op, index);
                     index += 1;

@@ -252,10 +252,11 @@ impl<'a, 'c> Parser<'a, 'c> {
                 return Ok(op);
             }
         }
+        // The implicit module is at line 0, column 0 (mlir-opt's `"file":0:0`).
         let loc = self.ctx.intern_loc(LocData::FileLineCol {
             file: self.file,
-            line: 1,
-            col: 1,
+            line: 0,
+            col: 0,
         });
         Ok(self
             .ctx

@@ -281,7 +281,41 @@ impl Printer<'_> {
         self.out.push(')');
     }
 
-    fn write_loc_inst(&mut self, loc: Location) {
+    /// An op's trailing location: `loc(#loc<n>)` when it has an alias.
+    pub(crate) fn write_op_loc(&mut self, loc: Location) {
+        match self.locs.as_ref().and_then(|l| l.number_of(loc)) {
+            Some(n) if !self.collecting_locs => {
+                self.out.push_str("loc(");
+                super::aliases::write_alias_name(&mut self.out, "loc", n);
+                self.out.push(')');
+            }
+            _ => self.write_loc(loc),
+        }
+    }
+
+    /// A block argument's location: written out (MLIR prints it inline even when it has an
+    /// alias), its children by alias.
+    pub(crate) fn write_arg_loc(&mut self, loc: Location) {
+        if self.collecting_locs {
+            if let Some(locs) = self.locs.as_mut() {
+                locs.visit(self.ctx, loc, false);
+            }
+        }
+        self.write_loc(loc);
+    }
+
+    /// A location nested in another: its alias when it has one.
+    fn write_loc_child(&mut self, loc: Location) {
+        match self.locs.as_ref().and_then(|l| l.number_of(loc)) {
+            Some(n) if !self.collecting_locs => {
+                super::aliases::write_alias_name(&mut self.out, "loc", n)
+            }
+            _ => self.write_loc_inst(loc),
+        }
+    }
+
+    /// The body of `loc(...)`.
+    pub(crate) fn write_loc_inst(&mut self, loc: Location) {
         let ctx = self.ctx;
         match ctx.loc_data(loc) {
             LocData::Unknown => self.out.push_str("unknown"),
@@ -294,9 +328,10 @@ impl Printer<'_> {
             }
             LocData::Name { name, child } => {
                 escape_into(&mut self.out, ctx.ident_str(*name));
-                if let Some(c) = child {
+                // An unknown child is not printed, as MLIR's.
+                if let Some(c) = child.filter(|&c| !super::loc_aliases::is_unknown(ctx, c)) {
                     self.out.push('(');
-                    self.write_loc_inst(*c);
+                    self.write_loc_child(c);
                     self.out.push(')');
                 }
             }
@@ -312,15 +347,15 @@ impl Printer<'_> {
                     if i > 0 {
                         self.out.push_str(", ");
                     }
-                    self.write_loc_inst(l);
+                    self.write_loc_child(l);
                 }
                 self.out.push(']');
             }
             LocData::CallSite { callee, caller } => {
                 self.out.push_str("callsite(");
-                self.write_loc_inst(*callee);
+                self.write_loc_child(*callee);
                 self.out.push_str(" at ");
-                self.write_loc_inst(*caller);
+                self.write_loc_child(*caller);
                 self.out.push(')');
             }
         }

@@ -3,6 +3,7 @@
 //! so that hooks only ever see well-formed ops, as MLIR's printer does).
 
 use super::aliases::Aliases;
+use super::loc_aliases::LocAliases;
 use super::naming::Names;
 use super::PrintOptions;
 use crate::asm::{AsmPrinter, OpAsmPrinter};
@@ -22,6 +23,10 @@ pub(crate) struct Printer<'c> {
     default_dialects: Vec<&'static str>,
     /// Aliases being given (when printing a top-level op): affine maps print as `#map<n>`.
     pub(crate) aliases: Option<Aliases>,
+    /// Location aliases (with debug info): collected by a first pass, used by the second.
+    pub(crate) locs: Option<LocAliases>,
+    /// Whether this pass only collects location aliases.
+    pub(crate) collecting_locs: bool,
 }
 
 impl<'c> Printer<'c> {
@@ -34,11 +39,9 @@ impl<'c> Printer<'c> {
             opts,
             default_dialects: Vec::new(),
             aliases: None,
+            locs: None,
+            collecting_locs: false,
         }
-    }
-
-    pub(crate) fn opts(&self) -> PrintOptions {
-        self.opts
     }
 
     fn write_indent(&mut self) {
@@ -61,6 +64,12 @@ impl<'c> Printer<'c> {
     /// Prints one op (results, body, location) at the current indentation, without a newline.
     pub(crate) fn print_op(&mut self, op: OpId) {
         let ctx = self.ctx;
+        if self.collecting_locs {
+            // MLIR visits an op's location before the op's contents.
+            if let Some(locs) = self.locs.as_mut() {
+                locs.visit(ctx, ctx.loc(op), true);
+            }
+        }
         self.write_indent();
         if ctx.num_results(op) > 0 {
             self.names.write_results_def(ctx, op, &mut self.out);
@@ -87,7 +96,7 @@ impl<'c> Printer<'c> {
         }
         if self.opts.debug_info {
             self.out.push(' ');
-            self.write_loc(ctx.loc(op));
+            self.write_op_loc(ctx.loc(op));
         }
     }
 
@@ -228,7 +237,7 @@ impl<'c> Printer<'c> {
                     self.write_type(ctx.value_type(a));
                     if self.opts.debug_info {
                         self.out.push(' ');
-                        self.write_loc(ctx.value_loc(a));
+                        self.write_arg_loc(ctx.value_loc(a));
                     }
                 }
                 self.out.push(')');
@@ -353,7 +362,7 @@ impl OpAsmPrinter for Printer<'_> {
     fn print_optional_location(&mut self, arg: Value) {
         if self.opts.debug_info {
             self.out.push(' ');
-            self.write_loc(self.ctx.value_loc(arg));
+            self.write_arg_loc(self.ctx.value_loc(arg));
         }
     }
 }

@@ -28,7 +28,7 @@ qd.kernel @bad(%v: f32) {
         "{}",
         d[0].message
     );
-    assert_eq!(ctx.file_line_col(d[0].loc), Some(("t.mlir", 6, 3)));
+    assert_eq!(ctx.file_line_col(d[0].loc), Some(("t.mlir", 6, 8)));
     assert_eq!(print_op(&ctx, m, &PrintOptions::default()), before);
 }
 

@@ -91,7 +91,7 @@ fn the_report_gives_each_stack_its_exact_depth_and_memory() {
         // Every column starts where its header does.
         let at = |line: &str, cell: &str| line.find(cell).unwrap();
         let r = row(&o.stdout, "compute_grad", "#0");
-        assert_eq!(r[2], "examples/local_array.mlir:18:7");
+        assert_eq!(r[2], "examples/local_array.mlir:18:14");
         assert_eq!(r[3], "f32");
         assert_eq!(r[4], "kept");
         // One entry per overwritten element: n.
@@ -137,7 +137,7 @@ fn the_main_job_reports_its_stack_as_elided() {
             [
                 "compute_grad",
                 "#0",
-                "examples/dynamic_loop.mlir:15:7",
+                "examples/dynamic_loop.mlir:15:12",
                 "f32",
                 "elided, adjoint in a register",
                 "-",
@@ -167,7 +167,7 @@ fn the_json_report_is_the_adstack_key() {
     assert_eq!(
         &o.stdout[start..end],
         "\"adstack\": [{\"kernel\": \"compute_grad\", \"stack\": 0, \"loc\": \
-         \"examples/dynamic_loop.mlir:15:7\", \"type\": \"f32\", \"primal_kept\": false, \
+         \"examples/dynamic_loop.mlir:15:12\", \"type\": \"f32\", \"primal_kept\": false, \
          \"size_expr\": null, \"depth\": 0, \"measured_peak\": null, \"ratio\": null, \
          \"bytes_per_thread\": 0}"
     );

@@ -409,8 +409,8 @@ fn runtime_errors_are_located() {
             &["examples/ndarray_bound.mlir", "--kernel", "compute", "--arg", "a=1,2,3", "--print", "y", "--device", device, "--check-bounds"],
             1,
             &[
-                "examples/ndarray_bound.mlir:16:7: error: index [3] is out of bounds for ndarray argument 0 of shape [3] (in kernel @compute)",
-                "      %n = qd.ndarray_load %a[%i] : !qd.ndarray<?xi32>\n      ^",
+                "examples/ndarray_bound.mlir:16:12: error: index [3] is out of bounds for ndarray argument 0 of shape [3] (in kernel @compute)",
+                "      %n = qd.ndarray_load %a[%i] : !qd.ndarray<?xi32>\n           ^",
             ],
         );
         fails(
@@ -418,7 +418,7 @@ fn runtime_errors_are_located() {
                 &f, "--kernel", "k", "--arg", "a=1", "--arg", "b=0", "--device", device,
             ],
             1,
-            &["d.mlir:4:5: error: integer division by zero (in kernel @k)"],
+            &["d.mlir:4:10: error: integer division by zero (in kernel @k)"],
         );
         assert_eq!(
             ok(&[
@@ -479,15 +479,15 @@ fn constant_indices_out_of_bounds_fail_when_run() {
             &[&f, "--kernel", "field_load", "--device", device, "--check-bounds"],
             1,
             &[
-                "c.mlir:8:5: error: index [9] is out of bounds for field @x of shape [4] (in kernel @field_load)",
-                "    %v = qd.load @x[%c9] : f32\n    ^",
+                "c.mlir:8:10: error: index [9] is out of bounds for field @x of shape [4] (in kernel @field_load)",
+                "    %v = qd.load @x[%c9] : f32\n         ^",
             ],
         );
         // The address is checked where it is formed (qd.elem_ptr); the gradient pipeline's
         // element-access-ad folds it into the store, which is checked instead.
         let elem_ptr = [
-            "c.mlir:22:7: error: index 5 is out of bounds for local array '!qd.array<4xf32>' of length 4 (in kernel @local)",
-            "      %p = qd.elem_ptr %a[%c5] : !qd.ptr<!qd.array<4xf32>>\n      ^",
+            "c.mlir:22:12: error: index 5 is out of bounds for local array '!qd.array<4xf32>' of length 4 (in kernel @local)",
+            "      %p = qd.elem_ptr %a[%c5] : !qd.ptr<!qd.array<4xf32>>\n           ^",
         ];
         let store = [
             "c.mlir:23:7: error: index 5 is out of bounds for local array '!qd.array<4xf32>' of length 4 (in kernel @local)",

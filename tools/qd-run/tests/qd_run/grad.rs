@@ -78,8 +78,8 @@ fn overflow_on(device: &str) {
     assert!(o.stdout.is_empty(), "{}", o.stdout);
     assert!(
         o.stderr.contains(
-            "handwritten_grad.mlir:46:7: error: adstack overflow in kernel 'compute_grad': \
-             stack at lit-tests/e2e/handwritten_grad.mlir:46:7 exceeded its capacity of 32"
+            "handwritten_grad.mlir:46:13: error: adstack overflow in kernel 'compute_grad': \
+             stack at lit-tests/e2e/handwritten_grad.mlir:46:13 exceeded its capacity of 32"
         ),
         "{}",
         o.stderr
