@@ -1,13 +1,55 @@
 // Our own checks (issue #17) for the functions of upstream Arith/canonicalize.mlir that use only ops qd implements but sit in
 // chunks that do not (vectors, tensors, ...), one chunk each. Inputs are mlir-opt 22's re-print of
 // upstream's inputs (functions renamed), CHECK lines derived from mlir-opt 22's output.
-// 69 of 124 such chunks; the others are listed, with why, in #17's closing note.
+// 117 of 124 such chunks; the others are listed, with why, in #17's closing note.
 // RUN: qd-opt %s -canonicalize="test-convergence" --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @select_same_val(%arg0: i1, %arg1: i64) -> i64
 // CHECK:      return %arg1 : i64
 func.func @select_same_val(%arg0: i1, %arg1: i64) -> i64 {
   %0 = arith.select %arg0, %arg1, %arg1 : i64
+  return %0 : i64
+}
+
+// -----
+// CHECK-LABEL: func.func @select_cmp_eq_select(%arg0: i64, %arg1: i64) -> i64
+// CHECK:      return %arg1 : i64
+func.func @select_cmp_eq_select(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = arith.cmpi eq, %arg0, %arg1 : i64
+  %1 = arith.select %0, %arg0, %arg1 : i64
+  return %1 : i64
+}
+
+// -----
+// CHECK-LABEL: func.func @select_cmp_ne_select(%arg0: i64, %arg1: i64) -> i64
+// CHECK:      return %arg0 : i64
+func.func @select_cmp_ne_select(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = arith.cmpi ne, %arg0, %arg1 : i64
+  %1 = arith.select %0, %arg0, %arg1 : i64
+  return %1 : i64
+}
+
+// -----
+// CHECK-LABEL: func.func @select_extui(%arg0: i1) -> i64
+// CHECK:      %[[V0:.*]] = arith.extui %arg0 : i1 to i64
+// CHECK-NEXT: return %[[V0]] : i64
+func.func @select_extui(%arg0: i1) -> i64 {
+  %c0_i64 = arith.constant 0 : i64
+  %c1_i64 = arith.constant 1 : i64
+  %0 = arith.select %arg0, %c1_i64, %c0_i64 : i64
+  return %0 : i64
+}
+
+// -----
+// CHECK-LABEL: func.func @select_extui2(%arg0: i1) -> i64
+// CHECK-DAG:     %[[TRUE:.*]] = arith.constant true
+// CHECK:      %[[V0:.*]] = arith.xori %arg0, %[[TRUE]] : i1
+// CHECK-NEXT: %[[V1:.*]] = arith.extui %[[V0]] : i1 to i64
+// CHECK-NEXT: return %[[V1]] : i64
+func.func @select_extui2(%arg0: i1) -> i64 {
+  %c0_i64 = arith.constant 0 : i64
+  %c1_i64 = arith.constant 1 : i64
+  %0 = arith.select %arg0, %c0_i64, %c1_i64 : i64
   return %0 : i64
 }
 
@@ -37,6 +79,52 @@ func.func @select_cst_true_scalar(%arg0: i32, %arg1: i32) -> i32 {
   %true = arith.constant true
   %0 = arith.select %true, %arg0, %arg1 : i32
   return %0 : i32
+}
+
+// -----
+// CHECK-LABEL: func.func @sel_to_not(%arg0: i1) -> i1
+// CHECK-DAG:     %[[TRUE:.*]] = arith.constant true
+// CHECK:      %[[V0:.*]] = arith.xori %arg0, %[[TRUE]] : i1
+// CHECK-NEXT: return %[[V0]] : i1
+func.func @sel_to_not(%arg0: i1) -> i1 {
+  %true = arith.constant true
+  %false = arith.constant false
+  %0 = arith.select %arg0, %false, %true : i1
+  return %0 : i1
+}
+
+// -----
+// CHECK-LABEL: func.func @redundant_select_true(%arg0: i1, %arg1: i32, %arg2: i32, %arg3: i32) -> i32
+// CHECK:      %[[V0:.*]] = arith.select %arg0, %arg1, %arg3 : i32
+// CHECK-NEXT: return %[[V0]] : i32
+func.func @redundant_select_true(%arg0: i1, %arg1: i32, %arg2: i32, %arg3: i32) -> i32 {
+  %0 = arith.select %arg0, %arg1, %arg2 : i32
+  %1 = arith.select %arg0, %0, %arg3 : i32
+  return %1 : i32
+}
+
+// -----
+// CHECK-LABEL: func.func @redundant_select_false(%arg0: i1, %arg1: i32, %arg2: i32, %arg3: i32) -> i32
+// CHECK:      %[[V0:.*]] = arith.select %arg0, %arg3, %arg2 : i32
+// CHECK-NEXT: return %[[V0]] : i32
+func.func @redundant_select_false(%arg0: i1, %arg1: i32, %arg2: i32, %arg3: i32) -> i32 {
+  %0 = arith.select %arg0, %arg1, %arg2 : i32
+  %1 = arith.select %arg0, %arg3, %0 : i32
+  return %1 : i32
+}
+
+// -----
+// CHECK-LABEL: func.func @sel_not_cond(%arg0: i1, %arg1: i32, %arg2: i32, %arg3: i32, %arg4: i32) -> (i32, i32)
+// CHECK:      %[[V0:.*]] = arith.select %arg0, %arg2, %arg1 : i32
+// CHECK-NEXT: %[[V1:.*]] = arith.select %arg0, %arg4, %arg3 : i32
+// CHECK-NEXT: return %[[V0]], %[[V1]] : i32, i32
+func.func @sel_not_cond(%arg0: i1, %arg1: i32, %arg2: i32, %arg3: i32, %arg4: i32) -> (i32, i32) {
+  %true = arith.constant true
+  %0 = arith.xori %arg0, %true : i1
+  %1 = arith.xori %true, %arg0 : i1
+  %2 = arith.select %0, %arg1, %arg2 : i32
+  %3 = arith.select %1, %arg3, %arg4 : i32
+  return %2, %3 : i32, i32
 }
 
 // -----
@@ -258,6 +346,26 @@ func.func @trunc_extf2(%arg0: bf16) -> f16 {
 }
 
 // -----
+// CHECK-LABEL: func.func @trunc_extf3(%arg0: f32) -> f16
+// CHECK:      %[[V0:.*]] = arith.truncf %arg0 : f32 to f16
+// CHECK-NEXT: return %[[V0]] : f16
+func.func @trunc_extf3(%arg0: f32) -> f16 {
+  %0 = arith.extf %arg0 : f32 to f64
+  %1 = arith.truncf %0 : f64 to f16
+  return %1 : f16
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_sitofp(%arg0: i32) -> f32
+// CHECK:      %[[V0:.*]] = arith.sitofp %arg0 : i32 to f32
+// CHECK-NEXT: return %[[V0]] : f32
+func.func @trunc_sitofp(%arg0: i32) -> f32 {
+  %0 = arith.sitofp %arg0 : i32 to f64
+  %1 = arith.truncf %0 : f64 to f32
+  return %1 : f32
+}
+
+// -----
 // CHECK-LABEL: func.func @trunc_sitofp_constrained(%arg0: i32) -> f32
 // CHECK:      %[[V0:.*]] = arith.sitofp %arg0 : i32 to f64
 // CHECK-NEXT: %[[V1:.*]] = arith.truncf %[[V0]] to_nearest_even : f64 to f32
@@ -276,6 +384,74 @@ func.func @trunc_constant(%arg0: i8) -> i16 {
   %c-2_i32 = arith.constant -2 : i32
   %0 = arith.trunci %c-2_i32 : i32 to i16
   return %0 : i16
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_extui(%arg0: i32) -> i32
+// CHECK:      return %arg0 : i32
+func.func @trunc_extui(%arg0: i32) -> i32 {
+  %0 = arith.extui %arg0 : i32 to i64
+  %1 = arith.trunci %0 : i64 to i32
+  return %1 : i32
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_extui2(%arg0: i32) -> i16
+// CHECK:      %[[V0:.*]] = arith.trunci %arg0 : i32 to i16
+// CHECK-NEXT: return %[[V0]] : i16
+func.func @trunc_extui2(%arg0: i32) -> i16 {
+  %0 = arith.extui %arg0 : i32 to i64
+  %1 = arith.trunci %0 : i64 to i16
+  return %1 : i16
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_extui3(%arg0: i8) -> i16
+// CHECK:      %[[V0:.*]] = arith.extui %arg0 : i8 to i16
+// CHECK-NEXT: return %[[V0]] : i16
+func.func @trunc_extui3(%arg0: i8) -> i16 {
+  %0 = arith.extui %arg0 : i8 to i32
+  %1 = arith.trunci %0 : i32 to i16
+  return %1 : i16
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_extsi(%arg0: i32) -> i32
+// CHECK:      return %arg0 : i32
+func.func @trunc_extsi(%arg0: i32) -> i32 {
+  %0 = arith.extsi %arg0 : i32 to i64
+  %1 = arith.trunci %0 : i64 to i32
+  return %1 : i32
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_extsi2(%arg0: i32) -> i16
+// CHECK:      %[[V0:.*]] = arith.trunci %arg0 : i32 to i16
+// CHECK-NEXT: return %[[V0]] : i16
+func.func @trunc_extsi2(%arg0: i32) -> i16 {
+  %0 = arith.extsi %arg0 : i32 to i64
+  %1 = arith.trunci %0 : i64 to i16
+  return %1 : i16
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_extsi3(%arg0: i8) -> i16
+// CHECK:      %[[V0:.*]] = arith.extsi %arg0 : i8 to i16
+// CHECK-NEXT: return %[[V0]] : i16
+func.func @trunc_extsi3(%arg0: i8) -> i16 {
+  %0 = arith.extsi %arg0 : i8 to i32
+  %1 = arith.trunci %0 : i32 to i16
+  return %1 : i16
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_trunc(%arg0: i64) -> i8
+// CHECK:      %[[V0:.*]] = arith.trunci %arg0 : i64 to i8
+// CHECK-NEXT: return %[[V0]] : i8
+func.func @trunc_trunc(%arg0: i64) -> i8 {
+  %0 = arith.trunci %arg0 : i64 to i32
+  %1 = arith.trunci %0 : i32 to i8
+  return %1 : i8
 }
 
 // -----
@@ -385,6 +561,329 @@ func.func @triple_add_add_ovf2(%arg0: index) -> index {
   %c42 = arith.constant 42 : index
   %0 = arith.addi %c17, %arg0 overflow<nsw> : index
   %1 = arith.addi %c42, %0 overflow<nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_add_sub0(%arg0: index) -> index
+// CHECK-DAG:     %[[C59:.*]] = arith.constant 59 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C59]], %arg0 : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_add_sub0(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %c17, %arg0 : index
+  %1 = arith.addi %c42, %0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_add_sub0_ovf(%arg0: index) -> index
+// CHECK-DAG:     %[[C59:.*]] = arith.constant 59 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C59]], %arg0 overflow<nsw, nuw> : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_add_sub0_ovf(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %c17, %arg0 overflow<nsw, nuw> : index
+  %1 = arith.addi %c42, %0 overflow<nsw, nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_add_sub1(%arg0: index) -> index
+// CHECK-DAG:     %[[C25:.*]] = arith.constant 25 : index
+// CHECK:      %[[V0:.*]] = arith.addi %arg0, %[[C25]] : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_add_sub1(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %arg0, %c17 : index
+  %1 = arith.addi %c42, %0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_add_sub1_ovf(%arg0: index) -> index
+// CHECK-DAG:     %[[C25:.*]] = arith.constant 25 : index
+// CHECK:      %[[V0:.*]] = arith.addi %arg0, %[[C25]] overflow<nsw, nuw> : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_add_sub1_ovf(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %arg0, %c17 overflow<nsw, nuw> : index
+  %1 = arith.addi %c42, %0 overflow<nsw, nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_add0(%arg0: index) -> index
+// CHECK-DAG:     %[[C25:.*]] = arith.constant 25 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C25]], %arg0 : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_add0(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.addi %c17, %arg0 : index
+  %1 = arith.subi %c42, %0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_add0_ovf(%arg0: index) -> index
+// CHECK-DAG:     %[[C25:.*]] = arith.constant 25 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C25]], %arg0 overflow<nsw, nuw> : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_add0_ovf(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.addi %c17, %arg0 overflow<nsw, nuw> : index
+  %1 = arith.subi %c42, %0 overflow<nsw, nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_add1(%arg0: index) -> index
+// CHECK-DAG:     %[[C_25:.*]] = arith.constant -25 : index
+// CHECK:      %[[V0:.*]] = arith.addi %arg0, %[[C_25]] : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_add1(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.addi %c17, %arg0 : index
+  %1 = arith.subi %0, %c42 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @sub_sub0(%arg0: index, %arg1: index) -> index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C0]], %arg1 : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @sub_sub0(%arg0: index, %arg1: index) -> index {
+  %0 = arith.subi %arg0, %arg1 : index
+  %1 = arith.subi %0, %arg0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @sub_sub0_ovf(%arg0: index, %arg1: index) -> index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C0]], %arg1 overflow<nsw, nuw> : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @sub_sub0_ovf(%arg0: index, %arg1: index) -> index {
+  %0 = arith.subi %arg0, %arg1 overflow<nsw, nuw> : index
+  %1 = arith.subi %0, %arg0 overflow<nsw, nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_sub0(%arg0: index) -> index
+// CHECK-DAG:     %[[C25:.*]] = arith.constant 25 : index
+// CHECK:      %[[V0:.*]] = arith.addi %arg0, %[[C25]] : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_sub0(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %c17, %arg0 : index
+  %1 = arith.subi %c42, %0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_sub0_ovf(%arg0: index) -> index
+// CHECK-DAG:     %[[C25:.*]] = arith.constant 25 : index
+// CHECK:      %[[V0:.*]] = arith.addi %arg0, %[[C25]] overflow<nsw, nuw> : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_sub0_ovf(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %c17, %arg0 overflow<nsw, nuw> : index
+  %1 = arith.subi %c42, %0 overflow<nsw, nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_sub1(%arg0: index) -> index
+// CHECK-DAG:     %[[C_25:.*]] = arith.constant -25 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C_25]], %arg0 : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_sub1(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %c17, %arg0 : index
+  %1 = arith.subi %0, %c42 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_sub1_ovf(%arg0: index) -> index
+// CHECK-DAG:     %[[C_25:.*]] = arith.constant -25 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C_25]], %arg0 overflow<nsw, nuw> : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_sub1_ovf(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %c17, %arg0 overflow<nsw, nuw> : index
+  %1 = arith.subi %0, %c42 overflow<nsw, nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_sub2(%arg0: index) -> index
+// CHECK-DAG:     %[[C59:.*]] = arith.constant 59 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C59]], %arg0 : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_sub2(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %arg0, %c17 : index
+  %1 = arith.subi %c42, %0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_sub2_ovf(%arg0: index) -> index
+// CHECK-DAG:     %[[C59:.*]] = arith.constant 59 : index
+// CHECK:      %[[V0:.*]] = arith.subi %[[C59]], %arg0 overflow<nsw, nuw> : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_sub2_ovf(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %arg0, %c17 overflow<nsw, nuw> : index
+  %1 = arith.subi %c42, %0 overflow<nsw, nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_sub3(%arg0: index) -> index
+// CHECK-DAG:     %[[C59:.*]] = arith.constant 59 : index
+// CHECK:      %[[V0:.*]] = arith.subi %arg0, %[[C59]] : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_sub3(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %arg0, %c17 : index
+  %1 = arith.subi %0, %c42 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_sub_sub3_ovf(%arg0: index) -> index
+// CHECK-DAG:     %[[C59:.*]] = arith.constant 59 : index
+// CHECK:      %[[V0:.*]] = arith.subi %arg0, %[[C59]] overflow<nsw, nuw> : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_sub_sub3_ovf(%arg0: index) -> index {
+  %c17 = arith.constant 17 : index
+  %c42 = arith.constant 42 : index
+  %0 = arith.subi %arg0, %c17 overflow<nsw, nuw> : index
+  %1 = arith.subi %0, %c42 overflow<nsw, nuw> : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @sub_add1(%arg0: index, %arg1: index) -> index
+// CHECK:      return %arg0 : index
+func.func @sub_add1(%arg0: index, %arg1: index) -> index {
+  %0 = arith.addi %arg0, %arg1 : index
+  %1 = arith.subi %0, %arg1 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @sub_add2(%arg0: index, %arg1: index) -> index
+// CHECK:      return %arg1 : index
+func.func @sub_add2(%arg0: index, %arg1: index) -> index {
+  %0 = arith.addi %arg0, %arg1 : index
+  %1 = arith.subi %0, %arg0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @double_add_sub1(%arg0: index, %arg1: index) -> index
+// CHECK:      return %arg0 : index
+func.func @double_add_sub1(%arg0: index, %arg1: index) -> index {
+  %0 = arith.subi %arg0, %arg1 : index
+  %1 = arith.addi %0, %arg1 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @double_add_sub2(%arg0: index, %arg1: index) -> index
+// CHECK:      return %arg0 : index
+func.func @double_add_sub2(%arg0: index, %arg1: index) -> index {
+  %0 = arith.subi %arg0, %arg1 : index
+  %1 = arith.addi %arg1, %0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_mul_i_mul_i_index(%arg0: index) -> index
+// CHECK-DAG:     %[[C15:.*]] = arith.constant 15 : index
+// CHECK:      %[[V0:.*]] = arith.muli %arg0, %[[C15]] : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @triple_mul_i_mul_i_index(%arg0: index) -> index {
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %0 = arith.muli %arg0, %c3 : index
+  %1 = arith.muli %0, %c5 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @triple_mul_i_mul_ii32(%arg0: i32) -> i32
+// CHECK-DAG:     %[[C_21_I32:.*]] = arith.constant -21 : i32
+// CHECK:      %[[V0:.*]] = arith.muli %arg0, %[[C_21_I32]] : i32
+// CHECK-NEXT: return %[[V0]] : i32
+func.func @triple_mul_i_mul_ii32(%arg0: i32) -> i32 {
+  %c-3_i32 = arith.constant -3 : i32
+  %c7_i32 = arith.constant 7 : i32
+  %0 = arith.muli %arg0, %c-3_i32 : i32
+  %1 = arith.muli %0, %c7_i32 : i32
+  return %1 : i32
+}
+
+// -----
+// CHECK-LABEL: func.func @addi_muli_to_subi_rhs_i32(%arg0: i32, %arg1: i32) -> i32
+// CHECK:      %[[V0:.*]] = arith.subi %arg0, %arg1 : i32
+// CHECK-NEXT: return %[[V0]] : i32
+func.func @addi_muli_to_subi_rhs_i32(%arg0: i32, %arg1: i32) -> i32 {
+  %c-1_i32 = arith.constant -1 : i32
+  %0 = arith.muli %arg1, %c-1_i32 : i32
+  %1 = arith.addi %arg0, %0 : i32
+  return %1 : i32
+}
+
+// -----
+// CHECK-LABEL: func.func @addi_muli_to_subi_rhs_index(%arg0: index, %arg1: index) -> index
+// CHECK:      %[[V0:.*]] = arith.subi %arg0, %arg1 : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @addi_muli_to_subi_rhs_index(%arg0: index, %arg1: index) -> index {
+  %c-1 = arith.constant -1 : index
+  %0 = arith.muli %arg1, %c-1 : index
+  %1 = arith.addi %arg0, %0 : index
+  return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @addi_muli_to_subi_lhs_i32(%arg0: i32, %arg1: i32) -> i32
+// CHECK:      %[[V0:.*]] = arith.subi %arg0, %arg1 : i32
+// CHECK-NEXT: return %[[V0]] : i32
+func.func @addi_muli_to_subi_lhs_i32(%arg0: i32, %arg1: i32) -> i32 {
+  %c-1_i32 = arith.constant -1 : i32
+  %0 = arith.muli %arg1, %c-1_i32 : i32
+  %1 = arith.addi %0, %arg0 : i32
+  return %1 : i32
+}
+
+// -----
+// CHECK-LABEL: func.func @addi_muli_to_subi_lhs_index(%arg0: index, %arg1: index) -> index
+// CHECK:      %[[V0:.*]] = arith.subi %arg0, %arg1 : index
+// CHECK-NEXT: return %[[V0]] : index
+func.func @addi_muli_to_subi_lhs_index(%arg0: index, %arg1: index) -> index {
+  %c-1 = arith.constant -1 : index
+  %0 = arith.muli %arg1, %c-1 : index
+  %1 = arith.addi %0, %arg0 : index
   return %1 : index
 }
 
@@ -586,6 +1085,19 @@ func.func @test_remf2() -> (f32, f32) {
 }
 
 // -----
+// CHECK-LABEL: func.func @trunc_i_shr_si_to_trunci_shr_ui(%arg0: i64) -> i32
+// CHECK-DAG:     %[[C32_I64:.*]] = arith.constant 32 : i64
+// CHECK:      %[[V0:.*]] = arith.shrui %arg0, %[[C32_I64]] : i64
+// CHECK-NEXT: %[[V1:.*]] = arith.trunci %[[V0]] : i64 to i32
+// CHECK-NEXT: return %[[V1]] : i32
+func.func @trunc_i_shr_si_to_trunci_shr_ui(%arg0: i64) -> i32 {
+  %c32_i64 = arith.constant 32 : i64
+  %0 = arith.shrsi %arg0, %c32_i64 : i64
+  %1 = arith.trunci %0 : i64 to i32
+  return %1 : i32
+}
+
+// -----
 // CHECK-LABEL: func.func @trunc_i_shr_si_to_trunci_shr_ui_bad_shift_amt1(%arg0: i64) -> i32
 // CHECK-DAG:     %[[C33_I64:.*]] = arith.constant 33 : i64
 // CHECK:      %[[V0:.*]] = arith.shrsi %arg0, %[[C33_I64]] : i64
@@ -725,6 +1237,23 @@ func.func @minsi_i0() -> i0 {
 }
 
 // -----
+// CHECK-LABEL: func.func @sequences_fastmath_contract(%arg0: bf16) -> bf16
+// CHECK:      %[[V0:.*]] = arith.extf %arg0 fastmath<contract> : bf16 to f32
+// CHECK-NEXT: %[[V1:.*]] = math.absf %[[V0]] : f32
+// CHECK-NEXT: %[[V2:.*]] = math.sin %[[V1]] : f32
+// CHECK-NEXT: %[[V3:.*]] = arith.truncf %[[V2]] fastmath<contract> : f32 to bf16
+// CHECK-NEXT: return %[[V3]] : bf16
+func.func @sequences_fastmath_contract(%arg0: bf16) -> bf16 {
+  %0 = arith.extf %arg0 fastmath<contract> : bf16 to f32
+  %1 = math.absf %0 : f32
+  %2 = arith.truncf %1 fastmath<contract> : f32 to bf16
+  %3 = arith.extf %2 fastmath<contract> : bf16 to f32
+  %4 = math.sin %3 : f32
+  %5 = arith.truncf %4 fastmath<contract> : f32 to bf16
+  return %5 : bf16
+}
+
+// -----
 // CHECK-LABEL: func.func @sequences_no_fastmath(%arg0: bf16) -> bf16
 // CHECK:      %[[V0:.*]] = arith.extf %arg0 : bf16 to f32
 // CHECK-NEXT: %[[V1:.*]] = math.absf %[[V0]] : f32
@@ -741,4 +1270,22 @@ func.func @sequences_no_fastmath(%arg0: bf16) -> bf16 {
   %4 = math.sin %3 : f32
   %5 = arith.truncf %4 : f32 to bf16
   return %5 : bf16
+}
+
+// -----
+// CHECK-LABEL: func.func @eliminate_cast_to_f16(%arg0: f32) -> f32
+// CHECK:      return %arg0 : f32
+func.func @eliminate_cast_to_f16(%arg0: f32) -> f32 {
+  %0 = arith.truncf %arg0 fastmath<contract> : f32 to f16
+  %1 = arith.extf %0 fastmath<contract> : f16 to f32
+  return %1 : f32
+}
+
+// -----
+// CHECK-LABEL: func.func @eliminate_cast_to_bf16(%arg0: f32) -> f32
+// CHECK:      return %arg0 : f32
+func.func @eliminate_cast_to_bf16(%arg0: f32) -> f32 {
+  %0 = arith.truncf %arg0 fastmath<contract> : f32 to bf16
+  %1 = arith.extf %0 fastmath<contract> : bf16 to f32
+  return %1 : f32
 }

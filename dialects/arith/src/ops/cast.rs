@@ -10,10 +10,7 @@ use crate::consts::{
 use crate::elementwise::{CastRule, ElementwiseDef};
 use crate::fold::{const_attr, const_float, const_int, result_type};
 use crate::names;
-use crate::patterns::{
-    bitcast_of_bitcast, ext_of_same_ext, extsi_of_extui, fn_pattern, index_cast_of_extsi,
-    index_castui_of_extui,
-};
+use crate::patterns::*;
 use crate::reverse::{needs_nothing, FnRule, RuleCx};
 use crate::verify::TypeClass::{FixedInt, Float, IndexCastable, IntOrFloat};
 use qd_ir::interfaces::ReverseRule;
@@ -69,6 +66,7 @@ static TRUNCF: &ElementwiseDef = &ElementwiseDef::cast(
 .rounding_mode()
 .optional_fastmath()
 .fold(fold_truncf)
+.patterns(truncf_patterns)
 .reverse(&TRUNCF_RULE);
 static EXTSI: &ElementwiseDef = &ElementwiseDef::cast(
     names::EXTSI,
@@ -96,7 +94,8 @@ static TRUNCI: &ElementwiseDef = &ElementwiseDef::cast(
     CastRule::Narrower,
 )
 .overflow()
-.fold(fold_trunci);
+.fold(fold_trunci)
+.patterns(trunci_patterns);
 static INDEX_CAST: &ElementwiseDef = &ElementwiseDef::cast(
     names::INDEX_CAST,
     "between index and a signless integer (sign-extending)",
@@ -183,6 +182,35 @@ fn index_castui_patterns(v: &mut Patterns) {
         "arith-index-castui-of-extui",
         names::INDEX_CASTUI,
         index_castui_of_extui,
+    ));
+}
+fn trunci_patterns(v: &mut Patterns) {
+    v.push(fn_pattern(
+        "arith-trunci-in-place",
+        names::TRUNCI,
+        trunci_in_place,
+    ));
+    v.push(fn_pattern(
+        "arith-trunci-of-ext-to-ext",
+        names::TRUNCI,
+        trunci_of_ext_to_ext,
+    ));
+    v.push(fn_pattern(
+        "arith-trunci-shrsi-to-shrui",
+        names::TRUNCI,
+        trunci_shrsi_to_shrui,
+    ));
+}
+fn truncf_patterns(v: &mut Patterns) {
+    v.push(fn_pattern(
+        "arith-truncf-of-extf",
+        names::TRUNCF,
+        truncf_of_extf,
+    ));
+    v.push(fn_pattern(
+        "arith-truncf-of-itofp",
+        names::TRUNCF,
+        truncf_of_itofp,
     ));
 }
 fn bitcast_patterns(v: &mut Patterns) {
@@ -278,8 +306,29 @@ fn fold_fptoui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     to_int(ctx, op, c, false)
 }
 
+/// The `contract` fast-math bit.
+const CONTRACT: u8 = 1 << 5;
+
+fn contracts(ctx: &Context, op: OpId) -> bool {
+    let fm = crate::flags::FlagKind::FastMath;
+    ctx.prop_or_attr(op, fm.prop_name())
+        .and_then(|a| fm.bits_of(ctx, a))
+        .is_some_and(|b| b & CONTRACT != 0)
+}
+
 fn fold_extf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let ty = result_type(ctx, op)?;
+    // extf(truncf a) is a only by permission: both carry `contract` (upstream ExtFOp::fold).
+    if let Some(def) = input(ctx, op).and_then(|v| ctx.defining_op(v)) {
+        if ctx.name(def) == names::TRUNCF
+            && ctx.num_operands(def) == 1
+            && ctx.value_type(ctx.operand(def, 0)) == ty
+            && contracts(ctx, def)
+            && contracts(ctx, op)
+        {
+            return fold_value(ctx.operand(def, 0));
+        }
+    }
     float_kind(ctx, ty)?;
     let v = const_float(ctx, c, 0)?;
     fold_attr(ctx.float_attr(v, ty))
@@ -324,6 +373,16 @@ fn fold_extui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
 
 fn fold_trunci(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let ty = result_type(ctx, op)?;
+    // trunci(ext a) is a when a has the result's type.
+    if let Some(def) = input(ctx, op).and_then(|v| ctx.defining_op(v)) {
+        let n = ctx.name(def);
+        if (n == names::EXTUI || n == names::EXTSI)
+            && ctx.num_operands(def) == 1
+            && ctx.value_type(ctx.operand(def, 0)) == ty
+        {
+            return fold_value(ctx.operand(def, 0));
+        }
+    }
     let w = int_width(ctx, ty)?;
     let x = const_int(ctx, c, 0)?;
     fold_attr(IntVal::from_bits(x.zext(), w).to_attr(ctx, ty))

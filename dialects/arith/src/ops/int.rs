@@ -8,10 +8,7 @@ use crate::consts::{fold_attr, fold_value, int_attr, IntVal};
 use crate::elementwise::ElementwiseDef;
 use crate::fold::{binary, int_binary, result_type};
 use crate::names;
-use crate::patterns::{
-    def_by, fn_pattern, int_const, logic_of_extsi, logic_of_extui, overflow_bits, xori_not_cmpi,
-    AddIConstChain, ConstantToRhs, NSW, NUW,
-};
+use crate::patterns::*;
 use crate::verify::TypeClass::IntLike;
 use qd_ir::rewrite::RewritePattern;
 use qd_ir::{Attribute, Context, FoldResult, OpId, OpInfo, Value};
@@ -27,7 +24,8 @@ static ADDI: &ElementwiseDef = &ElementwiseDef::same(names::ADDI, "integer addit
 static SUBI: &ElementwiseDef =
     &ElementwiseDef::same(names::SUBI, "integer subtraction", 2, IntLike)
         .overflow()
-        .fold(fold_subi);
+        .fold(fold_subi)
+        .patterns(subi_patterns);
 static MULI: &ElementwiseDef =
     &ElementwiseDef::same(names::MULI, "integer multiplication", 2, IntLike)
         .overflow()
@@ -140,10 +138,27 @@ pub fn ops() -> Vec<OpInfo> {
 
 fn addi_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::ADDI)));
-    v.push(Box::new(AddIConstChain));
+    v.push(Box::new(ADDI_ADD_CONSTANT));
+    v.push(Box::new(ADDI_SUB_CONSTANT_RHS));
+    v.push(Box::new(ADDI_SUB_CONSTANT_LHS));
+    v.push(fn_pattern("arith-addi-of-neg", names::ADDI, addi_of_neg));
+}
+fn subi_patterns(v: &mut Patterns) {
+    v.push(Box::new(SUBI_RHS_ADD_CONSTANT));
+    v.push(Box::new(SUBI_LHS_ADD_CONSTANT));
+    v.push(Box::new(SUBI_RHS_SUB_CONSTANT_RHS));
+    v.push(Box::new(SUBI_RHS_SUB_CONSTANT_LHS));
+    v.push(Box::new(SUBI_LHS_SUB_CONSTANT_RHS));
+    v.push(Box::new(SUBI_LHS_SUB_CONSTANT_LHS));
+    v.push(fn_pattern(
+        "arith-subi-of-subi-lhs",
+        names::SUBI,
+        subi_of_subi_lhs,
+    ));
 }
 fn muli_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::MULI)));
+    v.push(Box::new(MULI_MUL_CONSTANT));
 }
 fn minsi_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::MINSI)));
@@ -196,6 +211,17 @@ fn fold_addi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
             .filter(|y| y.is_zero())
             .and_then(|_| fold_value(b.lhs))
     })
+    .or_else(|| {
+        // addi(subi(a, b), b) and addi(b, subi(a, b)) are a (wrapping arithmetic).
+        for (s, other) in [(b.lhs, b.rhs), (b.rhs, b.lhs)] {
+            if let Some(sub) = def_by(ctx, s, names::SUBI, 2) {
+                if ctx.operand(sub, 1) == other {
+                    return fold_value(ctx.operand(sub, 0));
+                }
+            }
+        }
+        None
+    })
 }
 
 fn fold_subi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
@@ -208,9 +234,19 @@ fn fold_subi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     if b.lhs == b.rhs {
         return constant(ctx, op, 0);
     }
-    b.rhs_int(ctx)
-        .filter(|y| y.is_zero())
-        .and_then(|_| fold_value(b.lhs))
+    if b.rhs_int(ctx).is_some_and(|y| y.is_zero()) {
+        return fold_value(b.lhs);
+    }
+    // subi(addi(a, b), b) is a, subi(addi(a, b), a) is b (wrapping arithmetic).
+    let add = def_by(ctx, b.lhs, names::ADDI, 2)?;
+    let (x, y) = (ctx.operand(add, 0), ctx.operand(add, 1));
+    if b.rhs == y {
+        fold_value(x)
+    } else if b.rhs == x {
+        fold_value(y)
+    } else {
+        None
+    }
 }
 
 fn fold_muli(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {

@@ -3,7 +3,8 @@
 use crate::consts::{fold_attr, fold_value, IntVal};
 use crate::fold::const_attr;
 use crate::names;
-use crate::patterns::SelectI1ToCond;
+use crate::patterns::*;
+use crate::predicates::CmpIPredicate;
 use crate::reverse::{needs, FnRule};
 use crate::syntax::{parse_attr_dict, print_attr_dict};
 use crate::verify::{Check, TypeClass};
@@ -36,8 +37,34 @@ static SELECT_RULE: &dyn ReverseRule = &FnRule {
     },
 };
 
+/// Upstream's order: by benefit (ops matched), then as added.
 fn patterns(v: &mut Vec<Box<dyn RewritePattern>>) {
     v.push(Box::new(SelectI1ToCond));
+    v.push(fn_pattern(
+        "arith-redundant-select-false",
+        names::SELECT,
+        redundant_select_false,
+    ));
+    v.push(fn_pattern(
+        "arith-redundant-select-true",
+        names::SELECT,
+        redundant_select_true,
+    ));
+    v.push(fn_pattern(
+        "arith-select-not-cond",
+        names::SELECT,
+        select_not_cond,
+    ));
+    v.push(fn_pattern(
+        "arith-select-i1-to-not",
+        names::SELECT,
+        select_i1_to_not,
+    ));
+    v.push(fn_pattern(
+        "arith-select-to-extui",
+        names::SELECT,
+        select_to_extui,
+    ));
 }
 
 fn verify(ctx: &Context, op: OpId) -> DiagResult<()> {
@@ -112,6 +139,20 @@ fn fold(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Option<Vec<Fold
     }
     if t == f {
         return fold_value(t);
+    }
+    // select(cmpi eq a b, a, b) is b, select(cmpi ne a b, a, b) is a (either operand order).
+    if let Some(cmp) = def_by(ctx, ctx.operand(op, 0), names::CMPI, 2) {
+        let pred = crate::CmpIOp(cmp).predicate(ctx);
+        let (l, r) = (ctx.operand(cmp, 0), ctx.operand(cmp, 1));
+        if matches!(pred, Some(CmpIPredicate::Eq | CmpIPredicate::Ne))
+            && ((l == t && r == f) || (r == t && l == f))
+        {
+            return fold_value(if pred == Some(CmpIPredicate::Ne) {
+                t
+            } else {
+                f
+            });
+        }
     }
     // Two equal constants: interned attributes compare by identity.
     match (const_attr(c, 1), const_attr(c, 2)) {

@@ -60,3 +60,190 @@ fn replace_inner_cast(op: OpId, rw: &mut Rewriter<'_>, inner: &str, new: &str) -
     rw.replace_op(op, &[r]);
     true
 }
+
+/// `trunci(ext a)` -> `trunci a` when `a` is wider than the result, and `trunci(trunci a)` ->
+/// `trunci a`, in place (upstream TruncIOp::fold). The op keeps its flags over an extension
+/// (the bits it drops are `a`'s or copies of them); over a truncation it keeps only those both
+/// carry: the outer one's `nuw` says nothing of the bits the inner one dropped, which upstream
+/// keeps anyway.
+pub fn trunci_in_place(op: OpId, rw: &mut Rewriter<'_>) -> bool {
+    use super::int::overflow_bits;
+    use crate::consts::int_width;
+    use crate::flags::FlagKind;
+    let ctx = rw.ctx();
+    let Some(v) = operands_n(ctx, op, 1) else {
+        return false;
+    };
+    let width = |v: qd_ir::Value| int_width(ctx, ctx.value_type(v));
+    let dst = width(ctx.result(op, 0));
+    for ext in [names::EXTUI, names::EXTSI] {
+        if let Some(e) = def_by(ctx, v[0], ext, 1) {
+            let a = ctx.operand(e, 0);
+            if width(a).zip(dst).is_some_and(|(s, d)| s > d) {
+                rw.set_operand(op, 0, a);
+                return true;
+            }
+            return false;
+        }
+    }
+    let Some(inner) = def_by(ctx, v[0], names::TRUNCI, 1) else {
+        return false;
+    };
+    let a = ctx.operand(inner, 0);
+    let flags = overflow_bits(ctx, op) & overflow_bits(ctx, inner);
+    let name = FlagKind::Overflow.prop_name();
+    let attr = rw.intern(|ctx| FlagKind::Overflow.attr(ctx, flags));
+    rw.modify_op_in_place(op, |ctx| {
+        ctx.set_operand(op, 0, a);
+        ctx.set_prop(op, name, attr);
+    });
+    true
+}
+
+/// `trunci(ext x)` -> `ext x` when the truncation only drops extension bits: the extension is
+/// wider than the result, which is wider than x (upstream TruncIExtSIToExtSI/TruncIExtUIToExtUI).
+pub fn trunci_of_ext_to_ext(op: OpId, rw: &mut Rewriter<'_>) -> bool {
+    use crate::consts::int_width;
+    let ctx = rw.ctx();
+    let Some(v) = operands_n(ctx, op, 1) else {
+        return false;
+    };
+    let width = |t| int_width(ctx, t);
+    for ext in [names::EXTSI, names::EXTUI] {
+        let Some(e) = def_by(ctx, v[0], ext, 1) else {
+            continue;
+        };
+        let x = ctx.operand(e, 0);
+        let (Some(we), Some(wt), Some(wx)) = (
+            width(ctx.value_type(v[0])),
+            width(result_ty(ctx, op)),
+            width(ctx.value_type(x)),
+        ) else {
+            return false;
+        };
+        if !(we > wt && wt > wx) {
+            return false;
+        }
+        let ty = result_ty(ctx, op);
+        let loc = rw.intern(|ctx| fused_loc(ctx, &[op, e]));
+        let r = create_elementwise(rw, op, ext, &[x], ty, loc, &[]);
+        rw.replace_op(op, &[r]);
+        return true;
+    }
+    false
+}
+
+/// `trunci(shrsi(x, c))` -> `trunci(shrui(x, c))` when c is exactly the number of bits the
+/// truncation drops, so that the bits in which the shifts differ are all dropped (upstream
+/// TruncIShrSIToTrunciShrUI). The truncation keeps `nuw` but not `nsw`: after shrui the dropped
+/// bits are zeros, which `nsw` would require to match the kept sign bit, x's own.
+pub fn trunci_shrsi_to_shrui(op: OpId, rw: &mut Rewriter<'_>) -> bool {
+    use super::int::{overflow_bits, NUW};
+    use crate::consts::{constant_value, int_width};
+    use crate::flags::FlagKind;
+    let ctx = rw.ctx();
+    let Some(v) = operands_n(ctx, op, 1) else {
+        return false;
+    };
+    let Some(sh) = def_by(ctx, v[0], names::SHRSI, 2) else {
+        return false;
+    };
+    let (x, c) = (ctx.operand(sh, 0), ctx.operand(sh, 1));
+    let Some(cattr) = constant_value(ctx, c) else {
+        return false;
+    };
+    let Some(amount) = super::int_const(ctx, c) else {
+        return false;
+    };
+    let (Some(wx), Some(wt)) = (
+        int_width(ctx, ctx.value_type(x)),
+        int_width(ctx, result_ty(ctx, op)),
+    ) else {
+        return false;
+    };
+    if wx <= wt || amount.zext() != (wx - wt) as u64 {
+        return false;
+    }
+    let flags = overflow_bits(ctx, op) & NUW;
+    let (xt, ty) = (ctx.value_type(x), result_ty(ctx, op));
+    let ct = ctx.value_type(c);
+    let loc = rw.intern(|ctx| fused_loc(ctx, &[op, sh]));
+    let Some(c2) = super::create_constant(rw, op, cattr, ct, loc) else {
+        return false;
+    };
+    let shr = create_elementwise(rw, op, names::SHRUI, &[x, c2], xt, loc, &[]);
+    let flags = rw.intern(|ctx| FlagKind::Overflow.attr(ctx, flags));
+    let r = create_elementwise(
+        rw,
+        op,
+        names::TRUNCI,
+        &[shr],
+        ty,
+        loc,
+        &[(FlagKind::Overflow.prop_name(), flags)],
+    );
+    rw.replace_op(op, &[r]);
+    true
+}
+
+/// `truncf(extf a)` -> `truncf a` in place when `a` is wider than the result: the extension is
+/// exact (upstream TruncFOp::fold; the `a` of the result type case is a fold).
+pub fn truncf_of_extf(op: OpId, rw: &mut Rewriter<'_>) -> bool {
+    use crate::consts::float_kind;
+    let ctx = rw.ctx();
+    let Some(v) = operands_n(ctx, op, 1) else {
+        return false;
+    };
+    let Some(e) = def_by(ctx, v[0], names::EXTF, 1) else {
+        return false;
+    };
+    let a = ctx.operand(e, 0);
+    let (Some(src), Some(dst)) = (
+        float_kind(ctx, ctx.value_type(a)),
+        float_kind(ctx, result_ty(ctx, op)),
+    ) else {
+        return false;
+    };
+    if src.width() <= dst.width() {
+        return false;
+    }
+    rw.set_operand(op, 0, a);
+    true
+}
+
+/// `truncf(sitofp x)` -> `sitofp x` and `truncf(uitofp x)` -> `uitofp x` to the narrow type,
+/// without a rounding mode (upstream TruncFSIToFPToSIToFP/TruncFUIToFPToUIToFP). Upstream
+/// rewrites any width; ours only where the first conversion is exact (x's width within the
+/// wide type's precision), as otherwise rounding twice may differ from rounding once (an i64
+/// just above a tie of f32 can round onto the tie in f64).
+pub fn truncf_of_itofp(op: OpId, rw: &mut Rewriter<'_>) -> bool {
+    use crate::consts::{float_kind, int_width};
+    let ctx = rw.ctx();
+    let Some(v) = operands_n(ctx, op, 1) else {
+        return false;
+    };
+    if ctx.prop_or_attr(op, "roundingmode").is_some() {
+        return false;
+    }
+    for conv in [names::SITOFP, names::UITOFP] {
+        let Some(c) = def_by(ctx, v[0], conv, 1) else {
+            continue;
+        };
+        let x = ctx.operand(c, 0);
+        let (Some(w), Some(mid)) = (
+            int_width(ctx, ctx.value_type(x)),
+            float_kind(ctx, ctx.value_type(v[0])),
+        ) else {
+            return false;
+        };
+        if w as i32 > super::cmp::precision(mid) {
+            return false;
+        }
+        let ty = result_ty(ctx, op);
+        let loc = rw.intern(|ctx| fused_loc(ctx, &[op, c]));
+        let r = create_elementwise(rw, op, conv, &[x], ty, loc, &[]);
+        rw.replace_op(op, &[r]);
+        return true;
+    }
+    false
+}

@@ -92,7 +92,7 @@ pub fn cmpi_of_extui(op: OpId, rw: &mut Rewriter<'_>) -> bool {
 }
 
 /// Bits of precision of a float kind (APFloat's `semanticsPrecision`, MLIR's mantissa width).
-fn precision(kind: qd_ir::FloatKind) -> i32 {
+pub(crate) fn precision(kind: qd_ir::FloatKind) -> i32 {
     match kind {
         qd_ir::FloatKind::F16 => 11,
         qd_ir::FloatKind::BF16 => 8,

@@ -10,12 +10,14 @@ mod cast;
 mod cmp;
 mod float;
 mod int;
+mod reassoc;
 mod select;
 
 pub use cast::*;
 pub use cmp::*;
 pub use float::*;
 pub use int::*;
+pub use reassoc::*;
 pub use select::*;
 
 use crate::build::elementwise_state;

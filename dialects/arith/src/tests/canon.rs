@@ -3,6 +3,7 @@
 
 use super::h;
 use crate::build::*;
+use crate::consts::IntVal;
 use crate::flags::FlagKind;
 use crate::names::*;
 use crate::patterns::*;
@@ -409,7 +410,7 @@ fn add_chain_keeps_only_the_flags_that_stay_true() {
         let op = def(h, outer);
         assert!(apply(
             h,
-            |o, rw| AddIConstChain.match_and_rewrite(o, rw),
+            |o, rw| ADDI_ADD_CONSTANT.match_and_rewrite(o, rw),
             op
         ));
         let new = def(h, h.ctx.operand(user, 0));
@@ -478,5 +479,289 @@ fn cmpf_of_int_to_float_becomes_cmpi() {
                 assert_eq!(h.verify(new), Ok(()), "case {k}");
             }
         }
+    }
+}
+
+/// `name(a, b)` on integers of a's width with overflow flags: None where a flag is violated
+/// (poison).
+fn eval_flagged(name: &str, a: IntVal, b: IntVal, flags: u8) -> Option<IntVal> {
+    let w = a.width();
+    let (sa, sb, ua, ub) = (
+        a.sext() as i128,
+        b.sext() as i128,
+        a.zext() as i128,
+        b.zext() as i128,
+    );
+    let (s, u) = match name {
+        ADDI => (sa + sb, ua + ub),
+        SUBI => (sa - sb, ua - ub),
+        MULI => (sa * sb, ua * ub),
+        _ => unreachable!(),
+    };
+    let smin = IntVal::signed_min(w).sext() as i128;
+    let smax = IntVal::signed_max(w).sext() as i128;
+    if flags & NSW != 0 && !(smin..=smax).contains(&s) {
+        return None;
+    }
+    if flags & NUW != 0 && !(0..(1i128 << w)).contains(&u) {
+        return None;
+    }
+    Some(IntVal::from_bits(u as u64, w))
+}
+
+#[test]
+fn reassociation_is_sound_for_every_i4_input_and_flag() {
+    // Wherever the two old ops are defined (no flag violated), the new op with the flags the
+    // rule keeps is defined and equal: exhaustive over i4 values and flag sets.
+    for rule in REASSOC_RULES {
+        for c0 in 0..16 {
+            for c1 in 0..16 {
+                for fi in 0..4u8 {
+                    for fo in 0..4u8 {
+                        let (c0, c1) = (IntVal::new(c0, 4), IntVal::new(c1, 4));
+                        let (k, flags) = rule.fold_constants(c0, c1, fo, fi);
+                        for x in 0..16 {
+                            let x = IntVal::new(x, 4);
+                            let (ia, ib) = if rule.inner_const_left {
+                                (c0, x)
+                            } else {
+                                (x, c0)
+                            };
+                            let Some(inner) = eval_flagged(rule.inner, ia, ib, fi) else {
+                                continue;
+                            };
+                            let (ra, rb) = if rule.root_const_left {
+                                (c1, inner)
+                            } else {
+                                (inner, c1)
+                            };
+                            let Some(old) = eval_flagged(rule.root, ra, rb, fo) else {
+                                continue;
+                            };
+                            let (na, nb) = if rule.new_const_left { (k, x) } else { (x, k) };
+                            assert_eq!(
+                                eval_flagged(rule.new, na, nb, flags),
+                                Some(old),
+                                "{} x={x:?} c0={c0:?} c1={c1:?} flags {fi}/{fo} -> {flags}",
+                                rule.name
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Upstream's own tests keep both flags where the constants are small.
+    let (k, f) = SUBI_RHS_SUB_CONSTANT_LHS.fold_constants(
+        IntVal::new(17, 64),
+        IntVal::new(42, 64),
+        NSW | NUW,
+        NSW | NUW,
+    );
+    assert_eq!((k.sext(), f), (-25, NSW | NUW));
+    let (_, f) = ADDI_SUB_CONSTANT_RHS.fold_constants(
+        IntVal::new(3, 8),
+        IntVal::new(1, 8),
+        NSW | NUW,
+        NSW | NUW,
+    );
+    assert_eq!(
+        f, NSW,
+        "1 - 3 wraps unsigned: (5 - 3) + 1 is defined, 5 + 254 is not"
+    );
+}
+
+#[test]
+fn add_sub_identities_fold() {
+    let mut h = h();
+    let (a, b) = (h.arg("i32"), h.arg("i32"));
+    let s = bin(&mut h, SUBI, a, b, "i32");
+    for (l, r) in [(s, b), (b, s)] {
+        let op = h.op(ADDI, &[l, r], "i32");
+        assert_eq!(h.fold_value(op), Some(a));
+    }
+    let op = h.op(ADDI, &[s, a], "i32");
+    assert_eq!(h.fold(op), None);
+    let add = bin(&mut h, ADDI, a, b, "i32");
+    let op = h.op(SUBI, &[add, b], "i32");
+    assert_eq!(h.fold_value(op), Some(a));
+    let op = h.op(SUBI, &[add, a], "i32");
+    assert_eq!(h.fold_value(op), Some(b));
+    let op = h.op(SUBI, &[b, add], "i32");
+    assert_eq!(h.fold(op), None);
+}
+
+#[test]
+fn subi_of_subi_and_negated_products() {
+    let mut h = h();
+    let (x, y) = (h.arg("i32"), h.arg("i32"));
+    let m1 = h.int(-1, "i32");
+    let s = bin(&mut h, SUBI, x, y, "i32");
+    let r = bin(&mut h, SUBI, s, x, "i32");
+    let user = h.op(XORI, &[r, r], "i32");
+    assert!(apply_v(&mut h, subi_of_subi_lhs, r));
+    let new = def(&h, h.ctx.operand(user, 0));
+    assert_eq!(h.ctx.operand(new, 1), y);
+    let r = bin(&mut h, SUBI, s, y, "i32");
+    assert!(!apply_v(&mut h, subi_of_subi_lhs, r));
+    let p = bin(&mut h, MULI, y, m1, "i32");
+    for (l, r, want) in [(x, p, [x, y]), (p, x, [x, y])] {
+        let a = bin(&mut h, ADDI, l, r, "i32");
+        let user = h.op(XORI, &[a, a], "i32");
+        assert!(apply_v(&mut h, addi_of_neg, a));
+        let new = def(&h, h.ctx.operand(user, 0));
+        assert_eq!(
+            (h.ctx.name(new), h.ctx.operand_vec(new)),
+            (SUBI, want.to_vec())
+        );
+    }
+    let m2 = h.int(-2, "i32");
+    let p2 = bin(&mut h, MULI, y, m2, "i32");
+    let a = bin(&mut h, ADDI, x, p2, "i32");
+    assert!(!apply_v(&mut h, addi_of_neg, a));
+}
+
+#[test]
+fn trunci_rewrites() {
+    let mut h = h();
+    let x64 = h.arg("i64");
+    let x8 = h.arg("i8");
+    // trunci(ext a) with a wider than the result: in place, keeping the flags.
+    let e = cast(&mut h, EXTSI, x64, "i128");
+    let t = cast(&mut h, TRUNCI, e, "i32");
+    set_overflow(&mut h, t, NUW);
+    let top = def(&h, t);
+    assert!(apply(&mut h, trunci_in_place, top));
+    assert_eq!(h.ctx.operand(top, 0), x64);
+    // ... with a of the result's type: a (a fold).
+    let e = cast(&mut h, EXTUI, x8, "i32");
+    let t = cast(&mut h, TRUNCI, e, "i8");
+    let top = def(&h, t);
+    assert_eq!(h.fold_value(top), Some(x8));
+    // ... with a narrower: trunci(extui a) is extui a.
+    let t = cast(&mut h, TRUNCI, e, "i16");
+    let top = def(&h, t);
+    assert!(!apply(&mut h, trunci_in_place, top));
+    let user = h.op(XORI, &[t, t], "i16");
+    assert!(apply(&mut h, trunci_of_ext_to_ext, top));
+    let new = def(&h, h.ctx.operand(user, 0));
+    assert_eq!((h.ctx.name(new), h.ctx.operand(new, 0)), (EXTUI, x8));
+    // trunci(trunci a): in place, with the flags both carry.
+    let t1 = cast(&mut h, TRUNCI, x64, "i32");
+    set_overflow(&mut h, t1, NSW);
+    let t2 = cast(&mut h, TRUNCI, t1, "i8");
+    set_overflow(&mut h, t2, NSW | NUW);
+    let t2op = def(&h, t2);
+    assert!(apply(&mut h, trunci_in_place, t2op));
+    assert_eq!(h.ctx.operand(t2op, 0), x64);
+    let a = h.ctx.prop_or_attr(t2op, "overflowFlags").unwrap();
+    assert_eq!(FlagKind::Overflow.bits_of(&h.ctx, a), Some(NSW));
+    // trunci(shrsi(x, 32)) to i32 becomes shrui; another shift amount does not.
+    for (amount, ok) in [(32, true), (31, false)] {
+        let c = h.int(amount, "i64");
+        let s = bin(&mut h, SHRSI, x64, c, "i64");
+        let t = cast(&mut h, TRUNCI, s, "i32");
+        set_overflow(&mut h, t, NSW | NUW);
+        let user = h.op(XORI, &[t, t], "i32");
+        assert_eq!(apply_v(&mut h, trunci_shrsi_to_shrui, t), ok);
+        if ok {
+            let new = def(&h, h.ctx.operand(user, 0));
+            let a = h.ctx.prop_or_attr(new, "overflowFlags").unwrap();
+            assert_eq!(FlagKind::Overflow.bits_of(&h.ctx, a), Some(NUW));
+            let shr = def(&h, h.ctx.operand(new, 0));
+            assert_eq!(h.ctx.name(shr), SHRUI);
+        }
+    }
+}
+
+#[test]
+fn truncf_rewrites() {
+    let mut h = h();
+    let a = h.arg("f32");
+    let e = cast(&mut h, EXTF, a, "f64");
+    let t = cast(&mut h, TRUNCF, e, "f16");
+    let top = def(&h, t);
+    assert!(apply(&mut h, truncf_of_extf, top));
+    assert_eq!(h.ctx.operand(top, 0), a);
+    // truncf(sitofp i32 to f64) to f32 is one sitofp: i32 is exact in f64.
+    let i = h.arg("i32");
+    let s = cast(&mut h, SITOFP, i, "f64");
+    let t = cast(&mut h, TRUNCF, s, "f32");
+    assert!(apply_v(&mut h, truncf_of_itofp, t));
+    // i64 is not exact in f64: two roundings may differ from one.
+    let l = h.arg("i64");
+    let s = cast(&mut h, UITOFP, l, "f64");
+    let t = cast(&mut h, TRUNCF, s, "f32");
+    assert!(!apply_v(&mut h, truncf_of_itofp, t));
+    // extf(truncf a) is a only when both allow `contract`.
+    let d = h.arg("f64");
+    let t = cast(&mut h, TRUNCF, d, "f32");
+    let e = cast(&mut h, EXTF, t, "f64");
+    let eop = def(&h, e);
+    assert_eq!(h.fold(eop), None);
+    let contract = FlagKind::FastMath.attr(&mut h.ctx, 1 << 5);
+    let top = def(&h, t);
+    h.ctx.set_prop(top, "fastmath", contract);
+    assert_eq!(h.fold(eop), None);
+    h.ctx.set_prop(eop, "fastmath", contract);
+    assert_eq!(h.fold_value(eop), Some(d));
+}
+
+#[test]
+fn select_rewrites() {
+    let mut h = h();
+    let (p, q) = (h.arg("i1"), h.arg("i1"));
+    let (a, b, c) = (h.arg("i32"), h.arg("i32"), h.arg("i32"));
+    let loc = h.loc;
+    let sel = |h: &mut Harness, c: Value, t: Value, f: Value| {
+        build_select(&mut h.builder(), c, t, f, loc)
+    };
+    // Redundant inner selects on the same condition.
+    let inner = sel(&mut h, p, a, b);
+    let s = sel(&mut h, p, inner, c);
+    assert!(apply_v(&mut h, redundant_select_true, s));
+    let s = sel(&mut h, p, c, inner);
+    assert!(apply_v(&mut h, redundant_select_false, s));
+    let s = sel(&mut h, q, inner, c);
+    assert!(!apply_v(&mut h, redundant_select_true, s));
+    // select(not p, a, b) swaps; `not` is xori with all ones.
+    let t = h.int(1, "i1");
+    let np = bin(&mut h, XORI, p, t, "i1");
+    let s = sel(&mut h, np, a, b);
+    let user = h.op(XORI, &[s, s], "i32");
+    assert!(apply_v(&mut h, select_not_cond, s));
+    let new = def(&h, h.ctx.operand(user, 0));
+    assert_eq!(h.ctx.operand_vec(new), vec![p, b, a]);
+    // select(p, false, true) is not p; select(p, 1, 0) is extui p, (p, 0, 1) extui(not p).
+    let f = h.int(0, "i1");
+    let s = sel(&mut h, p, f, t);
+    assert!(apply_v(&mut h, select_i1_to_not, s));
+    let s = sel(&mut h, p, t, f);
+    assert!(!apply_v(&mut h, select_i1_to_not, s));
+    let (one, zero) = (h.int(1, "i32"), h.int(0, "i32"));
+    let s = sel(&mut h, p, one, zero);
+    let user = h.op(XORI, &[s, s], "i32");
+    assert!(apply_v(&mut h, select_to_extui, s));
+    let new = def(&h, h.ctx.operand(user, 0));
+    assert_eq!((h.ctx.name(new), h.ctx.operand(new, 0)), (EXTUI, p));
+    let s = sel(&mut h, p, zero, one);
+    assert!(apply_v(&mut h, select_to_extui, s));
+    let two = h.int(2, "i32");
+    let s = sel(&mut h, p, two, zero);
+    assert!(!apply_v(&mut h, select_to_extui, s));
+    // An i1 select is not an extension.
+    let s = sel(&mut h, p, t, f);
+    assert!(!apply_v(&mut h, select_to_extui, s));
+    // Fold: select(cmpi eq a b, a, b) is b, ne gives a; another predicate does not fold.
+    for (pred, want) in [
+        (CmpIPredicate::Eq, Some(b)),
+        (CmpIPredicate::Ne, Some(a)),
+        (CmpIPredicate::Slt, None),
+    ] {
+        let c = cmpi(&mut h, pred, a, b);
+        let cv = h.ctx.result(c, 0);
+        let s = sel(&mut h, cv, a, b);
+        let sop = def(&h, s);
+        assert_eq!(h.fold_value(sop), want, "{pred:?}");
     }
 }

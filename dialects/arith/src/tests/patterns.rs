@@ -51,7 +51,7 @@ fn addi_chain() {
     let outer = h.op(ADDI, &[iv, c2], "i8");
     let ov = h.ctx.result(outer, 0);
     let user = h.op(NEGF, &[ov], "i8"); // any user of the result
-    assert!(apply(&mut h, &AddIConstChain, outer));
+    assert!(apply(&mut h, &ADDI_ADD_CONSTANT, outer));
     assert!(!h.ctx.is_alive(outer));
     let new = h.ctx.defining_op(h.ctx.operand(user, 0)).unwrap();
     assert_eq!(h.ctx.name(new), ADDI);
@@ -64,7 +64,7 @@ fn addi_chain() {
     let inner = h.op(ADDI, &[x, y], "i8");
     let iv = h.ctx.result(inner, 0);
     let outer = h.op(ADDI, &[iv, c2], "i8");
-    assert!(!apply(&mut h, &AddIConstChain, outer));
+    assert!(!apply(&mut h, &ADDI_ADD_CONSTANT, outer));
 }
 
 #[test]
