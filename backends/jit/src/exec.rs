@@ -130,12 +130,16 @@ impl Executable {
                     s.len()
                 ));
             }
-            let dtype = nd.dtype();
-            for i in 0..s.len() {
-                let v = s.data().get_f64(i).unwrap_or(0.0);
-                let cur = nd.data().get_f64(i).unwrap_or(0.0);
-                let x = qd_runtime::Scalar::from_f64(dtype, cur + v).map_err(err)?;
-                nd.data_mut().set(i, x).map_err(err)?;
+            if s.dtype() == nd.dtype() {
+                // The adjoint was just zeroed: the seed is its value.
+                *nd.data_mut() = s.data().clone();
+            } else {
+                let dtype = nd.dtype();
+                for i in 0..s.len() {
+                    let v = s.data().get_f64(i).unwrap_or(0.0);
+                    let x = qd_runtime::Scalar::from_f64(dtype, v).map_err(err)?;
+                    nd.data_mut().set(i, x).map_err(err)?;
+                }
             }
         }
         let steps = self.plan.steps.clone();

@@ -1,0 +1,307 @@
+//! Elementwise fusion (issue #18), side by side in one run on the `cpu` device:
+//!
+//! - a 6-op chain on 2^24 f32 (`sigmoid(relu(x * w + 0.5) - x * 0.25)`), fused (one kernel) vs
+//!   unfused (one kernel per op), forward and forward+backward: median time, the bytes the
+//!   kernels must move, and that as a percentage of the memcpy bandwidth measured in this run
+//!   (copying 2^24 f32 with as many threads as the cpu device runs);
+//! - the same chain in NumPy (python3 as a subprocess), the baseline a user would write;
+//! - the weighted BCE + weighted smooth-L1 detection loss on 2^22 elements, fused vs unfused;
+//! - the cost of a cache hit (a call's shapes to its compiled executable).
+//!
+//! `cargo bench -p qd-benches --bench fusion` (QD_FUSION_LOG2=20 for a quick run). Prints a table.
+
+use qd_jit::{jit_compile, Executable, Graph, Jit, Operand, Reduce, Sym};
+use qd_runtime::{DType, Ndarray};
+use std::time::{Duration, Instant};
+
+const REPS: usize = 9;
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn time(reps: usize, mut f: impl FnMut()) -> Duration {
+    f(); // warm
+    median(
+        (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed()
+            })
+            .collect(),
+    )
+}
+
+/// Bytes per second of a parallel copy of `n` f32 (read + write), with `threads` threads.
+fn memcpy_bandwidth(n: usize, threads: usize) -> f64 {
+    let src: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let mut dst = vec![0f32; n];
+    let chunk = n.div_ceil(threads);
+    let t = time(REPS, || {
+        std::thread::scope(|s| {
+            for (d, c) in dst.chunks_mut(chunk).zip(src.chunks(chunk)) {
+                s.spawn(move || d.copy_from_slice(c));
+            }
+        });
+    });
+    std::hint::black_box(&dst);
+    (2 * n * 4) as f64 / t.as_secs_f64()
+}
+
+fn values(n: usize, seed: u64) -> Vec<f64> {
+    let mut s = seed.wrapping_mul(0x9E3779B97F4A7C15) | 1;
+    (0..n)
+        .map(|_| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 11) as f64 / (1u64 << 53) as f64 * 2.0 - 1.0
+        })
+        .collect()
+}
+
+fn arr(n: usize, seed: u64) -> Ndarray {
+    Ndarray::from_f64(DType::F32, &[n], &values(n, seed)).unwrap()
+}
+
+/// sigmoid(relu(x * w + 0.5) - x * 0.25): mul, add, relu, mul, sub, sigmoid.
+fn chain(n: usize) -> Graph {
+    let mut g = Graph::new();
+    let x = g.input(&[n], DType::F32);
+    let w = g.input(&[n], DType::F32);
+    let a = g.apply("mul", &[x.into(), w.into()]);
+    let b = g.apply("add", &[a.into(), Operand::Scalar(0.5)]);
+    let c = g.apply("relu", &[b.into()]);
+    let d = g.apply("mul", &[x.into(), Operand::Scalar(0.25)]);
+    let e = g.apply("sub", &[c.into(), d.into()]);
+    let f = g.apply("sigmoid", &[e.into()]);
+    g.output(f);
+    g
+}
+
+/// heat = sum(heat_weight * bce(pred, target)), reg = sum(reg_weight * smooth_l1(pred - target)).
+fn detection_loss(n: usize) -> Graph {
+    let mut g = Graph::new();
+    let ins: Vec<Sym> = (0..4).map(|_| g.input(&[n], DType::F32)).collect();
+    let (p, t, hw, rw) = (ins[0], ins[1], ins[2], ins[3]);
+    let s = |x: Sym| Operand::Sym(x);
+    let c = Operand::Scalar;
+    // BCE with logits: max(p, 0) - p * t + log(1 + exp(-|p|)).
+    let relu = g.apply("relu", &[s(p)]);
+    let pt = g.apply("mul", &[s(p), s(t)]);
+    let ap = g.apply("abs", &[s(p)]);
+    let na = g.apply("neg", &[s(ap)]);
+    let ex = g.apply("exp", &[s(na)]);
+    let l1p = g.apply("add", &[s(ex), c(1.0)]);
+    let lg = g.apply("log", &[s(l1p)]);
+    let b0 = g.apply("sub", &[s(relu), s(pt)]);
+    let bce = g.apply("add", &[s(b0), s(lg)]);
+    let wb = g.apply("mul", &[s(hw), s(bce)]);
+    let heat = g.reduce(Reduce::Sum, wb, None);
+    // smooth L1: |d| < 1 ? 0.5 d^2 : |d| - 0.5.
+    let d = g.apply("sub", &[s(p), s(t)]);
+    let ad = g.apply("abs", &[s(d)]);
+    let small = g.apply("lt", &[s(ad), c(1.0)]);
+    let sq = g.apply("mul", &[s(d), s(d)]);
+    let half = g.apply("mul", &[s(sq), c(0.5)]);
+    let lin = g.apply("sub", &[s(ad), c(0.5)]);
+    let sl1 = g.apply("select", &[s(small), s(half), s(lin)]);
+    let wr = g.apply("mul", &[s(rw), s(sl1)]);
+    let reg = g.reduce(Reduce::Sum, wr, None);
+    g.output(heat);
+    g.output(reg);
+    g
+}
+
+struct Row {
+    what: String,
+    time: Duration,
+    bytes: f64,
+}
+
+fn run(e: &mut Executable, inputs: Vec<Ndarray>, backward: bool) -> Duration {
+    let seeds: Vec<Ndarray> = e
+        .plan
+        .outputs
+        .iter()
+        .map(|&s| {
+            let (shape, _) = &e.plan.slots[s];
+            let n = shape.iter().product();
+            Ndarray::from_f64(DType::F32, shape, &vec![1.0; n]).unwrap()
+        })
+        .collect();
+    let mut b = e.bind(inputs).unwrap();
+    let t = time(REPS, || {
+        e.forward(&b).unwrap();
+        if backward {
+            e.backward(&mut b, &seeds).unwrap();
+        }
+    });
+    e.release(b);
+    t
+}
+
+fn numpy_ms(n: usize) -> Option<f64> {
+    let script = format!(
+        r#"
+import numpy as np, time
+n = {n}
+rng = np.random.default_rng(0)
+x = rng.uniform(-1, 1, n).astype(np.float32)
+w = rng.uniform(-1, 1, n).astype(np.float32)
+def f(x, w):
+    return 1.0 / (1.0 + np.exp(-(np.maximum(x * w + np.float32(0.5), np.float32(0)) - x * np.float32(0.25))))
+f(x, w)
+ts = []
+for _ in range({REPS}):
+    t = time.perf_counter(); f(x, w); ts.append(time.perf_counter() - t)
+ts.sort()
+print(ts[len(ts) // 2] * 1e3)
+"#
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        eprintln!("numpy: {}", String::from_utf8_lossy(&out.stderr));
+        return None;
+    }
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+fn main() {
+    let log2: u32 = std::env::var("QD_FUSION_LOG2")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(24);
+    let n = 1usize << log2;
+    let nl = n >> 2; // the loss: 2^22 at the default size
+    let threads = std::thread::available_parallelism().map_or(1, |p| p.get());
+    let bw = memcpy_bandwidth(n, threads);
+    let f32b = 4.0 * n as f64;
+    let mut rows = Vec::new();
+
+    let g = chain(n);
+    let mut fused = Jit::new("cpu").unwrap();
+    let mut unfused = Jit::new("cpu").unwrap().unfused();
+    let ins = || vec![arr(n, 1), arr(n, 2)];
+    {
+        let e = fused.compile(&g).unwrap();
+        rows.push(Row {
+            what: "chain fwd, fused".into(),
+            time: run(e, ins(), false),
+            bytes: 3.0 * f32b,
+        });
+        // fwd (x, w read, y written) + bwd (x, w, dy read, dx, dw written).
+        rows.push(Row {
+            what: "chain fwd+bwd, fused".into(),
+            time: run(e, ins(), true),
+            bytes: 8.0 * f32b,
+        });
+    }
+    {
+        let e = unfused.compile(&g).unwrap();
+        // mul 3, add 2, relu 2, mul 2, sub 3, sigmoid 2 arrays.
+        rows.push(Row {
+            what: "chain fwd, unfused (6 kernels)".into(),
+            time: run(e, ins(), false),
+            bytes: 14.0 * f32b,
+        });
+        rows.push(Row {
+            what: "chain fwd+bwd, unfused".into(),
+            time: run(e, ins(), true),
+            bytes: 14.0 * f32b + 8.0 * f32b,
+        });
+    }
+    if let Some(ms) = numpy_ms(n) {
+        rows.push(Row {
+            what: "chain fwd, NumPy".into(),
+            time: Duration::from_secs_f64(ms / 1e3),
+            bytes: 3.0 * f32b,
+        });
+    } else {
+        println!("(NumPy not available: pip install numpy)");
+    }
+    let lg = detection_loss(nl);
+    let lins = || (0..4).map(|k| arr(nl, 10 + k)).collect::<Vec<_>>();
+    let lb = 4.0 * nl as f64;
+    {
+        let e = fused.compile(&lg).unwrap();
+        let steps = e.plan.steps.len();
+        rows.push(Row {
+            what: format!("loss fwd, fused ({steps} kernels)"),
+            time: run(e, lins(), false),
+            bytes: 4.0 * lb,
+        });
+        rows.push(Row {
+            what: "loss fwd+bwd, fused".into(),
+            time: run(e, lins(), true),
+            bytes: 4.0 * lb + 6.0 * lb,
+        });
+    }
+    {
+        let e = unfused.compile(&lg).unwrap();
+        let steps = e.plan.steps.len();
+        rows.push(Row {
+            what: format!("loss fwd, unfused ({steps} kernels)"),
+            time: run(e, lins(), false),
+            bytes: 4.0 * lb,
+        });
+        rows.push(Row {
+            what: "loss fwd+bwd, unfused".into(),
+            time: run(e, lins(), true),
+            bytes: 4.0 * lb + 6.0 * lb,
+        });
+    }
+
+    // Cache hit: a call's shapes to its executable (trace and compile skipped).
+    let mut f = jit_compile(Jit::new("cpu").unwrap(), |[x, w]| {
+        ((x * w + 0.5).relu() - x * 0.25).sigmoid()
+    });
+    let sig = vec![(vec![1024usize], DType::F32), (vec![1024usize], DType::F32)];
+    f.executable(&sig).unwrap();
+    let k = 100_000;
+    let t = Instant::now();
+    for _ in 0..k {
+        std::hint::black_box(f.executable(&sig).unwrap());
+    }
+    let hit = t.elapsed() / k as u32;
+
+    println!(
+        "\nfusion bench: n = 2^{log2} f32 (loss: 2^{}), cpu device, {threads} threads",
+        log2 - 2
+    );
+    println!("memcpy bandwidth (same run): {:.2} GB/s\n", bw / 1e9);
+    println!(
+        "| {:<34} | {:>10} | {:>10} | {:>10} | {:>9} |",
+        "case", "time (ms)", "MB moved", "GB/s", "% memcpy"
+    );
+    println!(
+        "|{:-<36}|{:->12}|{:->12}|{:->12}|{:->11}|",
+        "", "", "", "", ""
+    );
+    for r in &rows {
+        let gbs = r.bytes / r.time.as_secs_f64() / 1e9;
+        println!(
+            "| {:<34} | {:>10.3} | {:>10.1} | {:>10.2} | {:>8.1}% |",
+            r.what,
+            r.time.as_secs_f64() * 1e3,
+            r.bytes / 1e6,
+            gbs,
+            100.0 * gbs * 1e9 / bw
+        );
+    }
+    println!(
+        "\ncache hit (shapes -> compiled executable): {:.3} us per call",
+        hit.as_secs_f64() * 1e6
+    );
+    println!(
+        "cache: {} misses, {} hits, compile {:.1} ms",
+        f.stats().misses,
+        f.stats().hits,
+        f.stats().compile_time.as_secs_f64() * 1e3
+    );
+}
