@@ -4,7 +4,10 @@
 //! interpreter's semantics are spelled out with upstream ops: integer division and remainder by
 //! zero and shifts by the width or more stop the thread with their error site; `divsi`, `remsi`,
 //! `ceildivsi` and `floordivsi` by -1 are done apart (wrapping `-a`, or 0); `fptosi`/`fptoui`
-//! saturate (NaN gives 0).
+//! saturate (NaN gives 0); `maxnumf`/`minnumf` are IEEE 754-2019 maximumNumber/minimumNumber
+//! (-0 below +0, where LLVM's maxnum may return either zero); `math.fpowi` is repeated
+//! multiplication as Rust's `powi` (libgcc's `__powisf2`) for exponents that fit in i32 and
+//! `powf` in f64 past them, as the interpreter (MLIR's own expansion differs on both).
 
 use super::{Emit, Val, R};
 use crate::ir::{self, Blk, V};
@@ -13,6 +16,7 @@ use melior::ir::r#type::TypeLike;
 use melior::ir::{Attribute, Type};
 use qd_arith::names as a;
 use qd_ir::{AttrData, OpId};
+use qd_math::names as m;
 
 pub(super) fn emit(e: &mut Emit<'_, '_>, op: OpId, name: &str, block: Blk) -> R<()> {
     let ir = e.ir;
@@ -25,6 +29,29 @@ pub(super) fn emit(e: &mut Emit<'_, '_>, op: OpId, name: &str, block: Blk) -> R<
         .iter()
         .map(|&r| e.ty(ir.value_type(r)))
         .collect::<R<Vec<Type>>>()?;
+    // Verified IR has these arities; anything else is refused rather than indexed.
+    let special = matches!(
+        name,
+        a::DIVSI
+            | a::DIVUI
+            | a::REMSI
+            | a::REMUI
+            | a::CEILDIVSI
+            | a::FLOORDIVSI
+            | a::CEILDIVUI
+            | a::SHLI
+            | a::SHRSI
+            | a::SHRUI
+    );
+    let unary = matches!(name, a::FPTOSI | a::FPTOUI | a::TRUNCF);
+    if (special && operands.len() != 2)
+        || (unary && operands.len() != 1)
+        || ((special || unary) && results.len() != 1)
+    {
+        return Err(e.err(format!(
+            "'{name}' with an unexpected number of operands or results"
+        )));
+    }
     let v = match name {
         a::CONSTANT => constant(e, op, block, results.first().copied())?,
         a::DIVSI | a::DIVUI | a::REMSI | a::REMUI | a::CEILDIVSI | a::FLOORDIVSI | a::CEILDIVUI => {
@@ -46,6 +73,12 @@ pub(super) fn emit(e: &mut Emit<'_, '_>, op: OpId, name: &str, block: Blk) -> R<
             e.op1(block, name, &[x, s], t, &[])?
         }
         a::FPTOSI | a::FPTOUI => saturating(e, name, block, operands[0], results[0])?,
+        a::MAXNUMF | a::MINNUMF if operands.len() == 2 => {
+            number_min_max(e, name == a::MINNUMF, block, operands[0], operands[1])?
+        }
+        m::FPOWI if operands.len() == 2 && results.len() == 1 => {
+            fpowi(e, block, operands[0], operands[1])?
+        }
         a::TRUNCF => {
             let mode = ir.prop(op, "roundingmode").map(|m| ir.attr_data(m));
             if matches!(mode, Some(AttrData::Integer { value, .. }) if *value != 0) {
@@ -171,4 +204,121 @@ fn saturating<'c>(e: &mut Emit<'_, 'c>, name: &str, block: Blk, x: V, to: Type<'
     let v = e.op1(block, "arith.select", &[too_low, lo_c, v], to, &[])?;
     let v = e.op1(block, "arith.select", &[nan, zero, v], to, &[])?;
     Ok(v)
+}
+
+/// `cmpf` with predicate `p` (MLIR's number).
+fn cmpf(e: &mut Emit<'_, '_>, block: Blk, p: i64, x: V, y: V) -> R<V> {
+    let attr = IntegerAttribute::new(e.i64(), p).into();
+    e.op1(block, "arith.cmpf", &[x, y], e.i1(), &[("predicate", attr)])
+}
+
+/// IEEE 754-2019 minimumNumber (`min`) or maximumNumber of `x` and `y`: a NaN loses to a number,
+/// -0 is below +0. y wins when x is NaN, or y is a number and beyond x (or equal to it with the
+/// sign that wins).
+fn number_min_max(e: &mut Emit<'_, '_>, min: bool, block: Blk, x: V, y: V) -> R<V> {
+    let t = ir::type_of(x);
+    let width = if t.is_f32() {
+        32
+    } else if t.is_f64() {
+        64
+    } else {
+        16
+    };
+    let it: Type = melior::ir::r#type::IntegerType::new(e.b.cx, width).into();
+    // uno = 14, ord = 7, olt = 4, ogt = 2, oeq = 1; slt = 2, sge = 5.
+    let x_nan = cmpf(e, block, 14, x, x)?;
+    let y_num = cmpf(e, block, 7, y, y)?;
+    let beyond = cmpf(e, block, if min { 4 } else { 2 }, y, x)?;
+    let equal = cmpf(e, block, 1, y, x)?;
+    let bits = e.op1(block, "arith.bitcast", &[y], it, &[])?;
+    let zero = e.const_int(it, 0)?;
+    let sign = e.cmpi(block, if min { 2 } else { 5 }, bits, zero)?;
+    let i1 = e.i1();
+    let tie = e.op1(block, "arith.andi", &[equal, sign], i1, &[])?;
+    let better = e.op1(block, "arith.ori", &[beyond, tie], i1, &[])?;
+    let num_better = e.op1(block, "arith.andi", &[y_num, better], i1, &[])?;
+    let take_y = e.op1(block, "arith.ori", &[x_nan, num_better], i1, &[])?;
+    e.op1(block, "arith.select", &[take_y, y, x], t, &[])
+}
+
+/// `math.fpowi x, n`: for n in i32, `__powisf2`'s loop (u = |n| as unsigned; y = u odd ? x : 1;
+/// while (u >>= 1) { x *= x; if (u odd) y *= x; }; n < 0 ? 1 / y : y); past i32, `powf` in f64.
+fn fpowi(e: &mut Emit<'_, '_>, block: Blk, x: V, n: V) -> R<V> {
+    let ft = ir::type_of(x);
+    let nt = ir::type_of(n);
+    let width = int_width(e, nt)?;
+    let i32t: Type = melior::ir::r#type::IntegerType::new(e.b.cx, 32).into();
+    let m = match width.cmp(&32) {
+        std::cmp::Ordering::Less => e.op1(block, "arith.extsi", &[n], i32t, &[])?,
+        std::cmp::Ordering::Equal => n,
+        std::cmp::Ordering::Greater => e.op1(block, "arith.trunci", &[n], i32t, &[])?,
+    };
+    let zero = e.const_int(i32t, 0)?;
+    let one_i = e.const_int(i32t, 1)?;
+    let fone = FloatAttribute::new(e.b.cx, ft, 1.0).into();
+    let one_f = e.op1(block, "arith.constant", &[], ft, &[("value", fone)])?;
+    // slt = 2, ne = 1.
+    let neg = e.cmpi(block, 2, m, zero)?;
+    let minus = e.op1(block, "arith.subi", &[zero, m], i32t, &[])?;
+    let u = e.op1(block, "arith.select", &[neg, minus, m], i32t, &[])?;
+    let low = e.op1(block, "arith.andi", &[u, one_i], i32t, &[])?;
+    let odd = e.cmpi(block, 1, low, zero)?;
+    let y0 = e.op1(block, "arith.select", &[odd, x, one_f], ft, &[])?;
+    // scf.while (x, y, u): before: u >>= 1, go on while it is not 0; after: x *= x, y *= x when
+    // u is odd.
+    let carried = [ft, ft, i32t];
+    let (before_r, before) = e.b.region(&carried);
+    let (after_r, after) = e.b.region(&carried);
+    let w =
+        e.b.append(
+            block,
+            "scf.while",
+            &[x, y0, u],
+            &carried,
+            &[],
+            vec![before_r, after_r],
+        )
+        .map_err(|msg| e.err(msg))?;
+    let (bx, by, bu) = (
+        ir::block_arg(before, 0),
+        ir::block_arg(before, 1),
+        ir::block_arg(before, 2),
+    );
+    let shifted = e.op1(before, "arith.shrui", &[bu, one_i], i32t, &[])?;
+    let more = e.cmpi(before, 1, shifted, zero)?;
+    e.append(before, "scf.condition", &[more, bx, by, shifted], &[], &[])?;
+    let (ax, ay, au) = (
+        ir::block_arg(after, 0),
+        ir::block_arg(after, 1),
+        ir::block_arg(after, 2),
+    );
+    let x2 = e.op1(after, "arith.mulf", &[ax, ax], ft, &[])?;
+    let yx = e.op1(after, "arith.mulf", &[ay, x2], ft, &[])?;
+    let bit = e.op1(after, "arith.andi", &[au, one_i], i32t, &[])?;
+    let set = e.cmpi(after, 1, bit, zero)?;
+    let y2 = e.op1(after, "arith.select", &[set, yx, ay], ft, &[])?;
+    e.yield_(after, &[x2, y2, au])?;
+    let y = ir::result(w, 1);
+    let inv = e.op1(block, "arith.divf", &[one_f, y], ft, &[])?;
+    let small = e.op1(block, "arith.select", &[neg, inv, y], ft, &[])?;
+    if width <= 32 {
+        return Ok(small);
+    }
+    // Past i32: powf in f64 (exact integers up to 2^53 keep an odd power's sign).
+    let f64t = Type::float64(e.b.cx);
+    let xd = if ft == f64t {
+        x
+    } else {
+        e.op1(block, "arith.extf", &[x], f64t, &[])?
+    };
+    let nd = e.op1(block, "arith.sitofp", &[n], f64t, &[])?;
+    let p = e.op1(block, "math.powf", &[xd, nd], f64t, &[])?;
+    let wide = if ft == f64t {
+        p
+    } else {
+        e.op1(block, "arith.truncf", &[p], ft, &[])?
+    };
+    let back = e.op1(block, "arith.extsi", &[m], nt, &[])?;
+    let fits = e.cmpi(block, 0, back, n)?;
+    e.op1(block, "arith.select", &[fits, small, wide], ft, &[])
 }
