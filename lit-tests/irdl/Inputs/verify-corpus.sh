@@ -8,10 +8,10 @@
 # the file, when qd-opt or mlir-opt fails on one.
 set -u
 irdl=$1
-work=$2
 root=$3
-rm -rf "$work"
-mkdir -p "$work"
+# A fresh directory per run (WORK_DIR.XXXXXX), kept only when something fails: runs of the
+# suite that share a build directory do not see each other's files.
+work=$(mktemp -d "$2.XXXXXX")
 
 files=()
 for f in "$root"/examples/*.mlir "$root"/examples/grad/*.mlir "$root"/examples/grad/peer/*.mlir; do
@@ -62,4 +62,5 @@ for stage in qd ad lowered; do
   done
   echo "$stage: $n files verified,$counts ops"
 done
+[ $status -eq 0 ] && rm -rf "$work"
 exit $status
