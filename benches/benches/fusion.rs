@@ -10,7 +10,7 @@
 //!
 //! `cargo bench -p qd-benches --bench fusion` (QD_FUSION_LOG2=20 for a quick run). Prints a table.
 
-use qd_jit::{jit_compile, Executable, Graph, Jit, Operand, Reduce, Sym};
+use qd_jit::{jit_compile, Executable, Graph, Jit, Operand, Sym};
 use qd_runtime::{DType, Ndarray};
 use std::time::{Duration, Instant};
 
@@ -81,37 +81,12 @@ fn chain(n: usize) -> Graph {
     g
 }
 
-/// heat = sum(heat_weight * bce(pred, target)), reg = sum(reg_weight * smooth_l1(pred - target)).
+/// The detection loss (qd_jit::losses, the form the fused pattern recognises).
 fn detection_loss(n: usize) -> Graph {
     let mut g = Graph::new();
     let ins: Vec<Sym> = (0..4).map(|_| g.input(&[n], DType::F32)).collect();
-    let (p, t, hw, rw) = (ins[0], ins[1], ins[2], ins[3]);
-    let s = |x: Sym| Operand::Sym(x);
-    let c = Operand::Scalar;
-    // BCE with logits: max(p, 0) - p * t + log(1 + exp(-|p|)).
-    let relu = g.apply("relu", &[s(p)]);
-    let pt = g.apply("mul", &[s(p), s(t)]);
-    let ap = g.apply("abs", &[s(p)]);
-    let na = g.apply("neg", &[s(ap)]);
-    let ex = g.apply("exp", &[s(na)]);
-    let l1p = g.apply("add", &[s(ex), c(1.0)]);
-    let lg = g.apply("log", &[s(l1p)]);
-    let b0 = g.apply("sub", &[s(relu), s(pt)]);
-    let bce = g.apply("add", &[s(b0), s(lg)]);
-    let wb = g.apply("mul", &[s(hw), s(bce)]);
-    let heat = g.reduce(Reduce::Sum, wb, None);
-    // smooth L1: |d| < 1 ? 0.5 d^2 : |d| - 0.5.
-    let d = g.apply("sub", &[s(p), s(t)]);
-    let ad = g.apply("abs", &[s(d)]);
-    let small = g.apply("lt", &[s(ad), c(1.0)]);
-    let sq = g.apply("mul", &[s(d), s(d)]);
-    let half = g.apply("mul", &[s(sq), c(0.5)]);
-    let lin = g.apply("sub", &[s(ad), c(0.5)]);
-    let sl1 = g.apply("select", &[s(small), s(half), s(lin)]);
-    let wr = g.apply("mul", &[s(rw), s(sl1)]);
-    let reg = g.reduce(Reduce::Sum, wr, None);
-    g.output(heat);
-    g.output(reg);
+    let l = qd_jit::losses::detection_loss(&mut g, ins[0], ins[1], ins[2], ins[3]);
+    g.output(l);
     g
 }
 
@@ -228,35 +203,27 @@ fn main() {
     let lg = detection_loss(nl);
     let lins = || (0..4).map(|k| arr(nl, 10 + k)).collect::<Vec<_>>();
     let lb = 4.0 * nl as f64;
-    {
-        let e = fused.compile(&lg).unwrap();
+    let mut generic = Jit::new("cpu").unwrap().without_patterns();
+    for (label, jit) in [
+        ("fused, pattern", &mut fused),
+        ("fused, generic", &mut generic),
+        ("unfused", &mut unfused),
+    ] {
+        let e = jit.compile(&lg).unwrap();
         let steps = e.plan.steps.len();
+        // fwd: 4 inputs read; bwd: 4 inputs read, 4 gradients written (the least any kernel
+        // must move).
         rows.push(Row {
-            what: format!("loss fwd, fused ({steps} kernels)"),
+            what: format!("loss fwd, {label} ({steps} kernels)"),
             time: run(e, lins(), false),
             bytes: 4.0 * lb,
         });
         rows.push(Row {
-            what: "loss fwd+bwd, fused".into(),
+            what: format!("loss fwd+bwd, {label}"),
             time: run(e, lins(), true),
-            bytes: 4.0 * lb + 6.0 * lb,
+            bytes: 12.0 * lb,
         });
     }
-    {
-        let e = unfused.compile(&lg).unwrap();
-        let steps = e.plan.steps.len();
-        rows.push(Row {
-            what: format!("loss fwd, unfused ({steps} kernels)"),
-            time: run(e, lins(), false),
-            bytes: 4.0 * lb,
-        });
-        rows.push(Row {
-            what: "loss fwd+bwd, unfused".into(),
-            time: run(e, lins(), true),
-            bytes: 4.0 * lb + 6.0 * lb,
-        });
-    }
-
     // Cache hit: a call's shapes to its executable (trace and compile skipped).
     let mut f = jit_compile(Jit::new("cpu").unwrap(), |[x, w]| {
         ((x * w + 0.5).relu() - x * 0.25).sigmoid()

@@ -37,19 +37,16 @@ pub struct Executable {
     pub ir: String,
 }
 
-/// Compiles `graph` on `device`; `fuse` false gives one kernel per op (the unfused baseline).
+/// Compiles `graph` on `device` with the fusion `options` (`fuse` false: one kernel per op, the
+/// unfused baseline; `patterns`: the fused loss patterns first).
 pub fn compile_graph(
     graph: &Graph,
     device: Box<dyn Device>,
-    fuse: bool,
+    options: FuseOptions,
 ) -> Result<Executable, String> {
     let mut ctx = qd_dialects::context();
     let (module, f) = graph.to_module(&mut ctx, "jit")?;
     qd_ir::verifier::verify(&ctx, module).map_err(|d| diags(&d))?;
-    let options = FuseOptions {
-        fuse,
-        ..FuseOptions::default()
-    };
     fuse_function(&mut ctx, f, options).map_err(|d| diags(&[d]))?;
     let ir = qd_ir::text::print_op(&ctx, module, &qd_ir::text::PrintOptions::default());
     let plan = extract_plan(&ctx, f)?;

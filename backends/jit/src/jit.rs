@@ -27,7 +27,7 @@ type Traced = Box<dyn Fn(&[Tensor]) -> Vec<Tensor>>;
 pub struct Jit {
     factory: Factory,
     device: String,
-    fuse: bool,
+    options: qd_fusion::FuseOptions,
     cache: HashMap<String, Executable>,
     pub stats: CacheStats,
 }
@@ -58,7 +58,7 @@ impl Jit {
         Jit {
             factory,
             device: name.to_string(),
-            fuse: true,
+            options: qd_fusion::FuseOptions::default(),
             cache: HashMap::new(),
             stats: CacheStats::default(),
         }
@@ -66,7 +66,13 @@ impl Jit {
 
     /// Turns fusion off (one kernel per op): the unfused baseline, same results.
     pub fn unfused(mut self) -> Jit {
-        self.fuse = false;
+        self.options.fuse = false;
+        self
+    }
+
+    /// Leaves the fused loss patterns out (generic fusion only).
+    pub fn without_patterns(mut self) -> Jit {
+        self.options.patterns = false;
         self
     }
 
@@ -101,7 +107,7 @@ impl Jit {
         if self.cache.contains_key(&key) {
             self.stats.hits += 1;
         } else {
-            let e = compile_graph(g, (self.factory)()?, self.fuse)?;
+            let e = compile_graph(g, (self.factory)()?, self.options)?;
             self.stats.misses += 1;
             self.stats.compile_time += start.elapsed();
             self.cache.insert(key.clone(), e);

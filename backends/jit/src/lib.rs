@@ -15,11 +15,13 @@
 //! - [`compile`]: a graph to an [`Executable`]: fused function, [`Plan`] of launches, program.
 //! - [`exec`]: running an executable: bind, forward, backward.
 //! - [`jit`]: [`Jit`] (device, cache, [`CacheStats`]) and [`JitFn`].
+//! - [`losses`]: the detection loss in the form the fused loss pattern recognises.
 
 pub mod compile;
 pub mod exec;
 pub mod graph;
 pub mod jit;
+pub mod losses;
 pub mod trace;
 
 pub use compile::{compile_graph, Executable, Plan, Step};

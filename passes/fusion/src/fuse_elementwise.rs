@@ -21,6 +21,7 @@ pub fn fuse_elementwise_pass_info() -> PassInfo {
             options: FuseOptions {
                 fuse: opts.get_bool("fuse"),
                 lanes: opts.get_uint("lanes"),
+                patterns: opts.get_bool("patterns"),
             },
             ..Default::default()
         }))
@@ -29,6 +30,11 @@ pub fn fuse_elementwise_pass_info() -> PassInfo {
         "fuse",
         true,
         "fuse chains (false: one kernel per op, the unfused baseline)",
+    ))
+    .option(OptionDecl::bool(
+        "patterns",
+        true,
+        "rewrite the registered fused loss patterns first (with fuse only)",
     ))
     .option(OptionDecl::uint(
         "lanes",
@@ -42,6 +48,8 @@ pub fn fuse_elementwise_pass_info() -> PassInfo {
 pub struct FuseOptions {
     pub fuse: bool,
     pub lanes: u64,
+    /// Apply the fused loss patterns ([`crate::patterns`]) first (only when fusing).
+    pub patterns: bool,
 }
 
 impl Default for FuseOptions {
@@ -49,6 +57,7 @@ impl Default for FuseOptions {
         FuseOptions {
             fuse: true,
             lanes: 0,
+            patterns: true,
         }
     }
 }
@@ -116,6 +125,9 @@ pub fn fuse_function(
         return Ok((0, 0));
     };
     let fname = FuncOp(f).name(ctx).to_string();
+    if options.fuse && options.patterns {
+        crate::patterns::apply_patterns(ctx, f)?;
+    }
     let groups = group_ops(ctx, block, options.fuse);
     for g in &groups {
         let n: i64 = g.shape.iter().product();

@@ -18,8 +18,10 @@
 pub mod codegen;
 pub mod fuse_elementwise;
 pub mod group;
+pub mod patterns;
 
 pub use fuse_elementwise::{
     fuse_elementwise_pass_info, fuse_function, FuseElementwise, FuseOptions,
 };
+pub use patterns::{apply_patterns, register_pattern, Match, Pattern};
 pub use qd_ndarray::{register_primitive, BackwardArgs, BackwardFn, ForwardFn};

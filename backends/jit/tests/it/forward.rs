@@ -160,3 +160,45 @@ fn bad_shapes_and_dtypes_are_errors_not_panics() {
     assert!(e.contains("expects 2 inputs"), "{e}");
     assert!(Jit::new("no-such-device").is_err());
 }
+
+#[test]
+fn an_op_without_a_fusible_rule_ends_the_chain_and_runs_alone() {
+    qd_jit::register_primitive(
+        "cube_not_fusible_t",
+        1,
+        std::sync::Arc::new(|b, v, loc| {
+            let sq = qd_arith::build_binary(b, "arith.mulf", v[0], v[0], loc);
+            qd_arith::build_binary(b, "arith.mulf", sq, v[0], loc)
+        }),
+        None,
+        false,
+    )
+    .unwrap();
+    let mut f = jit_compile(Jit::new("interp").unwrap(), |[x]| {
+        let a = x * 2.0 - 0.5;
+        let c = qd_jit::trace::apply("cube_not_fusible_t", &[a.into_operand()]);
+        (c + 1.0).tanh() * x
+    });
+    let x = rand(DType::F64, &[40], 12);
+    let xv = x.to_f64_vec();
+    let (out, g) = f
+        .call_with_grad(vec![x.clone()], &[arr(DType::F64, &[40], &[1.0; 40])])
+        .unwrap();
+    let sig = vec![(vec![40usize], DType::F64)];
+    // mul+sub | cube | add+tanh+mul: three kernels.
+    assert_eq!(f.executable(&sig).unwrap().plan.steps.len(), 3);
+    let want: Vec<f64> = xv
+        .iter()
+        .map(|&x| ((2.0 * x - 0.5).powi(3) + 1.0).tanh() * x)
+        .collect();
+    close(&out[0].to_f64_vec(), &want, 1e-12, "y");
+    let dwant: Vec<f64> = xv
+        .iter()
+        .map(|&x| {
+            let a = 2.0 * x - 0.5;
+            let t = (a.powi(3) + 1.0).tanh();
+            t + x * (1.0 - t * t) * 3.0 * a * a * 2.0
+        })
+        .collect();
+    close(&g[0].to_f64_vec(), &dwant, 1e-10, "dy/dx");
+}
