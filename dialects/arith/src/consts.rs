@@ -1,9 +1,11 @@
-//! Constant values as folders see them: fixed-width integers (APInt-like, index counts as 64
-//! bits), floats computed in their type's precision, and the bit encodings bitcast needs.
+//! Constant values as folders see them: fixed-width integers (APInt-like, 0 to 64 bits; index
+//! counts as 64), floats computed in their type's precision, and the bit encodings bitcast needs.
 
 use qd_ir::{AttrData, Attribute, Context, FloatKind, FoldResult, Type, TypeData, Value};
 
-/// An integer of `width` bits (1..=64), its bits kept zero-extended.
+/// An integer of `width` bits (0..=64), its bits kept zero-extended. An i0 has one value, 0,
+/// which is every one of its special values at once (zero, all ones, signed min and max), as
+/// APInt's zero-width integers are.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct IntVal {
     bits: u64,
@@ -24,7 +26,7 @@ impl IntVal {
         Self::from_bits(value as u64, width)
     }
     pub fn from_bits(bits: u64, width: u32) -> Self {
-        debug_assert!((1..=64).contains(&width));
+        debug_assert!(width <= 64);
         IntVal {
             bits: bits & mask(width),
             width,
@@ -35,6 +37,9 @@ impl IntVal {
     }
     /// The value read as signed.
     pub fn sext(self) -> i64 {
+        if self.width == 0 {
+            return 0;
+        }
         let shift = 64 - self.width;
         ((self.bits << shift) as i64) >> shift
     }
@@ -52,6 +57,9 @@ impl IntVal {
         self.bits == mask(self.width)
     }
     pub fn signed_min(width: u32) -> Self {
+        if width == 0 {
+            return Self::from_bits(0, 0);
+        }
         Self::from_bits(1u64 << (width - 1), width)
     }
     pub fn signed_max(width: u32) -> Self {
@@ -74,7 +82,7 @@ impl IntVal {
 /// The width of a signless or signed integer or index type of at most 64 bits (index: 64).
 pub fn int_width(ctx: &Context, ty: Type) -> Option<u32> {
     match ctx.type_data(ty) {
-        TypeData::Integer { width, .. } if (1..=64).contains(width) => Some(*width),
+        TypeData::Integer { width, .. } if *width <= 64 => Some(*width),
         TypeData::Index => Some(64),
         _ => None,
     }
@@ -216,6 +224,11 @@ mod tests {
         assert_eq!(IntVal::signed_min(8).sext(), -128);
         assert_eq!(IntVal::signed_max(64).sext(), i64::MAX);
         assert_eq!(IntVal::from_bits(1, 1).sext(), -1);
+        let z = IntVal::new(-1, 0);
+        assert_eq!((z.zext(), z.sext()), (0, 0));
+        assert!(z.is_zero() && z.is_all_ones() && !z.is_one());
+        assert_eq!(IntVal::signed_min(0), z);
+        assert_eq!(IntVal::signed_max(0), z);
     }
 
     #[test]

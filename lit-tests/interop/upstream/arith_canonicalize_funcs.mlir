@@ -1,7 +1,7 @@
 // Our own checks (issue #17) for the functions of upstream Arith/canonicalize.mlir that use only ops qd implements but sit in
 // chunks that do not (vectors, tensors, ...), one chunk each. Inputs are mlir-opt 22's re-print of
 // upstream's inputs (functions renamed), CHECK lines derived from mlir-opt 22's output.
-// 117 of 124 such chunks; the others are listed, with why, in #17's closing note.
+// 123 of 124 such chunks; the others are listed, with why, in #17's closing note.
 // RUN: qd-opt %s -canonicalize="test-convergence" --split-input-file | FileCheck %s
 
 // CHECK-LABEL: func.func @select_same_val(%arg0: i1, %arg1: i64) -> i64
@@ -1214,6 +1214,66 @@ func.func @fold_or_xor6(%arg0: index) -> index {
   %0 = arith.xori %arg0, %c-1 : index
   %1 = arith.ori %arg0, %0 : index
   return %1 : index
+}
+
+// -----
+// CHECK-LABEL: func.func @extsi_i0() -> i16
+// CHECK-DAG:     %[[C0_I16:.*]] = arith.constant 0 : i16
+// CHECK:      return %[[C0_I16]] : i16
+func.func @extsi_i0() -> i16 {
+  %c0_i0 = arith.constant 0 : i0
+  %0 = arith.extsi %c0_i0 : i0 to i16
+  return %0 : i16
+}
+
+// -----
+// CHECK-LABEL: func.func @extui_i0() -> i16
+// CHECK-DAG:     %[[C0_I16:.*]] = arith.constant 0 : i16
+// CHECK:      return %[[C0_I16]] : i16
+func.func @extui_i0() -> i16 {
+  %c0_i0 = arith.constant 0 : i0
+  %0 = arith.extui %c0_i0 : i0 to i16
+  return %0 : i16
+}
+
+// -----
+// CHECK-LABEL: func.func @trunc_i0() -> i0
+// CHECK-DAG:     %[[C0_I0:.*]] = arith.constant 0 : i0
+// CHECK:      return %[[C0_I0]] : i0
+func.func @trunc_i0() -> i0 {
+  %c-1_i8 = arith.constant -1 : i8
+  %0 = arith.trunci %c-1_i8 : i8 to i0
+  return %0 : i0
+}
+
+// -----
+// CHECK-LABEL: func.func @shli_i0() -> i0
+// CHECK-DAG:     %[[C0_I0:.*]] = arith.constant 0 : i0
+// CHECK:      return %[[C0_I0]] : i0
+func.func @shli_i0() -> i0 {
+  %c0_i0 = arith.constant 0 : i0
+  %0 = arith.shli %c0_i0, %c0_i0 : i0
+  return %0 : i0
+}
+
+// -----
+// CHECK-LABEL: func.func @shrsi_i0() -> i0
+// CHECK-DAG:     %[[C0_I0:.*]] = arith.constant 0 : i0
+// CHECK:      return %[[C0_I0]] : i0
+func.func @shrsi_i0() -> i0 {
+  %c0_i0 = arith.constant 0 : i0
+  %0 = arith.shrsi %c0_i0, %c0_i0 : i0
+  return %0 : i0
+}
+
+// -----
+// CHECK-LABEL: func.func @shrui_i0() -> i0
+// CHECK-DAG:     %[[C0_I0:.*]] = arith.constant 0 : i0
+// CHECK:      return %[[C0_I0]] : i0
+func.func @shrui_i0() -> i0 {
+  %c0_i0 = arith.constant 0 : i0
+  %0 = arith.shrui %c0_i0, %c0_i0 : i0
+  return %0 : i0
 }
 
 // -----

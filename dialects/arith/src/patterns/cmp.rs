@@ -164,7 +164,7 @@ pub fn cmpf_int_to_fp_const(op: OpId, rw: &mut Rewriter<'_>) -> bool {
     };
     let x = ctx.operand(conv, 0);
     let int_ty = ctx.value_type(x);
-    let Some(w) = int_width(ctx, int_ty) else {
+    let Some(w) = int_width(ctx, int_ty).filter(|w| *w > 0) else {
         return false;
     };
     let mant = precision(kind);
