@@ -35,3 +35,13 @@
 "builtin.module"() ({
   "test.op"() : () -> ()
 }) {sym_name = 3 : i32} : () -> ()
+
+// -----
+
+// As mlir-opt 22: in a func.func, names without a dialect resolve in func only.
+func.func @f() {
+  // expected-error@+1 {{custom op 'module' is unknown (tried 'func.module' as well)}}
+  module {
+  }
+  return
+}

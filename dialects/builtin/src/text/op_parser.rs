@@ -283,24 +283,20 @@ impl<'a, 'c> Parser<'a, 'c> {
             .ctx
             .lookup_op_name(written)
             .filter(|&n| self.ctx.op_name_info(n).is_some());
-        let default_dialect = self.default_dialects.last().copied().unwrap_or("");
+        // As MLIR: a name without `.` is looked up in the default dialect of the innermost
+        // enclosing op that sets one (`return` in a `func.func`), builtin at the top level.
+        let default_dialect = self.default_dialects.last().copied().unwrap_or("builtin");
         if op_name.is_none() && !written.contains('.') {
-            // The enclosing op's default dialect first (`return` in a `func.func`), then builtin.
-            for dialect in [default_dialect, "builtin"] {
-                if op_name.is_none() && !dialect.is_empty() {
-                    let full = format!("{dialect}.{written}");
-                    op_name = self
-                        .ctx
-                        .lookup_op_name(&full)
-                        .filter(|&n| self.ctx.op_name_info(n).is_some());
-                }
-            }
+            let full = format!("{default_dialect}.{written}");
+            op_name = self
+                .ctx
+                .lookup_op_name(&full)
+                .filter(|&n| self.ctx.op_name_info(n).is_some());
         }
         let Some(op_name) = op_name else {
-            let tried = match (written.contains('.'), default_dialect) {
-                (true, _) => String::new(),
-                (false, "") => format!(" (tried 'builtin.{written}' as well)"),
-                (false, d) => format!(" (tried '{d}.{written}' as well)"),
+            let tried = match written.contains('.') {
+                true => String::new(),
+                false => format!(" (tried '{default_dialect}.{written}' as well)"),
             };
             return Err(self.err_at(t.start, format!("custom op '{written}' is unknown{tried}")));
         };
@@ -316,7 +312,12 @@ impl<'a, 'c> Parser<'a, 'c> {
         let saved = (self.cur_op, self.cur_num_results);
         self.cur_op = Some(op_name);
         self.cur_num_results = num_results;
-        self.default_dialects.push(inner_dialect);
+        // An op that sets no default dialect keeps the enclosing one.
+        self.default_dialects.push(if inner_dialect.is_empty() {
+            default_dialect
+        } else {
+            inner_dialect
+        });
         let r = parse(self, &mut state);
         self.default_dialects.pop();
         (self.cur_op, self.cur_num_results) = saved;

@@ -30,15 +30,15 @@ fn call_checks_the_callee() {
     };
     assert_eq!(
         call("%0 = call @nope(%a) : (i32) -> i32"),
-        ["3:3: 'func.call' op 'nope' does not reference a valid function"]
+        ["3:8: 'func.call' op 'nope' does not reference a valid function"]
     );
     assert_eq!(
         call("%0 = call @g(%b) : (f32) -> i32"),
-        ["3:3: 'func.call' op operand type mismatch: expected operand type 'i32', but provided 'f32' for operand number 0"]
+        ["3:8: 'func.call' op operand type mismatch: expected operand type 'i32', but provided 'f32' for operand number 0"]
     );
     assert_eq!(
         call("%0 = call @g(%a, %a) : (i32, i32) -> i32"),
-        ["3:3: 'func.call' op incorrect number of operands for callee"]
+        ["3:8: 'func.call' op incorrect number of operands for callee"]
     );
     assert_eq!(
         call("call @g(%a) : (i32) -> ()"),
@@ -47,9 +47,9 @@ fn call_checks_the_callee() {
     assert_eq!(
         call("%0 = call @g(%a) : (i32) -> f32"),
         [
-            "3:3: 'func.call' op result type mismatch at index 0",
-            "note 3:3:       op result types: 'f32'",
-            "note 3:3: function result types: 'i32'"
+            "3:8: 'func.call' op result type mismatch at index 0",
+            "note 3:8:       op result types: 'f32'",
+            "note 3:8: function result types: 'i32'"
         ]
     );
     assert_eq!(
@@ -62,11 +62,11 @@ fn call_checks_the_callee() {
 fn constant_checks_its_function() {
     assert_eq!(
         errors("func.func @f() {\n  %0 = constant @nope : () -> ()\n  return\n}\n"),
-        ["2:3: 'func.constant' op reference to undefined function 'nope'"]
+        ["2:8: 'func.constant' op reference to undefined function 'nope'"]
     );
     assert_eq!(
         errors("func.func @f() {\n  %0 = constant @f : (i32) -> ()\n  return\n}\n"),
-        ["2:3: 'func.constant' op reference to function with mismatched type"]
+        ["2:8: 'func.constant' op reference to function with mismatched type"]
     );
 }
 
@@ -122,8 +122,13 @@ fn parse_errors_are_located_as_mlir_opt_locates_them() {
         parse_err("func.func @f() -> (i32 {a}, f32) attributes {sym_visibility = \"private\"} {\n  return\n}\n"),
         "1:45: custom op 'func.func' 'sym_visibility' is an inferred attribute and should not be specified in the explicit attribute dictionary"
     );
+    // In a func.func, names resolve in func only: a bare `module` is unknown, as in mlir-opt 22.
     assert_eq!(
         parse_err("func.func @f() {\n  module {}\n  nope\n}\n"),
+        "2:3: custom op 'module' is unknown (tried 'func.module' as well)"
+    );
+    assert_eq!(
+        parse_err("func.func @f() {\n  builtin.module {}\n  nope\n}\n"),
         "3:3: custom op 'nope' is unknown (tried 'func.nope' as well)"
     );
 }

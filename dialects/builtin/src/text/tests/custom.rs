@@ -194,13 +194,26 @@ fn builtin_module_custom_form_and_bare_builtin_names() {
 fn default_dialect_drops_the_prefix_inside_the_region() {
     // As MLIR's OpAsmOpInterface::getDefaultDialect: inside `test.scoped`, `test.add` prints as
     // `add` and parses back; a region of an op without a default dialect (the generic one below)
-    // prints every name in full again, and builtin ops stay reachable without prefix.
-    let src = "%c = \"test.generic_only\"() : () -> i32\ntest.scoped {\n  %a = add %c, %c : i32\n  %b = test.add %a, %a : i32\n  \"test.generic_only\"() ({\n    %d = add %b, %b : i32\n  }) : () -> ()\n  %e = unrealized_conversion_cast %a : i32 to f32\n}\n";
+    // prints every name in full again (but parses names in the enclosing default dialect, as
+    // MLIR's parser), and a builtin op needs its prefix there (mlir-opt 22: "custom op
+    // 'unrealized_conversion_cast' is unknown (tried 'func.unrealized_conversion_cast' as well)"
+    // in a func.func).
+    let src = "%c = \"test.generic_only\"() : () -> i32\ntest.scoped {\n  %a = add %c, %c : i32\n  %b = test.add %a, %a : i32\n  \"test.generic_only\"() ({\n    %d = add %b, %b : i32\n  }) : () -> ()\n  %e = builtin.unrealized_conversion_cast %a : i32 to f32\n}\n";
     let expected = "module {\n  %0 = \"test.generic_only\"() : () -> i32\n  test.scoped {\n    %1 = add %0, %0 : i32\n    %2 = add %1, %1 : i32\n    \"test.generic_only\"() ({\n      %4 = test.add %2, %2 : i32\n    }) : () -> ()\n    %3 = builtin.unrealized_conversion_cast %1 : i32 to f32\n  }\n}\n";
     assert_eq!(round_trip(src), expected);
     assert_eq!(round_trip(expected), expected);
     let g = round_trip_with(src, generic());
     assert!(g.contains("\"test.add\"(%0, %0)"), "{g}");
+    let (l, c, m) =
+        parse_error("test.scoped {\n  %e = unrealized_conversion_cast : i32 to f32\n}\n");
+    assert_eq!(
+        (l, c, m.as_str()),
+        (
+            2,
+            8,
+            "custom op 'unrealized_conversion_cast' is unknown (tried 'test.unrealized_conversion_cast' as well)"
+        )
+    );
 }
 
 #[test]
