@@ -22,8 +22,10 @@ pub struct Step {
 /// What runs for one call: slots (every array: inputs first), launches in order, output slots.
 #[derive(Clone, Debug)]
 pub struct Plan {
-    /// Each slot's shape (as the user sees it) and dtype.
+    /// Each slot's shape (as the user sees it) and storage dtype (i32 for i1 arrays).
     pub slots: Vec<(Vec<usize>, DType)>,
+    /// Whether each output is an i1 array (stored as i32, returned as i1).
+    pub bool_outputs: Vec<bool>,
     pub num_inputs: usize,
     pub steps: Vec<Step>,
     pub outputs: Vec<usize>,
@@ -83,7 +85,11 @@ fn extract_plan(ctx: &Context, f: OpId) -> Result<Plan, String> {
             let t = ctx.value_type(v);
             let a = ArrayType::from_type(ctx, t).ok_or("a launch operand is not an array")?;
             let shape = a.shape(ctx).iter().map(|&d| d as usize).collect();
-            let dtype = DType::from_type(ctx, a.elem(ctx))?;
+            // i1 arrays are stored as i32 (see qd_fusion::codegen::storage_type).
+            let dtype = match DType::from_type(ctx, a.elem(ctx))? {
+                DType::I1 => DType::I32,
+                d => d,
+            };
             slots.push((shape, dtype));
             Ok(slots.len() - 1)
         };
@@ -94,6 +100,7 @@ fn extract_plan(ctx: &Context, f: OpId) -> Result<Plan, String> {
     let num_inputs = slots.len();
     let mut steps = Vec::new();
     let mut outputs = Vec::new();
+    let mut bool_outputs = Vec::new();
     for op in ctx.block_op_vec(block) {
         if let Some(l) = LaunchOp::from_op(ctx, op) {
             let inputs = l
@@ -119,6 +126,8 @@ fn extract_plan(ctx: &Context, f: OpId) -> Result<Plan, String> {
         } else if ctx.name(op) == qd_func::RETURN_OP {
             for v in ctx.operand_vec(op) {
                 outputs.push(*slot.get(&v).ok_or("an output is not an array")?);
+                let e = ArrayType::from_type(ctx, ctx.value_type(v)).map(|a| a.elem(ctx));
+                bool_outputs.push(e.is_some_and(|e| DType::from_type(ctx, e) == Ok(DType::I1)));
             }
         } else if ctx.name(op) != qd_arith::names::CONSTANT {
             return Err(format!("'{}' was left unfused", ctx.name(op)));
@@ -129,6 +138,7 @@ fn extract_plan(ctx: &Context, f: OpId) -> Result<Plan, String> {
         num_inputs,
         steps,
         outputs,
+        bool_outputs,
     })
 }
 

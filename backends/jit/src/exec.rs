@@ -172,7 +172,16 @@ impl Executable {
     pub fn output(&self, b: &Binding, k: usize) -> Result<Ndarray, String> {
         let slot = self.plan.outputs[k];
         let nd = self.program.ndarray(b.ids[slot]).map_err(err)?;
-        Ndarray::new(&self.plan.slots[slot].0, nd.data().clone()).map_err(err)
+        let shape = &self.plan.slots[slot].0;
+        if self.plan.bool_outputs[k] {
+            let v: Vec<f64> = nd
+                .to_f64_vec()
+                .iter()
+                .map(|&x| f64::from(x != 0.0))
+                .collect();
+            return Ndarray::from_f64(qd_runtime::DType::I1, shape, &v).map_err(err);
+        }
+        Ndarray::new(shape, nd.data().clone()).map_err(err)
     }
 
     /// Frees every ndarray of `b`.

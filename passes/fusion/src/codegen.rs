@@ -74,6 +74,38 @@ impl ReduceShape {
     }
 }
 
+/// The rank-1 ndarray an array of element `e` is stored in: i1 arrays (comparison results) as
+/// i32, which every device can store (SPIR-V without Int8 cannot hold i1 or i8 buffers).
+pub fn storage_type(ctx: &mut Context, e: Type) -> Type {
+    let e = if is_i1(ctx, e) { ctx.i32_type() } else { e };
+    ndarray_type(ctx, 1, e)
+}
+
+fn is_i1(ctx: &Context, t: Type) -> bool {
+    matches!(ctx.type_data(t), qd_ir::TypeData::Integer { width: 1, .. })
+}
+
+/// Stores `v` (widening an i1 to i32) at `a[i]`.
+fn store(b: &mut Builder, v: Value, a: Value, i: Value, loc: Location) {
+    let v = if is_i1(b.ctx, b.ctx.value_type(v)) {
+        let i32t = b.ctx.i32_type();
+        qd_arith::build_cast(b, an::EXTUI, v, i32t, loc)
+    } else {
+        v
+    };
+    NdarrayStoreOp::build(b, v, a, &[i], loc);
+}
+
+/// Loads `a[i]`, as i1 when the array holds `elem` i1 (stored as i32).
+fn load(b: &mut Builder, a: Value, i: Value, elem: Type, loc: Location) -> Value {
+    let v = NdarrayLoadOp::build(b, a, &[i], loc).result(b.ctx);
+    if !is_i1(b.ctx, elem) {
+        return v;
+    }
+    let zero = c32(b, 0, loc);
+    qd_arith::build_cmpi(b, qd_arith::CmpIPredicate::Ne, v, zero, loc)
+}
+
 fn c32(b: &mut Builder, v: i64, loc: Location) -> Value {
     let t = b.ctx.i32_type();
     build_constant_int(b, v, t, loc)
@@ -136,14 +168,14 @@ pub fn emit_group(ctx: &mut Context, grp: &Group, name: &str, anchor: OpId, lane
         let t = ctx.value_type(v);
         params.push(if ArrayType::from_type(ctx, t).is_some() {
             let e = elem_of(ctx, t);
-            ndarray_type(ctx, 1, e)
+            storage_type(ctx, e)
         } else {
             t
         });
     }
     for &v in &outputs {
         let e = elem_of(ctx, ctx.value_type(v));
-        params.push(ndarray_type(ctx, 1, e));
+        params.push(storage_type(ctx, e));
     }
     for &t in &partial_types {
         let e = elem_of(ctx, t);
@@ -187,7 +219,7 @@ pub fn emit_group(ctx: &mut Context, grp: &Group, name: &str, anchor: OpId, lane
         let mut b = Builder::at_end(b.ctx, lbody);
         let vals = emit_elements(&mut b, grp, &ins, &scalars, i);
         for (&o, &a) in outputs.iter().zip(out_args) {
-            NdarrayStoreOp::build(&mut b, vals[&o], a, &[i], loc);
+            store(&mut b, vals[&o], a, i, loc);
         }
     } else {
         let rs = rshape;
@@ -229,7 +261,7 @@ pub fn emit_group(ctx: &mut Context, grp: &Group, name: &str, anchor: OpId, lane
             let i = row_index(&mut b, o, jj, k, rs, loc);
             let vals = emit_elements(&mut b, grp, &ins, &scalars, i);
             for (&ov, &a) in outputs.iter().zip(out_args) {
-                NdarrayStoreOp::build(&mut b, vals[&ov], a, &[i], loc);
+                store(&mut b, vals[&ov], a, i, loc);
             }
             for ((&r, &kind), &acc) in grp.reductions.iter().zip(&kinds).zip(&accs) {
                 let x = b.ctx.operand(r, 0);
@@ -297,7 +329,8 @@ fn emit_elements(
             .map(|a| a.shape(b.ctx))
             .unwrap_or_default();
         let idx = broadcast_index(b, i, &shape, ins.shape, loc);
-        let s = NdarrayLoadOp::build(b, ins.args[pos], &[idx], loc).result(b.ctx);
+        let elem = elem_of(b.ctx, b.ctx.value_type(v));
+        let s = load(b, ins.args[pos], idx, elem, loc);
         vals.insert(v, s);
         s
     };

@@ -21,6 +21,12 @@ pub struct Config {
 }
 
 impl Config {
+    /// The constructor of this configuration's device (for front ends that make one device per
+    /// compiled program, such as qd-jit).
+    pub fn factory(&self) -> fn() -> Result<Box<dyn Device>, String> {
+        self.make
+    }
+
     /// The device, or None (with a note) for vulkan where no Vulkan driver is installed at all
     /// (CI installs lavapipe, so there it runs).
     pub fn device(&self) -> Option<Box<dyn Device>> {

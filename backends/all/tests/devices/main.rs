@@ -6,5 +6,6 @@
 mod arith_ops;
 mod common;
 mod fpowi_wide;
+mod fusion;
 mod ndarray_atomics;
 mod timeout;

@@ -202,3 +202,25 @@ fn an_op_without_a_fusible_rule_ends_the_chain_and_runs_alone() {
         .collect();
     close(&g[0].to_f64_vec(), &dwant, 1e-10, "dy/dx");
 }
+
+#[test]
+fn comparison_outputs_come_back_as_booleans() {
+    let mut f = jit_compile(Jit::new("cpu").unwrap(), |[x]| (x.gt(0.0), x * 2.0));
+    let x = arr(DType::F32, &[4], &[-1.0, 0.5, 0.0, 2.0]);
+    let out = f.call(vec![x]).unwrap();
+    assert_eq!(out[0].dtype(), DType::I1);
+    assert_eq!(out[0].to_f64_vec(), vec![0.0, 1.0, 0.0, 1.0]);
+    // Unfused, the comparison is a stored intermediate (as i32) that the select reads back.
+    let mut g = Graph::new();
+    let x = g.input(&[4], DType::F32);
+    let m = g.apply("lt", &[x.into(), Operand::Scalar(0.25)]);
+    let s = g.apply("select", &[m.into(), x.into(), Operand::Scalar(9.0)]);
+    g.output(s);
+    let mut u = Jit::new("interp").unwrap().unfused();
+    let e = u.compile(&g).unwrap();
+    assert_eq!(e.plan.steps.len(), 2);
+    let out = e
+        .run(vec![arr(DType::F32, &[4], &[-1.0, 0.5, 0.0, 2.0])])
+        .unwrap();
+    assert_eq!(out[0].to_f64_vec(), vec![-1.0, 9.0, 0.0, 9.0]);
+}
