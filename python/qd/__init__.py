@@ -13,8 +13,9 @@ pipelines, and compile, run and differentiate kernels on NumPy arrays.
     print(prog["y"], prog["x.grad"])
 """
 
-from . import errors, ir, passes
+from . import errors, ir, jit, passes
 from ._qd import Kernel, Program, Tape, devices
+from .jit import jit_compile, register_primitive
 from .errors import (
     AdstackOverflowError,
     ArgumentError,
@@ -49,5 +50,8 @@ __all__ = [
     "devices",
     "errors",
     "ir",
+    "jit",
+    "jit_compile",
     "passes",
+    "register_primitive",
 ]

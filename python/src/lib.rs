@@ -1,5 +1,5 @@
 //! `qd._qd`, the extension module behind the `qd` Python package (python/qd): the IR
-//! (`ir`, `builder`), passes (`passes`), and programs on NumPy arrays (`program`, `kernel`,
+//! (`ir`, `builder`), passes (`passes`), the fusion JIT (`jit`), and programs on NumPy arrays (`program`, `kernel`,
 //! `tape`, with `arrays`, `buffers`, `storage`, `device` and `alloc` sharing NumPy's memory
 //! with the runtime). Errors are the classes of `qd/errors.py` (`errors`).
 
@@ -10,6 +10,7 @@ mod builder;
 mod device;
 mod errors;
 mod ir;
+mod jit;
 mod kernel;
 mod passes;
 mod program;
@@ -46,6 +47,10 @@ fn _qd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(passes::run, m)?)?;
     m.add_function(wrap_pyfunction!(passes::list, m)?)?;
     m.add_function(wrap_pyfunction!(passes::describe, m)?)?;
+    m.add_class::<jit::JitGraph>()?;
+    m.add_class::<jit::JitEngine>()?;
+    m.add_function(wrap_pyfunction!(jit::register_primitive, m)?)?;
+    m.add_function(wrap_pyfunction!(jit::primitive_names, m)?)?;
     m.add_function(wrap_pyfunction!(devices, m)?)?;
     m.add_function(wrap_pyfunction!(_live_foreign_buffers, m)?)?;
     Ok(())
