@@ -11,6 +11,9 @@ use crate::entity::*;
 use crate::types::{FloatKind, Signedness, TypeData};
 use std::borrow::Cow;
 
+/// Widest integer attribute value (the types go to MLIR's 16777215 bits).
+pub(crate) const MAX_VALUE_WIDTH: u32 = 1 << 16;
+
 /// A numeric literal: optional `-`, then an integer or float token.
 pub(crate) struct NumLit {
     pub neg: bool,
@@ -373,6 +376,7 @@ impl<'a, 'c> Parser<'a, 'c> {
     pub(crate) fn number_attr(&mut self, lit: &NumLit, ty: Type) -> DiagResult<Attribute> {
         match self.num_kind(ty) {
             NumKind::Int { width, sign } if width > 64 => {
+                self.check_value_width(lit.start, ty)?;
                 let words = self.int_words(lit, width, sign)?;
                 Ok(match apint::to_i64(&words) {
                     Some(v) => self.ctx.integer_attr(v, ty),
@@ -452,6 +456,20 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             Ok(mag as u64 as i64)
         }
+    }
+
+    /// Integer values (not types) are limited to [`MAX_VALUE_WIDTH`] bits: printing one in
+    /// decimal takes time quadratic in its width.
+    pub(crate) fn check_value_width(&mut self, offset: usize, ty: Type) -> DiagResult<()> {
+        let width = self.ctx.type_data(ty).bit_width().unwrap_or(0);
+        if width > MAX_VALUE_WIDTH {
+            let t = super::type_to_string(self.ctx, ty);
+            return Err(self.err_at(
+                offset,
+                format!("integer values wider than {MAX_VALUE_WIDTH} bits are not supported (type '{t}')"),
+            ));
+        }
+        Ok(())
     }
 
     /// The value of an integer literal for an integer type of any `width`, as its two's

@@ -28,6 +28,10 @@ enum Literal {
     Elems(Vec<Elem>, Option<Vec<i64>>),
 }
 
+/// Most bytes the elements of a literal may take (a short list of very wide integers could ask
+/// for far more than its text).
+const MAX_DATA_BYTES: usize = 1 << 28;
+
 /// Most elements a hex literal may fill: bounds what a hostile type (`tensor<99999999999x...>`)
 /// can make us allocate.
 const MAX_ELEMENTS: u64 = 1 << 28;
@@ -70,7 +74,11 @@ impl<'a, 'c> Parser<'a, 'c> {
         };
         let elem = td.element_type().expect("shaped");
         let bits = match self.ctx.type_data(elem) {
-            TypeData::Integer { width, .. } => *width,
+            TypeData::Integer { width, .. } => {
+                let w = *width;
+                self.check_value_width(kw.start, elem)?;
+                w
+            }
             TypeData::Index => 64,
             TypeData::Float(k) => k.width(),
             _ => {
@@ -119,6 +127,12 @@ impl<'a, 'c> Parser<'a, 'c> {
                             ),
                         ));
                     }
+                }
+                if elems.len().saturating_mul(bytes_for(bits)) > MAX_DATA_BYTES {
+                    return Err(self.err_at(
+                        kw.start,
+                        format!("elements literal holds more than {MAX_DATA_BYTES} bytes"),
+                    ));
                 }
                 let mut data = Vec::with_capacity(elems.len() * bytes_for(bits));
                 for e in &elems {

@@ -164,3 +164,45 @@ fn bad_shaped_input_gets_mlir_opt_error() {
         );
     }
 }
+
+#[test]
+fn hostile_sizes_are_located_errors_not_allocations() {
+    let err = |attr: &str| parse_error(&format!("\"t.a\"() {{a = {attr}}} : () -> ()")).2;
+    assert_eq!(
+        err("-1 : ui16777215"),
+        "integer values wider than 65536 bits are not supported (type 'ui16777215')"
+    );
+    assert_eq!(
+        err("dense<1> : tensor<2xi70000>"),
+        "integer values wider than 65536 bits are not supported (type 'i70000')"
+    );
+    assert_eq!(
+        err("dense<\"0x00\"> : tensor<99999999999x999999999xi8>"),
+        "elements literal type has more than 268435456 elements"
+    );
+    let many = vec!["1"; 40000].join(", ");
+    assert_eq!(
+        err(&format!("dense<[{many}]> : tensor<40000xi65536>")),
+        "elements literal holds more than 268435456 bytes"
+    );
+    assert_eq!(err("tensor<99999999999999999999xf32>"), "invalid dimension");
+    let deep = format!(
+        "dense<{}1{}> : tensor<1xi8>",
+        "[".repeat(300),
+        "]".repeat(300)
+    );
+    assert!(err(&deep).starts_with("nesting too deep"));
+    // A splat fills any shape without storing it; the widest values print.
+    assert_eq!(
+        print_attr_op("dense<1> : tensor<9223372036854775807x9223372036854775807xi8>"),
+        "\"t.a\"() {a = dense<1> : tensor<9223372036854775807x9223372036854775807xi8>} : () -> ()"
+    );
+    let ones = format!("0x{} : ui65536", "F".repeat(16384));
+    let max = print_attr_op(&ones);
+    // 2^65536 - 1 = 2003529930...
+    assert!(
+        max.starts_with("\"t.a\"() {a = 2003529930") && max.ends_with("5 : ui65536} : () -> ()"),
+        "{}",
+        &max[..40]
+    );
+}
