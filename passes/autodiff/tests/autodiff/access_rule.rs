@@ -121,7 +121,7 @@ qd.kernel @k() {
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
         errs[0].starts_with(
-            "13: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 11:7 read earlier in the same thread"
+            "13: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 11:12 read earlier in the same thread"
         ),
         "{errs:?}"
     );
@@ -151,7 +151,7 @@ qd.kernel @k() {
     let errs = errors(src);
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
-        errs[0].starts_with("12: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 10:7 read earlier in the same thread"),
+        errs[0].starts_with("12: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 10:12 read earlier in the same thread"),
         "{errs:?}"
     );
     // An atomic in a later task after a needed read of the same element.
@@ -174,7 +174,7 @@ qd.kernel @k() {
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
         errs[0].starts_with(
-            "12: global data access rule violated: this qd.atomic_add may overwrite an element of @x that the qd.load at 6:5 read in an earlier task"
+            "12: global data access rule violated: this qd.atomic_add may overwrite an element of @x that the qd.load at 6:10 read in an earlier task"
         ),
         "{errs:?}"
     );
@@ -395,7 +395,7 @@ fn ndarray_atomics_then_reads_in_a_later_task() {
     assert_eq!(errs.len(), 1, "{errs:?}\n{swapped}");
     assert!(
         errs[0].starts_with(
-            "12: global data access rule violated: this qd.ndarray_atomic_add may overwrite an element of ndarray argument #1 that the qd.ndarray_load at 5:5 read in an earlier task"
+            "12: global data access rule violated: this qd.ndarray_atomic_add may overwrite an element of ndarray argument #1 that the qd.ndarray_load at 5:10 read in an earlier task"
         ),
         "{errs:?}\n{swapped}"
     );

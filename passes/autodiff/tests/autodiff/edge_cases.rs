@@ -171,7 +171,7 @@ qd.kernel @k() {
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert!(
         errs[0].starts_with(
-            "7: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 5:5 read"
+            "7: global data access rule violated: this qd.store may overwrite an element of @x that the qd.load at 5:10 read"
         ),
         "{errs:?}"
     );
