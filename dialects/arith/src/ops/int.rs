@@ -339,13 +339,14 @@ fn fold_remui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
 
 fn fold_minsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
+    // x op x is x, before constant folding (upstream's order: the fold keeps the operand).
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
     if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
         Some(if x.sext() <= y.sext() { x } else { y })
     }) {
         return Some(r);
-    }
-    if b.lhs == b.rhs {
-        return fold_value(b.lhs);
     }
     // min(x, INT_MIN) is INT_MIN; min(x, INT_MAX) is x.
     let y = b.rhs_int(ctx)?;
@@ -360,13 +361,14 @@ fn fold_minsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
 
 fn fold_maxsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
+    // x op x is x, before constant folding (upstream's order: the fold keeps the operand).
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
     if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
         Some(if x.sext() >= y.sext() { x } else { y })
     }) {
         return Some(r);
-    }
-    if b.lhs == b.rhs {
-        return fold_value(b.lhs);
     }
     let y = b.rhs_int(ctx)?;
     if y == IntVal::signed_max(y.width()) {
@@ -380,13 +382,14 @@ fn fold_maxsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
 
 fn fold_minui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
+    // x op x is x, before constant folding (upstream's order: the fold keeps the operand).
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
     if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
         Some(if x.zext() <= y.zext() { x } else { y })
     }) {
         return Some(r);
-    }
-    if b.lhs == b.rhs {
-        return fold_value(b.lhs);
     }
     // minui(x, 0) is 0; minui(x, UINT_MAX) is x.
     match b.rhs_int(ctx) {
@@ -398,13 +401,14 @@ fn fold_minui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
 
 fn fold_maxui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
+    // x op x is x, before constant folding (upstream's order: the fold keeps the operand).
+    if b.lhs == b.rhs {
+        return fold_value(b.lhs);
+    }
     if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
         Some(if x.zext() >= y.zext() { x } else { y })
     }) {
         return Some(r);
-    }
-    if b.lhs == b.rhs {
-        return fold_value(b.lhs);
     }
     // maxui(x, UINT_MAX) is UINT_MAX; maxui(x, 0) is x.
     match b.rhs_int(ctx) {

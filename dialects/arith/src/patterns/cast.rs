@@ -167,7 +167,8 @@ pub fn trunci_shrsi_to_shrui(op: OpId, rw: &mut Rewriter<'_>) -> bool {
     let flags = overflow_bits(ctx, op) & NUW;
     let (xt, ty) = (ctx.value_type(x), result_ty(ctx, op));
     let ct = ctx.value_type(c);
-    let loc = rw.intern(|ctx| fused_loc(ctx, &[op, sh]));
+    let cop = ctx.defining_op(c).unwrap_or(sh);
+    let loc = rw.intern(|ctx| fused_loc(ctx, &[op, cop]));
     let Some(c2) = super::create_constant(rw, op, cattr, ct, loc) else {
         return false;
     };

@@ -4,7 +4,11 @@
 //! input, flags included; where upstream's is not, ours is narrowed and says so.
 //!
 //! As upstream's DRR patterns, new ops go right before the op they replace, get default flags
-//! unless a rule keeps some, and the location of the matched ops fused.
+//! unless a rule keeps some, and the location DRR gives them: the root's fused with the first
+//! N-1 ops its matcher walk records, N being the number of ops in the source pattern. That walk
+//! records a nested op after its operands and a matched constant when it meets it, so a rule
+//! with constants fuses the root with a constant rather than with the inner op (mlir-opt 22:
+//! `addi(addi(x, c0), c1)` -> loc(fused[root, c0])).
 
 mod cast;
 mod cmp;

@@ -143,7 +143,11 @@ impl RewritePattern for Reassoc {
         }
         let (k, flags) =
             self.fold_constants(c0, c1, overflow_bits(ctx, op), overflow_bits(ctx, inner));
-        let loc = rw.intern(|ctx| fused_loc(ctx, &[op, inner]));
+        // As DRR fuses them: the root and the first matched op after it in its walk, here the
+        // first constant met (the root's when on its left, else the inner op's).
+        let first = if self.root_const_left { c1v } else { c0v };
+        let first = ctx.defining_op(first).unwrap_or(inner);
+        let loc = rw.intern(|ctx| fused_loc(ctx, &[op, first]));
         let attr = rw.intern(|ctx| k.to_attr(ctx, ty));
         let Some(kv) = create_constant(rw, op, attr, ty, loc) else {
             return false;
@@ -341,11 +345,13 @@ pub fn addi_of_neg(op: OpId, rw: &mut Rewriter<'_>) -> bool {
     let Some(v) = operands_n(ctx, op, 2) else {
         return false;
     };
+    // The product's constant stands for it in the fused location (as DRR's walk meets it).
     let neg = |m: qd_ir::Value| {
         let d = def_by(ctx, m, MULI, 2)?;
-        int_const(ctx, ctx.operand(d, 1))?
+        let c = ctx.operand(d, 1);
+        int_const(ctx, c)?
             .is_all_ones()
-            .then(|| (d, ctx.operand(d, 0)))
+            .then(|| (ctx.defining_op(c).unwrap_or(d), ctx.operand(d, 0)))
     };
     let (a, b, mul) = if let Some((d, y)) = neg(v[1]) {
         (v[0], y, d)

@@ -101,7 +101,8 @@ pub fn select_not_cond(op: OpId, rw: &mut Rewriter<'_>) -> bool {
         return false;
     }
     let p = ctx.operand(not, 0);
-    let loc = rw.intern(|ctx| fused_loc(ctx, &[op, not]));
+    let ones = ctx.defining_op(ctx.operand(not, 1)).unwrap_or(not);
+    let loc = rw.intern(|ctx| fused_loc(ctx, &[op, ones]));
     let new = create_select(rw, op, p, v[2], v[1], loc);
     rw.replace_op(op, &[new]);
     true
