@@ -93,70 +93,230 @@ impl AffineExpr {
         AffineExpr::Bin(op, Box::new(l), Box::new(r))
     }
 
-    /// `l + r`, simplified: constants folded and kept on the right, `x + 0` is `x`,
-    /// `(x + c1) + c2` is `x + (c1 + c2)`.
+    /// `l + r`, simplified as MLIR's `simplifyAdd`: constants folded; a constant, or a symbolic
+    /// term added to a non-symbolic one, goes to the right; `x + 0` is `x`; `(x + c1) + c2` is
+    /// `x + (c1 + c2)`; `c1 * e + c2 * e` is `e * (c1 + c2)`; `(x + c) + y` is `(x + y) + c`.
     pub fn sum(l: AffineExpr, r: AffineExpr) -> AffineExpr {
-        match (l.as_const(), r.as_const()) {
-            (Some(a), Some(b)) => return AffineExpr::Const(a.wrapping_add(b)),
-            (Some(_), None) => return Self::sum(r, l),
-            (None, Some(0)) => return l,
-            (None, Some(b)) => {
-                if let AffineExpr::Bin(AffineOp::Add, ll, lr) = &l {
-                    if let Some(a) = lr.as_const() {
-                        return Self::sum((**ll).clone(), AffineExpr::Const(a.wrapping_add(b)));
-                    }
-                }
+        if let (Some(a), Some(b)) = (l.as_const(), r.as_const()) {
+            if let Some(v) = a.checked_add(b) {
+                return AffineExpr::Const(v);
+            }
+        }
+        if l.as_const().is_some() || (l.is_symbolic_or_constant() && !r.is_symbolic_or_constant()) {
+            return Self::sum(r, l);
+        }
+        // Two dims (or two symbols) go in position order (mlir-opt 22: `d2 + d1` is `d1 + d2`).
+        match (&l, &r) {
+            (AffineExpr::Dim(a), AffineExpr::Dim(b))
+            | (AffineExpr::Symbol(a), AffineExpr::Symbol(b))
+                if a > b =>
+            {
+                return Self::sum(r, l)
             }
             _ => {}
+        }
+        if r.as_const() == Some(0) {
+            return l;
+        }
+        if let (AffineExpr::Bin(AffineOp::Add, ll, lr), Some(b)) = (&l, r.as_const()) {
+            if let Some(a) = lr.as_const() {
+                return Self::sum((**ll).clone(), AffineExpr::Const(a.wrapping_add(b)));
+            }
+        }
+        // Like terms: `c1 * e + c2 * e` (a bare `e` counts as `1 * e`).
+        let (c1, e1) = l.scaled_term();
+        let (c2, e2) = r.scaled_term();
+        if e1 == e2 {
+            let e = e1.clone();
+            return Self::product(e.clone(), AffineExpr::Const(c1.wrapping_add(c2)))
+                .unwrap_or_else(|| Self::bin(AffineOp::Mul, e, AffineExpr::Const(c1 + c2)));
+        }
+        if let AffineExpr::Bin(AffineOp::Add, ll, lr) = &l {
+            if let Some(a) = lr.as_const() {
+                let inner = Self::sum((**ll).clone(), r);
+                return Self::sum(inner, AffineExpr::Const(a));
+            }
+        }
+        if let Some(m) = Self::as_mod(&l, &r) {
+            return m;
         }
         Self::bin(AffineOp::Add, l, r)
     }
 
-    /// `l * r`, simplified: constants folded, the symbolic or constant factor on the right,
-    /// `x * 1` is `x`, `x * 0` is `0`, `(x * c1) * c2` is `x * (c1 * c2)`. None when neither
-    /// side is symbolic or constant (not affine).
+    /// `e + ((e floordiv q) * q) * -1` or `e + (e floordiv c) * -c` as `e mod q` (MLIR's
+    /// simplifyAdd recognizes the remainder), else None.
+    fn as_mod(l: &AffineExpr, r: &AffineExpr) -> Option<AffineExpr> {
+        let AffineExpr::Bin(AffineOp::Mul, rl, rr) = r else {
+            return None;
+        };
+        if rr.as_const() == Some(-1) {
+            if let AffineExpr::Bin(AffineOp::Mul, fd, q) = &**rl {
+                let AffineExpr::Bin(AffineOp::FloorDiv, e, d) = &**fd else {
+                    return None;
+                };
+                if d == q && **e == *l {
+                    return Self::div_like(AffineOp::Mod, l.clone(), (**q).clone());
+                }
+            }
+        }
+        let AffineExpr::Bin(AffineOp::FloorDiv, e, d) = &**rl else {
+            return None;
+        };
+        let neg = Self::product((**rr).clone(), AffineExpr::Const(-1))?;
+        if **e == *l && **d == neg {
+            return Self::div_like(AffineOp::Mod, l.clone(), (**d).clone());
+        }
+        None
+    }
+
+    /// `(c, e)` for `e * c` with a constant `c`, else `(1, self)`.
+    fn scaled_term(&self) -> (i64, &AffineExpr) {
+        match self {
+            AffineExpr::Bin(AffineOp::Mul, l, r) => match r.as_const() {
+                Some(c) => (c, l),
+                None => (1, self),
+            },
+            _ => (1, self),
+        }
+    }
+
+    /// `l * r`, simplified as MLIR's `simplifyMul`: constants folded, the symbolic or constant
+    /// factor on the right, `x * 1` is `x`, `x * 0` is `0`, `(x * c1) * c2` is `x * (c1 * c2)`,
+    /// `(x * c) * y` is `(x * y) * c`. None when neither side is symbolic or constant (not
+    /// affine).
     pub fn product(l: AffineExpr, r: AffineExpr) -> Option<AffineExpr> {
         if let (Some(a), Some(b)) = (l.as_const(), r.as_const()) {
-            return Some(AffineExpr::Const(a.wrapping_mul(b)));
+            if let Some(v) = a.checked_mul(b) {
+                return Some(AffineExpr::Const(v));
+            }
         }
         if !l.is_symbolic_or_constant() && !r.is_symbolic_or_constant() {
             return None;
         }
         // The constant (or else symbolic) operand goes to the right.
-        if l.as_const().is_some() || (l.is_symbolic_or_constant() && !r.is_symbolic_or_constant()) {
+        if !r.is_symbolic_or_constant() || (l.as_const().is_some() && r.as_const().is_none()) {
             return Self::product(r, l);
         }
         match r.as_const() {
             Some(1) => return Some(l),
             Some(0) => return Some(AffineExpr::Const(0)),
-            Some(b) => {
-                if let AffineExpr::Bin(AffineOp::Mul, ll, lr) = &l {
-                    if let Some(a) = lr.as_const() {
-                        return Self::product((**ll).clone(), AffineExpr::Const(a.wrapping_mul(b)));
+            _ => {}
+        }
+        if let AffineExpr::Bin(AffineOp::Mul, ll, lr) = &l {
+            if let Some(a) = lr.as_const() {
+                return match r.as_const() {
+                    Some(b) => Self::product((**ll).clone(), AffineExpr::Const(a.wrapping_mul(b))),
+                    None => {
+                        let inner = Self::product((**ll).clone(), r)?;
+                        Self::product(inner, AffineExpr::Const(a))
                     }
-                }
+                };
             }
-            None => {}
         }
         Some(Self::bin(AffineOp::Mul, l, r))
     }
 
-    /// `l floordiv r`, `l ceildiv r`, `l mod r`: constants folded (a zero divisor is kept as
-    /// written), `x floordiv 1` and `x ceildiv 1` are `x`, `x mod 1` is `0`. None when the right
-    /// side is not symbolic or constant.
+    /// `l floordiv r`, `l ceildiv r`, `l mod r`, simplified as MLIR's `simplifyFloorDiv`,
+    /// `simplifyCeilDiv` and `simplifyMod`: constants folded (a zero divisor, or a non-positive
+    /// one for `mod`, is kept as written), `x floordiv 1` and `x ceildiv 1` are `x`,
+    /// `(x * c1) floordiv c2` is `x * (c1 / c2)` when `c2` divides `c1`, a multiple of `c` mod
+    /// `c` is `0`, `(a + b) mod c` drops a term that is a multiple of `c`, and `(x mod c1) mod
+    /// c2` is `x mod c2` when `c2` divides `c1`. None when the right side is not symbolic or
+    /// constant.
     pub fn div_like(op: AffineOp, l: AffineExpr, r: AffineExpr) -> Option<AffineExpr> {
         if !r.is_symbolic_or_constant() {
             return None;
         }
-        if let (Some(a), Some(b)) = (l.as_const(), r.as_const()) {
-            if let Some(v) = fold_div_like(op, a, b) {
+        let raw = |l: AffineExpr, r: AffineExpr| Some(Self::bin(op, l, r));
+        let Some(c) = r.as_const() else {
+            return raw(l, r);
+        };
+        if let Some(a) = l.as_const() {
+            if let Some(v) = fold_div_like(op, a, c) {
                 return Some(AffineExpr::Const(v));
             }
         }
-        match (op, r.as_const()) {
-            (AffineOp::FloorDiv | AffineOp::CeilDiv, Some(1)) => Some(l),
-            (AffineOp::Mod, Some(1)) => Some(AffineExpr::Const(0)),
-            _ => Some(Self::bin(op, l, r)),
+        // Division by zero or a negative number is kept as written.
+        if c < 1 {
+            return raw(l, r);
+        }
+        let lbin = match &l {
+            AffineExpr::Bin(k, ll, lr) => Some((*k, &**ll, &**lr)),
+            _ => None,
+        };
+        match op {
+            AffineOp::FloorDiv | AffineOp::CeilDiv => {
+                if c == 1 {
+                    return Some(l);
+                }
+                if let Some((AffineOp::Mul, ll, lr)) = lbin {
+                    if let Some(m) = lr.as_const().filter(|m| m % c == 0) {
+                        return Self::product(ll.clone(), AffineExpr::Const(m / c));
+                    }
+                }
+                if op == AffineOp::FloorDiv {
+                    if let Some((AffineOp::Add, ll, lr)) = lbin {
+                        if ll.largest_known_divisor() % c == 0
+                            || lr.largest_known_divisor() % c == 0
+                        {
+                            let a = Self::div_like(op, ll.clone(), r.clone())?;
+                            let b = Self::div_like(op, lr.clone(), r)?;
+                            return Some(Self::sum(a, b));
+                        }
+                    }
+                }
+                raw(l, r)
+            }
+            AffineOp::Mod => {
+                if l.largest_known_divisor() % c == 0 {
+                    return Some(AffineExpr::Const(0));
+                }
+                match lbin {
+                    Some((AffineOp::Add, ll, lr)) => {
+                        if ll.largest_known_divisor() % c == 0 {
+                            return Self::div_like(op, lr.clone(), r);
+                        }
+                        if lr.largest_known_divisor() % c == 0 {
+                            return Self::div_like(op, ll.clone(), r);
+                        }
+                    }
+                    Some((AffineOp::Mod, ll, lr))
+                        if lr.as_const().is_some_and(|m| m >= 1 && m % c == 0) =>
+                    {
+                        return Self::div_like(op, ll.clone(), r);
+                    }
+                    _ => {}
+                }
+                raw(l, r)
+            }
+            _ => raw(l, r),
+        }
+    }
+
+    /// MLIR's `getLargestKnownDivisor`: a constant the expression is always a multiple of.
+    fn largest_known_divisor(&self) -> i64 {
+        match self {
+            AffineExpr::Dim(_) | AffineExpr::Symbol(_) => 1,
+            AffineExpr::Const(c) => c.unsigned_abs().min(i64::MAX as u64) as i64,
+            AffineExpr::Bin(op, l, r) => match op {
+                AffineOp::Mul => l
+                    .largest_known_divisor()
+                    .wrapping_mul(r.largest_known_divisor()),
+                AffineOp::Add | AffineOp::Mod => {
+                    gcd(l.largest_known_divisor(), r.largest_known_divisor())
+                }
+                AffineOp::FloorDiv | AffineOp::CeilDiv => match r.as_const() {
+                    Some(c) if c != 0 => {
+                        let d = l.largest_known_divisor();
+                        if d % c == 0 {
+                            (d / c).wrapping_abs()
+                        } else {
+                            1
+                        }
+                    }
+                    _ => 1,
+                },
+            },
         }
     }
 
@@ -238,4 +398,12 @@ fn fold_div_like(op: AffineOp, a: i64, b: i64) -> Option<i64> {
         AffineOp::Mod if b > 0 => a.checked_rem_euclid(b),
         _ => None,
     }
+}
+
+fn gcd(a: i64, b: i64) -> i64 {
+    let (mut a, mut b) = (a.unsigned_abs(), b.unsigned_abs());
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.min(i64::MAX as u64) as i64
 }

@@ -36,3 +36,7 @@
 // RUN: qd-opt --mlir-print-op-generic %S/Inputs/arith_dense.mlir > %t.qd
 // RUN: mlir-opt --mlir-print-op-generic %S/Inputs/arith_dense.mlir > %t.mlir
 // RUN: diff %t.mlir %t.qd
+// Affine maps simplify as MLIR's AffineExpr constructors do (the maps of upstream IR/affine-map.mlir).
+// RUN: qd-opt --allow-unregistered-dialect %S/Inputs/affine_maps.mlir > %t.qd
+// RUN: mlir-opt --allow-unregistered-dialect %S/Inputs/affine_maps.mlir > %t.mlir
+// RUN: diff %t.mlir %t.qd

@@ -226,11 +226,11 @@ fn a_push_past_capacity_writes_nothing_and_sync_reports_it_once() {
     let e = run_err(&mut p, "k", &[]);
     assert_eq!(e.kind, RuntimeErrorKind::AdstackOverflow);
     assert_eq!(e.kernel, "k");
-    // The stack's alloca is on line 7 of the source.
-    assert_eq!(e.position, Some(("test.mlir".to_string(), 7, 3)));
+    // The stack's alloca is on line 7 of the source (its op name at column 8).
+    assert_eq!(e.position, Some(("test.mlir".to_string(), 7, 8)));
     assert_eq!(
         e.message,
-        "adstack overflow in kernel 'k': stack at test.mlir:7:3 exceeded its capacity of 2"
+        "adstack overflow in kernel 'k': stack at test.mlir:7:8 exceeded its capacity of 2"
     );
     // The launch ran to its end: the third to fifth pushes wrote nothing.
     assert_eq!(p.read_f64("r").unwrap(), vec![2.0]);
@@ -273,7 +273,7 @@ fn stacks_are_found_by_id_whatever_the_order_of_their_allocas() {
         assert_eq!(
             e.message,
             format!(
-                "adstack overflow in kernel 'k': stack at test.mlir:{small_line}:3 exceeded its \
+                "adstack overflow in kernel 'k': stack at test.mlir:{small_line}:12 exceeded its \
                  capacity of 1"
             )
         );

@@ -86,7 +86,7 @@ fn runtime_errors_are_deferred_to_sync() {
     assert_eq!(errs.len(), 2);
     for e in &errs {
         assert_eq!(e.kernel, "k");
-        assert_eq!(e.position, Some(("test.mlir".to_string(), 6, 7)));
+        assert_eq!(e.position, Some(("test.mlir".to_string(), 6, 12)));
         assert_eq!(
             e.full_message(),
             "index [2] is out of bounds for ndarray argument 0 of shape [2] (in kernel @k)"
@@ -244,6 +244,6 @@ fn unsupported_features_are_located_compile_errors() {
         let e = p.kernel("k").unwrap_err();
         let d = &e.diagnostics()[0];
         assert_eq!(d.message, want);
-        assert_eq!(p.context().file_line_col(d.loc), Some(("test.mlir", 3, 5)));
+        assert_eq!(p.context().file_line_col(d.loc), Some(("test.mlir", 3, 10)));
     }
 }

@@ -288,7 +288,7 @@ fn division_by_zero_is_a_located_error() {
     assert_eq!(e.kernel, "k");
     assert!(
         e.to_string()
-            .starts_with("test.mlir:10:5: error: integer division by zero (in kernel @k)"),
+            .starts_with("test.mlir:10:10: error: integer division by zero (in kernel @k)"),
         "{e}"
     );
     // The launch stopped before the store.
@@ -345,7 +345,7 @@ fn field_out_of_bounds_is_located_and_stops_the_launch() {
         e.message,
         "index [4, 2] is out of bounds for field @x of shape [4, 3]"
     );
-    assert_eq!(e.position, Some(("test.mlir".to_string(), 9, 7)));
+    assert_eq!(e.position, Some(("test.mlir".to_string(), 9, 12)));
     // Thread 0 stored its flag, then failed: no later thread ran.
     let mut p = program(src);
     let e = run_err(&mut p, "k", &[Arg::Scalar(Scalar::I32(-1))]);
@@ -422,7 +422,7 @@ fn local_array_out_of_bounds_is_located() {
         e.message,
         "index 3 is out of bounds for local array '!qd.array<3x2xf32>' of length 3"
     );
-    assert_eq!(e.position, Some(("test.mlir".to_string(), 7, 7)));
+    assert_eq!(e.position, Some(("test.mlir".to_string(), 7, 14)));
     assert_eq!(
         p.read_f64("y").unwrap(),
         vec![6.0],
