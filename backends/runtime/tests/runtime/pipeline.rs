@@ -218,9 +218,9 @@ fn duplicate_ids_are_an_error_at_the_second_alloca() {
         "adstack id 4 is used twice in kernel @k: stack ids must be unique"
     );
     let ctx = p.context();
-    assert_eq!(ctx.file_line_col(d.loc), Some(("p.mlir", 3, 3)));
+    assert_eq!(ctx.file_line_col(d.loc), Some(("p.mlir", 3, 8)));
     assert_eq!(d.notes.len(), 1);
-    assert_eq!(ctx.file_line_col(d.notes[0].loc), Some(("p.mlir", 2, 3)));
+    assert_eq!(ctx.file_line_col(d.notes[0].loc), Some(("p.mlir", 2, 8)));
     assert!(log.borrow().compiled.is_empty());
 }
 

@@ -193,7 +193,7 @@ fn launch_time_failures_name_the_kernel_and_the_stack() {
         "cannot size adstack #0 of kernel @k for this launch: cannot read @rows[7]: index [7] \
          is out of bounds for shape [3] (size_expr: @rows[7]:i16)"
     );
-    assert_eq!(p.context().file_line_col(d[0].loc), Some(("s.mlir", 5, 3)));
+    assert_eq!(p.context().file_line_col(d[0].loc), Some(("s.mlir", 5, 8)));
     assert!(plans.borrow().is_empty());
     assert_eq!(p.last_adstack_plan(k), None);
     // The same through adstack_plan, which launches nothing.
@@ -220,6 +220,6 @@ fn compile_time_failures_are_located_at_the_alloca() {
         let e = p.kernel("k").unwrap_err();
         let d = &e.diagnostics()[0];
         assert_eq!(d.message, want);
-        assert_eq!(p.context().file_line_col(d.loc), Some(("s.mlir", 5, 3)));
+        assert_eq!(p.context().file_line_col(d.loc), Some(("s.mlir", 5, 8)));
     }
 }
