@@ -17,11 +17,15 @@ best. The last column is Quadrants' time over qd's: above 1, qd's launches are c
 """
 
 import argparse
+import os
 import time
 
-import numpy as np
+# NumPy's BLAS threads would compete with both systems' workers for the cores.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import qd
+import numpy as np  # noqa: E402
+
+import qd  # noqa: E402
 
 QD_MODULE = """module {
   qd.field @y : !qd.field<f32>

@@ -196,3 +196,15 @@ def test_a_differentiated_kernel_refuses_one_array_bound_twice():
     with pytest.raises(qd.ShapeError) as e:
         prog.kernel("k").grad(a=a, b=a)
     assert "same ndarray" in str(e.value)
+
+
+def test_bound_arrays_cannot_be_resized_under_the_runtime():
+    prog = scale_prog()
+    w = np.zeros(8, dtype=np.float32)
+    prog.kernel("compute")(w=w, limit=1.0)
+    with pytest.raises(ValueError):
+        w.resize(1 << 20)  # NumPy refuses: the runtime holds a reference (its buffer export)
+    with pytest.raises(ValueError):
+        prog["x"].resize(1 << 20)
+    prog.sync()
+    np.testing.assert_array_equal(w, 1.0)
