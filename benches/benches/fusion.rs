@@ -6,7 +6,8 @@
 //!   (copying 2^24 f32 with as many threads as the cpu device runs);
 //! - the same chain in NumPy (python3 as a subprocess), the baseline a user would write;
 //! - the weighted BCE + weighted smooth-L1 detection loss on 2^22 elements, fused vs unfused;
-//! - the cost of a cache hit (a call's shapes to its compiled executable).
+//! - the cost of a cache hit (a call's shapes to its compiled executable);
+//! - a copy kernel (x + 0) on the same device: the floor any kernel of the device has.
 //!
 //! `cargo bench -p qd-benches --bench fusion` (QD_FUSION_LOG2=20 for a quick run). Prints a table.
 
@@ -189,6 +190,19 @@ fn main() {
             what: "chain fwd+bwd, unfused".into(),
             time: run(e, ins(), true),
             bytes: 14.0 * f32b + 8.0 * f32b,
+        });
+    }
+    {
+        // The device's own floor: a kernel that only copies (x + 0: one load, one store).
+        let mut c = Graph::new();
+        let x = c.input(&[n], DType::F32);
+        let y = c.apply("add", &[x.into(), Operand::Scalar(0.0)]);
+        c.output(y);
+        let e = fused.compile(&c).unwrap();
+        rows.push(Row {
+            what: "copy kernel (x + 0), the device floor".into(),
+            time: run(e, vec![arr(n, 3)], false),
+            bytes: 2.0 * f32b,
         });
     }
     if let Some(ms) = numpy_ms(n) {

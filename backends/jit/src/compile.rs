@@ -1,13 +1,15 @@
 //! A graph to an [`Executable`]: the traced function is fused (`fuse-elementwise`), its launches
-//! become a [`Plan`], its kernels a [`Program`] on the device. Gradients are the runtime's
-//! (reverse-mode-ad on each generated kernel, when first asked for); a kernel holding a primitive
-//! with a hand-written backward is differentiated here first, so that the primitive's
-//! `scalar_apply` can then be expanded into its forward body before any device compiles it.
+//! become a [`Plan`], its kernels a [`Program`] on the device. Each generated kernel is
+//! differentiated here with the runtime's passes (element-access-ad, reverse-mode-ad,
+//! minimize-tape), so that a primitive with a hand-written backward has it used before its
+//! `scalar_apply` is expanded into its forward body, and so that adjoints a thread owns are
+//! accumulated without atomics (`qd_fusion::privatize_adjoints`); the runtime compiles each
+//! gradient kernel on first use.
 
 use crate::graph::Graph;
 use qd_fusion::{fuse_function, FuseOptions};
 use qd_ir::{Builder, Context, OpId, Value};
-use qd_ndarray::{expand_scalar_applies, ArrayType, LaunchOp, ScalarApplyOp};
+use qd_ndarray::{expand_scalar_applies, ArrayType, LaunchOp};
 use qd_runtime::{DType, Device, Program, ProgramConfig};
 use std::collections::HashMap;
 
@@ -54,14 +56,11 @@ pub fn compile_graph(
     let plan = extract_plan(&ctx, f)?;
     ctx.erase_op(f);
     let kernels: Vec<String> = plan.steps.iter().map(|s| s.kernel.clone()).collect();
-    let custom = ctx
-        .walk_pre_order(module)
-        .into_iter()
-        .any(|o| ctx.name(o) == ScalarApplyOp::NAME);
-    if custom {
-        differentiate_all(&mut ctx, module, &kernels)?;
-        expand_scalar_applies(&mut ctx, module).map_err(|d| diags(&[d]))?;
-    }
+    // Gradients now rather than on first use: a primitive's own backward must be used before
+    // its scalar_apply is expanded, and adjoints each thread owns are accumulated without atomics.
+    differentiate_all(&mut ctx, module, &kernels)?;
+    qd_fusion::privatize_adjoints(&mut ctx, module);
+    expand_scalar_applies(&mut ctx, module).map_err(|d| diags(&[d]))?;
     let program =
         Program::new(ctx, module, device, ProgramConfig::default()).map_err(|e| e.to_string())?;
     Ok(Executable { plan, program, ir })

@@ -3,7 +3,7 @@
 //! [`Executable::backward`] the gradient kernels in reverse order, adjoints flowing slot to slot.
 
 use crate::compile::Executable;
-use qd_runtime::{Arg, Ndarray, NdarrayId};
+use qd_runtime::{Arg, Ndarray, NdarrayId, Storage};
 
 /// One call's ndarrays in the program, by slot.
 pub struct Binding {
@@ -100,9 +100,9 @@ impl Executable {
     }
 
     /// Runs the gradient kernels after a [`Executable::forward`] of `b`: output `k`'s adjoint is
-    /// `seeds[k]` (its shape), every input's adjoint is returned. Adjoints start at zero each
-    /// call.
-    pub fn backward(&mut self, b: &mut Binding, seeds: &[Ndarray]) -> Result<Vec<Ndarray>, String> {
+    /// `seeds[k]` (its shape); every adjoint starts at zero. Read the inputs' gradients with
+    /// [`Executable::grad`].
+    pub fn backward(&mut self, b: &mut Binding, seeds: &[Ndarray]) -> Result<(), String> {
         if seeds.len() != self.plan.outputs.len() {
             return Err(format!(
                 "expects {} seeds, got {}",
@@ -110,14 +110,8 @@ impl Executable {
                 seeds.len()
             ));
         }
-        for slot in 0..b.ids.len() {
-            if let Some(id) = b.adjoints[slot] {
-                self.program
-                    .ndarray_mut(id)
-                    .map_err(err)?
-                    .data_mut()
-                    .fill_zero();
-            }
+        for id in b.adjoints.iter().flatten() {
+            zero_in_place(self.program.ndarray_mut(*id).map_err(err)?.data_mut());
         }
         for (k, s) in seeds.iter().enumerate() {
             let slot = self.plan.outputs[k];
@@ -130,10 +124,7 @@ impl Executable {
                     s.len()
                 ));
             }
-            if s.dtype() == nd.dtype() {
-                // The adjoint was just zeroed: the seed is its value.
-                *nd.data_mut() = s.data().clone();
-            } else {
+            if !copy_in_place(nd.data_mut(), s.data()) {
                 let dtype = nd.dtype();
                 for i in 0..s.len() {
                     let v = s.data().get_f64(i).unwrap_or(0.0);
@@ -157,15 +148,15 @@ impl Executable {
                 .launch_grad_with(&g, &args, &adj)
                 .map_err(err)?;
         }
-        self.sync()?;
-        (0..self.plan.num_inputs)
-            .map(|i| {
-                let id = self.adjoint(b, i)?;
-                let (shape, _) = &self.plan.slots[i];
-                let nd = self.program.ndarray(id).map_err(err)?;
-                Ndarray::new(shape, nd.data().clone()).map_err(err)
-            })
-            .collect()
+        self.sync()
+    }
+
+    /// Input `i`'s gradient after [`Executable::backward`] of `b`, in its shape.
+    pub fn grad(&mut self, b: &mut Binding, i: usize) -> Result<Ndarray, String> {
+        let id = self.adjoint(b, i)?;
+        let (shape, _) = &self.plan.slots[i];
+        let nd = self.program.ndarray(id).map_err(err)?;
+        Ndarray::new(shape, nd.data().clone()).map_err(err)
     }
 
     /// Output `k` of the last forward of `b`, in its shape.
@@ -214,10 +205,33 @@ impl Executable {
             let outs: Vec<Ndarray> = (0..self.plan.outputs.len())
                 .map(|k| self.output(&b, k))
                 .collect::<Result<_, _>>()?;
-            let grads = self.backward(&mut b, seeds)?;
+            self.backward(&mut b, seeds)?;
+            let grads = (0..self.plan.num_inputs)
+                .map(|i| self.grad(&mut b, i))
+                .collect::<Result<_, _>>()?;
             Ok((outs, grads))
         });
         self.release(b);
         r
     }
+}
+
+/// Zeroes `s` where it is (a fresh zeroed buffer would be faulted in again by the next kernel).
+fn zero_in_place(s: &mut Storage) {
+    match s {
+        Storage::F32(v) => v.fill(0.0),
+        Storage::F64(v) => v.fill(0.0),
+        Storage::I32(v) => v.fill(0),
+        other => other.fill_zero(),
+    }
+}
+
+/// Copies `src` into `dst` when both hold the same element type and length.
+fn copy_in_place(dst: &mut Storage, src: &Storage) -> bool {
+    match (dst, src) {
+        (Storage::F32(d), Storage::F32(s)) if d.len() == s.len() => d.copy_from_slice(s),
+        (Storage::F64(d), Storage::F64(s)) if d.len() == s.len() => d.copy_from_slice(s),
+        _ => return false,
+    }
+    true
 }

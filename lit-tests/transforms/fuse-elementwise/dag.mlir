@@ -6,6 +6,9 @@
 
 // CHECK-LABEL: qd.kernel @dag_k0(
 // CHECK-SAME: %[[X:[a-z0-9]+]]: !qd.ndarray<?xf32>, %[[R:[a-z0-9]+]]: !qd.ndarray<?xf32>, %[[OUT:[a-z0-9]+]]: !qd.ndarray<?xf32>)
+// The broadcast input (shared by the rows) is the one parameter whose elements several threads
+// read: its adjoint alone keeps atomic accumulation in the gradient.
+// CHECK-SAME: attributes {fusion.exclusive = "101"}
 // CHECK: qd.range_for %[[I:.*]] = %{{.*}} to %c32_i32 : i32 {
 // CHECK-NEXT: %[[XI:.*]] = qd.ndarray_load %[[X]][%[[I]]]
 // CHECK-NEXT: %[[E:.*]] = math.exp %[[XI]] : f32

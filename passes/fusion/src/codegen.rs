@@ -18,6 +18,19 @@ use qd_ndarray::{
 };
 use std::collections::HashMap;
 
+/// The discardable attribute of a generated kernel that lists, per parameter (`1`/`0`), whether
+/// each element of it is accessed by one thread in one iteration only ([`crate::exclusive`]).
+pub const EXCLUSIVE_ATTR: &str = "fusion.exclusive";
+
+fn mark_exclusive(ctx: &mut Context, kernel: OpId, exclusive: &[bool]) {
+    let s: String = exclusive
+        .iter()
+        .map(|&e| if e { '1' } else { '0' })
+        .collect();
+    let a = ctx.string_attr(&s);
+    ctx.set_attr(kernel, EXCLUSIVE_ATTR, a);
+}
+
 /// The largest element count a kernel indexes (its indices are i32).
 pub const MAX_ELEMENTS: i64 = i32::MAX as i64;
 
@@ -182,6 +195,20 @@ pub fn emit_group(ctx: &mut Context, grp: &Group, name: &str, anchor: OpId, lane
         params.push(ndarray_type(ctx, 1, e));
     }
     let kernel = KernelOp::build(&mut Builder::before(ctx, anchor), name, &params, loc);
+    // Parameters whose every element access is at the element's own index (one thread, one
+    // iteration per element): the same-shape inputs, the outputs and the partials.
+    let mut exclusive: Vec<bool> = inputs
+        .iter()
+        .map(|&v| {
+            ArrayType::from_type(ctx, ctx.value_type(v)).is_some_and(|a| {
+                let s = a.shape(ctx);
+                let pad = grp.shape.len().saturating_sub(s.len());
+                std::iter::repeat_n(1, pad).chain(s).collect::<Vec<_>>() == grp.shape
+            })
+        })
+        .collect();
+    exclusive.resize(params.len(), true);
+    mark_exclusive(ctx, kernel.0, &exclusive);
     let body = kernel.ensure_body(ctx);
     let args = kernel.args(ctx);
     let (in_args, rest) = args.split_at(inputs.len());
@@ -519,6 +546,8 @@ fn emit_reduce(
         params.push(ndarray_type(ctx, 1, e));
     }
     let kernel = KernelOp::build(&mut Builder::before(ctx, anchor), name, &params, loc);
+    // Lane (o, k) alone reads its partials and writes its output.
+    mark_exclusive(ctx, kernel.0, &vec![true; params.len()]);
     let body = kernel.ensure_body(ctx);
     let args = kernel.args(ctx);
     let (parts, outs) = args.split_at(partial_types.len());

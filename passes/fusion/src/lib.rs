@@ -8,6 +8,8 @@
 //!   scalar body and stores each output once; with reductions, a partial kernel (lanes that each
 //!   reduce every lanes-th element of a row) and a reduce kernel.
 //! - [`fuse_elementwise`]: the pass; the function is left holding `ndarray.launch` ops.
+//! - [`exclusive`]: in gradients of generated kernels, adjoints of parameters that each thread
+//!   owns elementwise are accumulated without atomics.
 //! - [`patterns`]: the fused-loss pattern registry (matcher + planner), first pattern the
 //!   weighted BCE + weighted smooth-L1 detection loss.
 //!
@@ -16,10 +18,12 @@
 //! as one `ndarray.scalar_apply` so that reverse-mode-ad uses that backward.
 
 pub mod codegen;
+pub mod exclusive;
 pub mod fuse_elementwise;
 pub mod group;
 pub mod patterns;
 
+pub use exclusive::privatize_adjoints;
 pub use fuse_elementwise::{
     fuse_elementwise_pass_info, fuse_function, FuseElementwise, FuseOptions,
 };
