@@ -22,8 +22,7 @@ pub(super) fn for_loop(e: &mut Emit<'_, '_>, op: OpId, block: Blk) -> R<()> {
     e.fail_if(block, op, bad, &[s64])?;
     // The loop itself runs only without an error (the check above may have failed).
     let ok = e.status_ok(block)?;
-    let (g, then) = e.guard(block, ok, false)?;
-    let _ = g;
+    let (_, then) = e.guard(block, ok, false)?;
     let (region, body) = e.b.region(&[t]);
     e.b.append(then, "scf.for", &[lo, hi, step], &[], &[], vec![region])
         .map_err(|m| e.err(m))?;
@@ -35,13 +34,12 @@ pub(super) fn for_loop(e: &mut Emit<'_, '_>, op: OpId, block: Blk) -> R<()> {
         ir.block_arg(lowered_body, 0),
         Val::S(ir::block_arg(body, 0)),
     );
-    body_guarded(e, op, lowered_body, body)
+    body_guarded(e, lowered_body, body)
 }
 
 /// Emits `lowered` into `body` (then `scf.yield`); when it may stop, each iteration runs only
 /// without an error.
-fn body_guarded(e: &mut Emit<'_, '_>, op: OpId, lowered: qd_ir::BlockId, body: Blk) -> R<()> {
-    let _ = op;
+fn body_guarded(e: &mut Emit<'_, '_>, lowered: qd_ir::BlockId, body: Blk) -> R<()> {
     let start = if block_may_stop(e, lowered) {
         let ok = e.status_ok(body)?;
         e.guard(body, ok, false)?.1

@@ -617,9 +617,6 @@ impl<'a, 'c> Emit<'a, 'c> {
             self.yield_(then, v.as_slice())?;
             v = v.map(|_| ir::result(g, 0));
         }
-        if guards.is_empty() {
-            let _ = cur;
-        }
         Ok(v)
     }
 
@@ -671,8 +668,7 @@ impl<'a, 'c> Emit<'a, 'c> {
                 status::MAX_VALUES
             )));
         }
-        let (g, then) = self.guard(block, fail, false)?;
-        let _ = g;
+        let (_, then) = self.guard(block, fail, false)?;
         let st = self.param(&Param::Status)?;
         let site_v = self.c_i64(i64::from(site))?;
         let mut words = vec![

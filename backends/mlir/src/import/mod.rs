@@ -270,7 +270,7 @@ impl Importer {
             self.line(&format!("qd.range_for {t} = {c0} to {c1} : i32 {{"));
             self.indent += 1;
         }
-        let term = self.block(&block, !serial)?;
+        let term = self.block(&block)?;
         if let Some(t) = term {
             if op_name(&t) != "func.return" || t.operand_count() != 0 {
                 return Err(self.at(
@@ -288,13 +288,8 @@ impl Importer {
         Ok(())
     }
 
-    /// Imports every op of `block` but its terminator, which it returns; `top`: the function's
-    /// top level of a parallel function (its `scf.parallel` loops stay parallel).
-    pub fn block<'c, 'a>(
-        &mut self,
-        block: &BlockRef<'c, 'a>,
-        top: bool,
-    ) -> R<Option<OperationRef<'c, 'a>>> {
+    /// Imports every op of `block` but its terminator, which it returns.
+    pub fn block<'c, 'a>(&mut self, block: &BlockRef<'c, 'a>) -> R<Option<OperationRef<'c, 'a>>> {
         let mut op = block.first_operation();
         while let Some(o) = op {
             let next = o.next_in_block();
@@ -307,7 +302,7 @@ impl Importer {
                     return Ok(Some(o));
                 }
             }
-            ops::op(self, &o, top)?;
+            ops::op(self, &o)?;
             op = next;
         }
         Ok(None)

@@ -38,7 +38,7 @@ fn is_qd_op(name: &str) -> bool {
     names.iter().any(|n| n == name)
 }
 
-pub(super) fn op(im: &mut Importer, o: &OperationRef<'_, '_>, top: bool) -> R<()> {
+pub(super) fn op(im: &mut Importer, o: &OperationRef<'_, '_>) -> R<()> {
     let name = op_name(o);
     match name.as_str() {
         "arith.constant" => constant(im, o),
@@ -82,7 +82,7 @@ pub(super) fn op(im: &mut Importer, o: &OperationRef<'_, '_>, top: bool) -> R<()
             Ok(())
         }
         "scf.for" => for_loop(im, o),
-        "scf.parallel" => parallel(im, o, top),
+        "scf.parallel" => parallel(im, o),
         "scf.if" => if_op(im, o),
         "scf.while" => while_loop(im, o),
         n if is_qd_op(n) => generic(im, o, n),
@@ -328,7 +328,7 @@ fn for_loop(im: &mut Importer, o: &OperationRef<'_, '_>) -> R<()> {
         })
         .collect::<R<_>>()?;
     load_cells(im, &cs, &args, &tys);
-    let term = im.block(&body, false)?;
+    let term = im.block(&body)?;
     if let Some(t) = term {
         store_cells(im, &t, 0, &cs)?;
     }
@@ -339,10 +339,10 @@ fn for_loop(im: &mut Importer, o: &OperationRef<'_, '_>) -> R<()> {
     Ok(())
 }
 
-/// `scf.parallel`: at the top level of a parallel function, its first dimension is a parallel
-/// `qd.range_for` (the others serial inside it); elsewhere every dimension is serial.
-fn parallel(im: &mut Importer, o: &OperationRef<'_, '_>, top: bool) -> R<()> {
-    let _ = top;
+/// `scf.parallel`: nested `qd.range_for`s, one per dimension; at the top level of a parallel
+/// function (not wrapped in one thread) the outermost is a parallel loop, the others run serially
+/// inside it.
+fn parallel(im: &mut Importer, o: &OperationRef<'_, '_>) -> R<()> {
     if o.result_count() != 0 {
         return Err(im.at(
             o,
@@ -379,7 +379,7 @@ fn parallel(im: &mut Importer, o: &OperationRef<'_, '_>, top: bool) -> R<()> {
             im.names.insert(key(&iv), (i, QTy::Scalar("i32".into())));
         }
     }
-    im.block(&body, false)?;
+    im.block(&body)?;
     for _ in 0..n {
         im.indent -= 1;
         im.line("}");
@@ -397,7 +397,7 @@ fn if_op(im: &mut Importer, o: &OperationRef<'_, '_>) -> R<()> {
         .ok_or_else(|| im.at(o, "a then block"))?;
     im.line(&format!("qd.if {c} {{"));
     im.indent += 1;
-    if let Some(t) = im.block(&then_b, false)? {
+    if let Some(t) = im.block(&then_b)? {
         store_cells(im, &t, 0, &cs)?;
     }
     im.indent -= 1;
@@ -406,7 +406,7 @@ fn if_op(im: &mut Importer, o: &OperationRef<'_, '_>) -> R<()> {
         Some(b) => {
             im.line("} else {");
             im.indent += 1;
-            if let Some(t) = im.block(&b, false)? {
+            if let Some(t) = im.block(&b)? {
                 store_cells(im, &t, 0, &cs)?;
             }
             im.indent -= 1;
@@ -453,7 +453,7 @@ fn while_loop(im: &mut Importer, o: &OperationRef<'_, '_>) -> R<()> {
     im.line("qd.while {");
     im.indent += 1;
     load_cells(im, &bcells, &bvals, &btys);
-    let Some(cond) = im.block(&before, false)? else {
+    let Some(cond) = im.block(&before)? else {
         return Err(im.at(o, "scf.while's before region without scf.condition"));
     };
     if !forwards {
@@ -465,7 +465,7 @@ fn while_loop(im: &mut Importer, o: &OperationRef<'_, '_>) -> R<()> {
     im.line("} do {");
     im.indent += 1;
     load_cells(im, &acells, &avals, &atys);
-    if let Some(t) = im.block(&after, false)? {
+    if let Some(t) = im.block(&after)? {
         store_cells(im, &t, 0, &bcells)?;
     }
     im.indent -= 1;

@@ -239,27 +239,7 @@ fn compare(case: &str, what: &str, args: &[String]) -> Vec<String> {
     };
     let reference = run(DEVICES[0], &[]);
     let mut failures = Vec::new();
-    // The differential check of MLIR's pipeline against our own LLVM backend: the same exit,
-    // errors and values (within cpu's tolerance) as `cpu` with scalar tasks.
-    if DEVICES.contains(&"mlir-cpu") {
-        let (m, c) = (run("mlir-cpu", &[]), run("cpu", &["--vectorize", "off"]));
-        let mut diff = Vec::new();
-        if m.code != c.code || m.stderr != c.stderr {
-            diff.push(format!(
-                "exit {} (cpu {}), stderr:\n{}\ncpu:\n{}",
-                m.code, c.code, m.stderr, c.stderr
-            ));
-        }
-        if let Err(e) = same_values(&c.stdout, &m.stdout, tolerance("cpu")) {
-            diff.push(e);
-        }
-        if !diff.is_empty() {
-            failures.push(format!(
-                "{case}, {what}, mlir-cpu against cpu: {}",
-                diff.join("; ")
-            ));
-        }
-    }
+    let (mut cpu_scalar, mut mlir) = (None, None);
     let runs = DEVICES[1..]
         .iter()
         .filter(|d| runs_here(d))
@@ -288,6 +268,31 @@ fn compare(case: &str, what: &str, args: &[String]) -> Vec<String> {
         if !diff.is_empty() {
             let on = label.trim_end();
             failures.push(format!("{case}, {what}, on {on}: {}", diff.join("; ")));
+        }
+        match (device, extra) {
+            ("cpu", ["--vectorize", "off"]) => cpu_scalar = Some(o),
+            ("mlir-cpu", _) => mlir = Some(o),
+            _ => {}
+        }
+    }
+    // The differential check of MLIR's pipeline against our own LLVM backend: the same exit,
+    // errors and values (within cpu's tolerance) as `cpu` with scalar tasks.
+    if let (Some(m), Some(c)) = (mlir, cpu_scalar) {
+        let mut diff = Vec::new();
+        if m.code != c.code || m.stderr != c.stderr {
+            diff.push(format!(
+                "exit {} (cpu {}), stderr:\n{}\ncpu:\n{}",
+                m.code, c.code, m.stderr, c.stderr
+            ));
+        }
+        if let Err(e) = same_values(&c.stdout, &m.stdout, tolerance("cpu")) {
+            diff.push(e);
+        }
+        if !diff.is_empty() {
+            failures.push(format!(
+                "{case}, {what}, mlir-cpu against cpu: {}",
+                diff.join("; ")
+            ));
         }
     }
     failures
