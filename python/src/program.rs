@@ -22,6 +22,9 @@ use std::sync::Arc;
 struct FieldArray {
     name: String,
     pinned: Pinned,
+    /// A second reference besides the export's: NumPy's `resize` (with its default refcheck)
+    /// then always refuses, even on a temporary such as `prog["x"].resize(...)`.
+    _held: Py<PyAny>,
 }
 
 #[pyclass(module = "qd", unsendable)]
@@ -230,7 +233,11 @@ impl Program {
                         dtype: info.dtype,
                     },
                 ));
-                fields.push(FieldArray { name, pinned });
+                fields.push(FieldArray {
+                    name,
+                    pinned,
+                    _held: arr.unbind(),
+                });
             }
         }
         let options = DeviceOptions {
