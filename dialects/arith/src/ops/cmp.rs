@@ -271,20 +271,14 @@ fn fold_cmpi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Option<Vec
 fn fold_cmpf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Option<Vec<FoldResult>> {
     let pred = CmpFOp(op).predicate(ctx)?;
     operands2(ctx, op)?;
-    let result = match pred {
-        CmpFPredicate::AlwaysFalse => false,
-        CmpFPredicate::AlwaysTrue => true,
-        _ => {
-            let (x, y) = (const_float(ctx, c, 0), const_float(ctx, c, 1));
-            // One NaN operand decides every predicate, whatever the other is: compare it with
-            // itself (ordered predicates false, unordered true).
-            match (x, y) {
-                (Some(n), _) | (_, Some(n)) if n.is_nan() => pred.eval(n, n),
-                // Values are exact in f64, so comparing them there is exact in every precision.
-                (Some(x), Some(y)) => pred.eval(x, y),
-                _ => return None,
-            }
-        }
+    // As upstream, only constants fold, even for the `false` and `true` predicates; one NaN
+    // operand decides every predicate whatever the other is: compare it with itself (ordered
+    // predicates false, unordered true).
+    let result = match (const_float(ctx, c, 0), const_float(ctx, c, 1)) {
+        (Some(n), _) | (_, Some(n)) if n.is_nan() => pred.eval(n, n),
+        // Values are exact in f64, so comparing them there is exact in every precision.
+        (Some(x), Some(y)) => pred.eval(x, y),
+        _ => return None,
     };
     fold_attr(ctx.bool_attr(result))
 }

@@ -4,9 +4,10 @@
 
 use crate::consts::fold_value;
 use crate::elementwise::ElementwiseDef;
+use crate::flags::FlagKind;
 use crate::fold::{binary, float_nary};
 use crate::names;
-use crate::patterns::{fn_pattern, of_two_negf, ConstantToRhs, NegFNegF};
+use crate::patterns::{fn_pattern, of_two_negf, ConstantToRhs};
 use crate::predicates::CmpFPredicate;
 use crate::reverse::{needs, needs_all_operands, needs_nothing, FnRule, RuleCx};
 use crate::verify::TypeClass::Float;
@@ -51,7 +52,6 @@ static NEGF: &ElementwiseDef =
     &ElementwiseDef::same(names::NEGF, "floating point negation", 1, Float)
         .fastmath()
         .fold(fold_negf)
-        .patterns(negf_patterns)
         .reverse(&NEGF_RULE);
 static MINIMUMF: &ElementwiseDef = &ElementwiseDef::same(
     names::MINIMUMF,
@@ -253,9 +253,6 @@ fn minnumf_patterns(v: &mut Patterns) {
 fn maxnumf_patterns(v: &mut Patterns) {
     v.push(Box::new(ConstantToRhs(names::MAXNUMF)));
 }
-fn negf_patterns(v: &mut Patterns) {
-    v.push(Box::new(NegFNegF));
-}
 
 /// Whether the right operand is the constant `k` (bit for bit: -0.0 and 0.0 differ).
 fn rhs_is(ctx: &Context, op: OpId, c: &[Option<Attribute>], k: f64) -> Option<qd_ir::Value> {
@@ -263,24 +260,48 @@ fn rhs_is(ctx: &Context, op: OpId, c: &[Option<Attribute>], k: f64) -> Option<qd
     (b.rhs_float(ctx)?.to_bits() == k.to_bits()).then_some(b.lhs)
 }
 
+// Upstream's order: identities (which keep existing values) before constant folding.
+
 fn fold_addf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    if let Some(x) = rhs_is(ctx, op, c, -0.0) {
+        return fold_value(x);
+    }
     float_nary(ctx, op, c, true, |a| a[0] + a[1], |a| a[0] + a[1])
-        .or_else(|| fold_value(rhs_is(ctx, op, c, -0.0)?))
 }
 
 fn fold_subf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    if let Some(x) = rhs_is(ctx, op, c, 0.0) {
+        return fold_value(x);
+    }
     float_nary(ctx, op, c, true, |a| a[0] - a[1], |a| a[0] - a[1])
-        .or_else(|| fold_value(rhs_is(ctx, op, c, 0.0)?))
 }
 
+/// `nnan` and `nsz`: x * 0 is 0 only when NaNs and the sign of zero may be ignored.
+const NNAN_NSZ: u8 = (1 << 1) | (1 << 3);
+
 fn fold_mulf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    if let Some(x) = rhs_is(ctx, op, c, 1.0) {
+        return fold_value(x);
+    }
+    let fm = FlagKind::FastMath;
+    let flags = ctx
+        .prop_or_attr(op, fm.prop_name())
+        .and_then(|a| fm.bits_of(ctx, a))
+        .unwrap_or(0);
+    if flags & NNAN_NSZ == NNAN_NSZ {
+        let b = binary(ctx, op, c)?;
+        if b.rhs_float(ctx) == Some(0.0) {
+            return fold_value(b.rhs);
+        }
+    }
     float_nary(ctx, op, c, true, |a| a[0] * a[1], |a| a[0] * a[1])
-        .or_else(|| fold_value(rhs_is(ctx, op, c, 1.0)?))
 }
 
 fn fold_divf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    if let Some(x) = rhs_is(ctx, op, c, 1.0) {
+        return fold_value(x);
+    }
     float_nary(ctx, op, c, true, |a| a[0] / a[1], |a| a[0] / a[1])
-        .or_else(|| fold_value(rhs_is(ctx, op, c, 1.0)?))
 }
 
 fn fold_remf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
@@ -289,6 +310,13 @@ fn fold_remf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
 }
 
 fn fold_negf(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
+    // negf(negf x) is x: negation only flips the sign bit.
+    if let Some(inner) = ctx
+        .defining_op(ctx.operand(op, 0))
+        .filter(|&d| ctx.name(d) == names::NEGF && ctx.num_operands(d) == 1)
+    {
+        return fold_value(ctx.operand(inner, 0));
+    }
     float_nary(ctx, op, c, true, |a| -a[0], |a| -a[0])
 }
 

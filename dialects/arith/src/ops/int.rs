@@ -203,34 +203,25 @@ fn constant(ctx: &mut Context, op: OpId, value: i64) -> Folded {
 
 fn fold_addi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    int_binary(ctx, op, c, |x, y, w| {
-        Some(IntVal::from_bits(x.zext().wrapping_add(y.zext()), w))
-    })
-    .or_else(|| {
-        b.rhs_int(ctx)
-            .filter(|y| y.is_zero())
-            .and_then(|_| fold_value(b.lhs))
-    })
-    .or_else(|| {
-        // addi(subi(a, b), b) and addi(b, subi(a, b)) are a (wrapping arithmetic).
-        for (s, other) in [(b.lhs, b.rhs), (b.rhs, b.lhs)] {
-            if let Some(sub) = def_by(ctx, s, names::SUBI, 2) {
-                if ctx.operand(sub, 1) == other {
-                    return fold_value(ctx.operand(sub, 0));
-                }
+    // Upstream's order: identities (which keep existing values) before constant folding.
+    if b.rhs_int(ctx).is_some_and(|y| y.is_zero()) {
+        return fold_value(b.lhs);
+    }
+    // addi(subi(a, b), b) and addi(b, subi(a, b)) are a (wrapping arithmetic).
+    for (s, other) in [(b.lhs, b.rhs), (b.rhs, b.lhs)] {
+        if let Some(sub) = def_by(ctx, s, names::SUBI, 2) {
+            if ctx.operand(sub, 1) == other {
+                return fold_value(ctx.operand(sub, 0));
             }
         }
-        None
+    }
+    int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext().wrapping_add(y.zext()), w))
     })
 }
 
 fn fold_subi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
-        Some(IntVal::from_bits(x.zext().wrapping_sub(y.zext()), w))
-    }) {
-        return Some(r);
-    }
     if b.lhs == b.rhs {
         return constant(ctx, op, 0);
     }
@@ -238,45 +229,45 @@ fn fold_subi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
         return fold_value(b.lhs);
     }
     // subi(addi(a, b), b) is a, subi(addi(a, b), a) is b (wrapping arithmetic).
-    let add = def_by(ctx, b.lhs, names::ADDI, 2)?;
-    let (x, y) = (ctx.operand(add, 0), ctx.operand(add, 1));
-    if b.rhs == y {
-        fold_value(x)
-    } else if b.rhs == x {
-        fold_value(y)
-    } else {
-        None
+    if let Some(add) = def_by(ctx, b.lhs, names::ADDI, 2) {
+        let (x, y) = (ctx.operand(add, 0), ctx.operand(add, 1));
+        if b.rhs == y {
+            return fold_value(x);
+        }
+        if b.rhs == x {
+            return fold_value(y);
+        }
     }
+    int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext().wrapping_sub(y.zext()), w))
+    })
 }
 
 fn fold_muli(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
-        Some(IntVal::from_bits(x.zext().wrapping_mul(y.zext()), w))
-    }) {
-        return Some(r);
-    }
     match b.rhs_int(ctx) {
-        Some(y) if y.is_one() => fold_value(b.lhs),
-        Some(y) if y.is_zero() => fold_value(b.rhs),
-        _ => None,
+        Some(y) if y.is_zero() => return fold_value(b.rhs),
+        Some(y) if y.is_one() => return fold_value(b.lhs),
+        _ => {}
     }
+    int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext().wrapping_mul(y.zext()), w))
+    })
 }
 
 fn fold_divsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    int_binary(ctx, op, c, |x, y, w| {
-        if y.is_zero() || (x == IntVal::signed_min(w) && y.is_all_ones()) {
-            return None;
-        }
-        Some(IntVal::new(x.sext() / y.sext(), w))
+    if b.rhs_int(ctx).is_some_and(|y| y.is_one()) {
+        return fold_value(b.lhs);
+    }
+    div_of_mul(ctx, b.lhs, b.rhs, NSW).or_else(|| {
+        int_binary(ctx, op, c, |x, y, w| {
+            if y.is_zero() || (x == IntVal::signed_min(w) && y.is_all_ones()) {
+                return None;
+            }
+            Some(IntVal::new(x.sext() / y.sext(), w))
+        })
     })
-    .or_else(|| {
-        b.rhs_int(ctx)
-            .filter(|y| y.is_one())
-            .and_then(|_| fold_value(b.lhs))
-    })
-    .or_else(|| div_of_mul(ctx, b.lhs, b.rhs, NSW))
 }
 
 /// `(a * b) / b` is `a` (and `(a * b) / a` is `b`) when the multiplication carries `flag`: `nuw`
@@ -299,123 +290,109 @@ fn div_of_mul(ctx: &Context, lhs: Value, rhs: Value, flag: u8) -> Folded {
 
 fn fold_divui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    int_binary(ctx, op, c, |x, y, w| {
-        (!y.is_zero()).then(|| IntVal::from_bits(x.zext() / y.zext(), w))
+    if b.rhs_int(ctx).is_some_and(|y| y.is_one()) {
+        return fold_value(b.lhs);
+    }
+    div_of_mul(ctx, b.lhs, b.rhs, NUW).or_else(|| {
+        int_binary(ctx, op, c, |x, y, w| {
+            (!y.is_zero()).then(|| IntVal::from_bits(x.zext() / y.zext(), w))
+        })
     })
-    .or_else(|| {
-        b.rhs_int(ctx)
-            .filter(|y| y.is_one())
-            .and_then(|_| fold_value(b.lhs))
-    })
-    .or_else(|| div_of_mul(ctx, b.lhs, b.rhs, NUW))
 }
 
 fn fold_remsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+    // x rem 1 is 0 (upstream folds no other divisor: not even -1, where it is 0 too).
+    if b.rhs_int(ctx).is_some_and(|y| y.is_one()) {
+        return constant(ctx, op, 0);
+    }
+    int_binary(ctx, op, c, |x, y, w| {
         (!y.is_zero()).then(|| IntVal::new(x.sext().wrapping_rem(y.sext()), w))
-    }) {
-        return Some(r);
-    }
-    // x rem 1 and x rem -1 are 0 for every x.
-    match b.rhs_int(ctx) {
-        Some(y) if y.is_one() || y.is_all_ones() => constant(ctx, op, 0),
-        _ => None,
-    }
+    })
 }
 
 fn fold_remui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+    if b.rhs_int(ctx).is_some_and(|y| y.is_one()) {
+        return constant(ctx, op, 0);
+    }
+    int_binary(ctx, op, c, |x, y, w| {
         (!y.is_zero()).then(|| IntVal::from_bits(x.zext() % y.zext(), w))
-    }) {
-        return Some(r);
-    }
-    match b.rhs_int(ctx) {
-        Some(y) if y.is_one() => constant(ctx, op, 0),
-        _ => None,
-    }
+    })
 }
 
 fn fold_minsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    // x op x is x, before constant folding (upstream's order: the fold keeps the operand).
+    // Upstream's order: x op x, then the extremes, then constant folding.
     if b.lhs == b.rhs {
         return fold_value(b.lhs);
     }
-    if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
-        Some(if x.sext() <= y.sext() { x } else { y })
-    }) {
-        return Some(r);
-    }
     // min(x, INT_MIN) is INT_MIN; min(x, INT_MAX) is x.
-    let y = b.rhs_int(ctx)?;
-    if y == IntVal::signed_min(y.width()) {
-        fold_value(b.rhs)
-    } else if y == IntVal::signed_max(y.width()) {
-        fold_value(b.lhs)
-    } else {
-        None
+    if let Some(y) = b.rhs_int(ctx) {
+        if y == IntVal::signed_min(y.width()) {
+            return fold_value(b.rhs);
+        }
+        if y == IntVal::signed_max(y.width()) {
+            return fold_value(b.lhs);
+        }
     }
+    int_binary(ctx, op, c, |x, y, _| {
+        Some(if x.sext() <= y.sext() { x } else { y })
+    })
 }
 
 fn fold_maxsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    // x op x is x, before constant folding (upstream's order: the fold keeps the operand).
+    // Upstream's order: x op x, then the extremes, then constant folding.
     if b.lhs == b.rhs {
         return fold_value(b.lhs);
     }
-    if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
+    // max(x, INT_MAX) is INT_MAX; max(x, INT_MIN) is x.
+    if let Some(y) = b.rhs_int(ctx) {
+        if y == IntVal::signed_max(y.width()) {
+            return fold_value(b.rhs);
+        }
+        if y == IntVal::signed_min(y.width()) {
+            return fold_value(b.lhs);
+        }
+    }
+    int_binary(ctx, op, c, |x, y, _| {
         Some(if x.sext() >= y.sext() { x } else { y })
-    }) {
-        return Some(r);
-    }
-    let y = b.rhs_int(ctx)?;
-    if y == IntVal::signed_max(y.width()) {
-        fold_value(b.rhs)
-    } else if y == IntVal::signed_min(y.width()) {
-        fold_value(b.lhs)
-    } else {
-        None
-    }
+    })
 }
 
 fn fold_minui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    // x op x is x, before constant folding (upstream's order: the fold keeps the operand).
+    // Upstream's order: x op x, then the extremes, then constant folding.
     if b.lhs == b.rhs {
         return fold_value(b.lhs);
     }
-    if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
-        Some(if x.zext() <= y.zext() { x } else { y })
-    }) {
-        return Some(r);
-    }
     // minui(x, 0) is 0; minui(x, UINT_MAX) is x.
     match b.rhs_int(ctx) {
-        Some(y) if y.is_zero() => fold_value(b.rhs),
-        Some(y) if y.is_all_ones() => fold_value(b.lhs),
-        _ => None,
+        Some(y) if y.is_zero() => return fold_value(b.rhs),
+        Some(y) if y.is_all_ones() => return fold_value(b.lhs),
+        _ => {}
     }
+    int_binary(ctx, op, c, |x, y, _| {
+        Some(if x.zext() <= y.zext() { x } else { y })
+    })
 }
 
 fn fold_maxui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    // x op x is x, before constant folding (upstream's order: the fold keeps the operand).
+    // Upstream's order: x op x, then the extremes, then constant folding.
     if b.lhs == b.rhs {
         return fold_value(b.lhs);
     }
-    if let Some(r) = int_binary(ctx, op, c, |x, y, _| {
-        Some(if x.zext() >= y.zext() { x } else { y })
-    }) {
-        return Some(r);
-    }
     // maxui(x, UINT_MAX) is UINT_MAX; maxui(x, 0) is x.
     match b.rhs_int(ctx) {
-        Some(y) if y.is_all_ones() => fold_value(b.rhs),
-        Some(y) if y.is_zero() => fold_value(b.lhs),
-        _ => None,
+        Some(y) if y.is_all_ones() => return fold_value(b.rhs),
+        Some(y) if y.is_zero() => return fold_value(b.lhs),
+        _ => {}
     }
+    int_binary(ctx, op, c, |x, y, _| {
+        Some(if x.zext() >= y.zext() { x } else { y })
+    })
 }
 
 /// `x / 1` is `x` for every rounding division.
@@ -476,14 +453,6 @@ fn fold_ceildivui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folde
 
 fn fold_andi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
-        Some(IntVal::from_bits(x.zext() & y.zext(), w))
-    }) {
-        return Some(r);
-    }
-    if b.lhs == b.rhs {
-        return fold_value(b.lhs);
-    }
     match b.rhs_int(ctx) {
         Some(y) if y.is_zero() => return fold_value(b.rhs),
         Some(y) if y.is_all_ones() => return fold_value(b.lhs),
@@ -501,7 +470,13 @@ fn fold_andi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
             }
         }
     }
-    None
+    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext() & y.zext(), w))
+    }) {
+        return Some(r);
+    }
+    // and(x, x) is x: upstream's Idempotent trait, tried after the op's own folds.
+    (b.lhs == b.rhs).then(|| fold_value(b.lhs)).flatten()
 }
 
 /// The all-ones constant `c` when `v` is `xori(x, c)` (`not x`), as upstream matches it: `x` on
@@ -514,37 +489,32 @@ fn not_of(ctx: &Context, v: Value, x: Value) -> Option<Value> {
 
 fn fold_ori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
+    match b.rhs_int(ctx) {
+        Some(y) if y.is_zero() => return fold_value(b.lhs),
+        // Upstream gives the constant's attribute here, not the value.
+        Some(y) if y.is_all_ones() => return fold_attr(b.rhs_c?),
+        _ => {}
+    }
+    // or(x, not x) and or(not x, x) are all ones: the `not`'s own constant.
+    if let Some(k) = not_of(ctx, b.rhs, b.lhs).or_else(|| not_of(ctx, b.lhs, b.rhs)) {
+        return fold_value(k);
+    }
     if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
         Some(IntVal::from_bits(x.zext() | y.zext(), w))
     }) {
         return Some(r);
     }
-    if b.lhs == b.rhs {
-        return fold_value(b.lhs);
-    }
-    match b.rhs_int(ctx) {
-        Some(y) if y.is_zero() => return fold_value(b.lhs),
-        Some(y) if y.is_all_ones() => return fold_value(b.rhs),
-        _ => {}
-    }
-    // or(x, not x) and or(not x, x) are all ones: the `not`'s own constant.
-    not_of(ctx, b.rhs, b.lhs)
-        .or_else(|| not_of(ctx, b.lhs, b.rhs))
-        .and_then(fold_value)
+    // or(x, x) is x (the Idempotent trait).
+    (b.lhs == b.rhs).then(|| fold_value(b.lhs)).flatten()
 }
 
 fn fold_xori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
-    if let Some(r) = int_binary(ctx, op, c, |x, y, w| {
-        Some(IntVal::from_bits(x.zext() ^ y.zext(), w))
-    }) {
-        return Some(r);
+    if b.rhs_int(ctx).is_some_and(|y| y.is_zero()) {
+        return fold_value(b.lhs);
     }
     if b.lhs == b.rhs {
         return constant(ctx, op, 0);
-    }
-    if b.rhs_int(ctx).is_some_and(|y| y.is_zero()) {
-        return fold_value(b.lhs);
     }
     // xor(xor(x, a), a), xor(xor(a, x), a), xor(a, xor(x, a)), xor(a, xor(a, x)) are x.
     for (inner, other) in [(b.lhs, b.rhs), (b.rhs, b.lhs)] {
@@ -558,7 +528,9 @@ fn fold_xori(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
             }
         }
     }
-    None
+    int_binary(ctx, op, c, |x, y, w| {
+        Some(IntVal::from_bits(x.zext() ^ y.zext(), w))
+    })
 }
 
 /// The shift amount when it is below the width (larger shifts have no defined result).
@@ -568,36 +540,30 @@ fn shift_amount(y: IntVal, w: u32) -> Option<u32> {
 
 fn fold_shli(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
+    if b.rhs_int(ctx).is_some_and(|y| y.is_zero()) {
+        return fold_value(b.lhs);
+    }
     int_binary(ctx, op, c, |x, y, w| {
         Some(IntVal::from_bits(x.zext() << shift_amount(y, w)?, w))
-    })
-    .or_else(|| {
-        b.rhs_int(ctx)
-            .filter(|y| y.is_zero())
-            .and_then(|_| fold_value(b.lhs))
     })
 }
 
 fn fold_shrsi(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
+    if b.rhs_int(ctx).is_some_and(|y| y.is_zero()) {
+        return fold_value(b.lhs);
+    }
     int_binary(ctx, op, c, |x, y, w| {
         Some(IntVal::new(x.sext() >> shift_amount(y, w)?, w))
-    })
-    .or_else(|| {
-        b.rhs_int(ctx)
-            .filter(|y| y.is_zero())
-            .and_then(|_| fold_value(b.lhs))
     })
 }
 
 fn fold_shrui(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded {
     let b = binary(ctx, op, c)?;
+    if b.rhs_int(ctx).is_some_and(|y| y.is_zero()) {
+        return fold_value(b.lhs);
+    }
     int_binary(ctx, op, c, |x, y, w| {
         Some(IntVal::from_bits(x.zext() >> shift_amount(y, w)?, w))
-    })
-    .or_else(|| {
-        b.rhs_int(ctx)
-            .filter(|y| y.is_zero())
-            .and_then(|_| fold_value(b.lhs))
     })
 }

@@ -3,38 +3,8 @@
 use super::{create_elementwise, def_by, fused_loc, operands_n, result_ty};
 use crate::flags::FlagKind;
 use crate::names;
-use qd_ir::rewrite::{RewritePattern, Rewriter};
+use qd_ir::rewrite::Rewriter;
 use qd_ir::OpId;
-
-/// `negf(negf(x))` -> `x` (negation only flips the sign bit).
-pub struct NegFNegF;
-
-impl RewritePattern for NegFNegF {
-    fn name(&self) -> &'static str {
-        "arith-negf-negf"
-    }
-    fn root(&self) -> Option<&'static str> {
-        Some(names::NEGF)
-    }
-    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
-        let ctx = rw.ctx();
-        if ctx.num_operands(op) != 1 || ctx.num_results(op) != 1 {
-            return false;
-        }
-        let Some(inner) = ctx.defining_op(ctx.operand(op, 0)) else {
-            return false;
-        };
-        if ctx.name(inner) != names::NEGF || ctx.num_operands(inner) != 1 {
-            return false;
-        }
-        let x = ctx.operand(inner, 0);
-        if ctx.value_type(x) != ctx.value_type(ctx.result(op, 0)) {
-            return false;
-        }
-        rw.replace_op(op, &[x]);
-        true
-    }
-}
 
 /// `op(negf x, negf y)` -> `op(x, y)` keeping `op`'s fast-math flags, for mulf and divf
 /// (upstream MulFOfNegF, DivFOfNegF): the two sign flips cancel exactly; the negations' own
