@@ -70,6 +70,14 @@ impl QTy {
 
 /// Imports the MLIR module `source` (named `file` in messages) as the text of a qd module.
 pub fn import_text(source: &str, file: &str) -> Result<String, ImportError> {
+    // MLIR's parser takes a C string: a NUL byte would end it early (and melior panics on one).
+    if let Some(at) = source.find('\0') {
+        let line = source[..at].matches('\n').count() + 1;
+        let col = at - source[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+        return Err(ImportError(format!(
+            "{file}:{line}:{col}: error: the input contains a NUL byte\n"
+        )));
+    }
     let mcx = MlirContext::new();
     let Some(module) = Module::parse(&mcx.cx, source) else {
         let m = mcx.take_messages();

@@ -72,6 +72,18 @@ fn input_outside_the_subset_is_a_located_error() {
             "f.mlir:3:23: error: use of undeclared SSA value name\n",
         ),
         (
+            "func.func @f() {\n  return\0\n}",
+            "f.mlir:2:9: error: the input contains a NUL byte\n",
+        ),
+        (
+            "func.func @f(%a: memref<?xf32>, %n: i64) {\n  %c0 = arith.constant 0 : i64\n  scf.for %i = %c0 to %n step %n : i64 {\n  }\n  return\n}",
+            "f.mlir:3:3: error: the MLIR import takes scf.for over index or i32\n",
+        ),
+        (
+            "func.func @f(%a: memref<?xf32>, %k: index) {\n  %d = memref.dim %a, %k : memref<?xf32>\n  return\n}",
+            "f.mlir:2:8: error: memref.dim of a dimension that is not a constant\n",
+        ),
+        (
             "func.func private @decl(f32)",
             "f.mlir:1:1: error: func @decl is a declaration: it has no body\n",
         ),
