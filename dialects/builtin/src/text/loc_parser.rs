@@ -112,7 +112,8 @@ impl<'a, 'c> Parser<'a, 'c> {
                 let child = if self.eat(Tok::LParen) {
                     let c = self.parse_loc_inst()?;
                     self.expect(Tok::RParen, "expected ')' after child location of NameLoc")?;
-                    Some(c)
+                    // `"name"(unknown)` is `"name"`, as in MLIR (an unknown child is no child).
+                    (!matches!(self.ctx.loc_data(c), LocData::Unknown)).then_some(c)
                 } else {
                     None
                 };

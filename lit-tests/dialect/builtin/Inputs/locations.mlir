@@ -10,6 +10,7 @@ func.func @f(%a: i32 loc(fused["a.c":1:2, "named"("b.c":1:1)]), %b: i32) -> i32 
   "t.c"() : () -> () loc(callsite("f.c":1:1 at callsite("g.c":2:2 at "h.c":3:3)))
   "t.d"() : () -> () loc(fused<{k = 1}>["a.c":1:2])
   "t.e"() : () -> () loc("only_name")
+  "t.e2"() : () -> () loc("only_name"(unknown))
   "t.f"() : () -> () loc(#l2)
   %r:2 = "t.two"(%x) {m = affine_map<(d0) -> (d0 + 1)>} : (i32) -> (i32, i32) loc(#l)
   return %r#1 : i32

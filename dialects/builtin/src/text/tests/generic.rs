@@ -438,3 +438,20 @@ module {
 "#;
     assert_eq!(out, expected);
 }
+
+#[test]
+fn name_loc_with_an_unknown_child_is_the_name_loc() {
+    // As mlir-opt 22: `"n"(unknown)` and `"n"` are one location (one alias).
+    let src = "\"t.a\"() : () -> () loc(\"n\"(unknown))\n\"t.b\"() : () -> () loc(\"n\")\n";
+    let out = round_trip_with(
+        src,
+        PrintOptions {
+            generic: false,
+            debug_info: true,
+        },
+    );
+    assert_eq!(
+        out,
+        "module {\n  \"t.a\"() : () -> () loc(#loc1)\n  \"t.b\"() : () -> () loc(#loc1)\n} loc(#loc)\n#loc = loc(\"t.mlir\":0:0)\n#loc1 = loc(\"n\")\n"
+    );
+}
