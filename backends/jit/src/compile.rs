@@ -60,6 +60,7 @@ pub fn compile_graph(
     // its scalar_apply is expanded, and adjoints each thread owns are accumulated without atomics.
     differentiate_all(&mut ctx, module, &kernels)?;
     qd_fusion::privatize_adjoints(&mut ctx, module);
+    qd_fusion::erase_dead_loops(&mut ctx, module);
     expand_scalar_applies(&mut ctx, module).map_err(|d| diags(&[d]))?;
     let program =
         Program::new(ctx, module, device, ProgramConfig::default()).map_err(|e| e.to_string())?;

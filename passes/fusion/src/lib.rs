@@ -10,6 +10,7 @@
 //! - [`fuse_elementwise`]: the pass; the function is left holding `ndarray.launch` ops.
 //! - [`exclusive`]: in gradients of generated kernels, adjoints of parameters that each thread
 //!   owns elementwise are accumulated without atomics.
+//! - [`dead_loops`]: gradient kernels drop the replayed forward loops nothing reads.
 //! - [`patterns`]: the fused-loss pattern registry (matcher + planner), first pattern the
 //!   weighted BCE + weighted smooth-L1 detection loss.
 //!
@@ -18,11 +19,13 @@
 //! as one `ndarray.scalar_apply` so that reverse-mode-ad uses that backward.
 
 pub mod codegen;
+pub mod dead_loops;
 pub mod exclusive;
 pub mod fuse_elementwise;
 pub mod group;
 pub mod patterns;
 
+pub use dead_loops::erase_dead_loops;
 pub use exclusive::privatize_adjoints;
 pub use fuse_elementwise::{
     fuse_elementwise_pass_info, fuse_function, FuseElementwise, FuseOptions,

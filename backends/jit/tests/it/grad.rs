@@ -195,3 +195,31 @@ fn adjoints_a_thread_owns_are_accumulated_without_atomics() {
     close(&grads[0].to_f64_vec(), &dx, 1e-12, "dx");
     close(&grads[1].to_f64_vec(), &dw, 1e-12, "dw");
 }
+
+#[test]
+fn the_gradient_of_a_partial_kernel_does_not_replay_its_forward_loop() {
+    let mut g = qd_jit::Graph::new();
+    let x = g.input(&[1000], DType::F64);
+    let e = g.apply("exp", &[x.into()]);
+    let s = g.reduce(qd_jit::Reduce::Sum, e, None);
+    g.output(s);
+    let mut jit = Jit::new("interp").unwrap();
+    let ex = jit.compile(&g).unwrap();
+    let ctx = ex.program.context();
+    let grad = qd_ad::find_reverse(ctx, ex.program.module(), &ex.plan.steps[0].kernel)
+        .and_then(|r| r.gradient(ctx))
+        .unwrap();
+    let loops = ctx
+        .walk_pre_order(grad.0)
+        .into_iter()
+        .filter(|&o| ctx.name(o) == "qd.range_for")
+        .count();
+    // The parallel loop and the reverse sweep; the replayed accumulation loop is gone.
+    assert_eq!(loops, 2);
+    let xs = rand(DType::F64, &[1000], 5);
+    let (_, grads) = ex
+        .run_with_grad(vec![xs.clone()], &[arr(DType::F64, &[], &[2.0])])
+        .unwrap();
+    let want: Vec<f64> = xs.to_f64_vec().iter().map(|v| 2.0 * v.exp()).collect();
+    close(&grads[0].to_f64_vec(), &want, 1e-12, "d sum(exp x)");
+}
