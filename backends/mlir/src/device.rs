@@ -60,21 +60,22 @@ pub struct MlirCpuDevice {
     overflow: Option<AdstackOverflow>,
 }
 
-/// The address and element count of a host buffer.
+/// The address and element count of a host buffer (through `as_mut_slice`, which the buffer
+/// types of every variant have).
 fn storage(s: &mut Storage) -> (u64, u64) {
     let n = s.len() as u64;
     let p = match s {
-        Storage::I1(v) => v.as_mut_ptr() as *mut u8,
-        Storage::I8(v) => v.as_mut_ptr() as *mut u8,
-        Storage::I16(v) => v.as_mut_ptr() as *mut u8,
-        Storage::I32(v) => v.as_mut_ptr() as *mut u8,
-        Storage::I64(v) => v.as_mut_ptr() as *mut u8,
-        Storage::U8(v) => v.as_mut_ptr(),
-        Storage::U16(v) => v.as_mut_ptr() as *mut u8,
-        Storage::U32(v) => v.as_mut_ptr() as *mut u8,
-        Storage::U64(v) => v.as_mut_ptr() as *mut u8,
-        Storage::F32(v) => v.as_mut_ptr() as *mut u8,
-        Storage::F64(v) => v.as_mut_ptr() as *mut u8,
+        Storage::I1(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::I8(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::I16(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::I32(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::I64(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::U8(v) => v.as_mut_slice().as_mut_ptr(),
+        Storage::U16(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::U32(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::U64(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::F32(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
+        Storage::F64(v) => v.as_mut_slice().as_mut_ptr() as *mut u8,
     };
     (p as u64, n)
 }
