@@ -18,4 +18,4 @@
 // KERNEL: qd-run: error: no kernel @missing in '{{.*}}dynamic_loop.mlir' (kernels: @compute)
 
 // DEVICE: error: invalid value 'nope' for '--device <NAME>'
-// DEVICE-NEXT: [possible values: interp, interp-lowered, cpu, vulkan]
+// DEVICE-NEXT: [possible values: interp, interp-lowered, cpu, vulkan{{(, mlir-cpu)?}}]
