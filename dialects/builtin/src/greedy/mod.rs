@@ -4,8 +4,8 @@
 //! (pre-order; the root itself is never rewritten), then pops ops one at a time. A trivially dead
 //! op is erased; otherwise the op is folded, and if it does not fold, the patterns rooted at its
 //! name (or at any op) are tried in the order given. Every op a rewrite creates or modifies goes
-//! back on the worklist. Sweeps repeat until one changes nothing (converged) or the iteration cap
-//! is hit. Constants made by folding go right before the folded op. With `cse_constants`, each
+//! back on the worklist. After each sweep the ops that died are erased (MLIR's region DCE).
+//! Sweeps repeat until one changes nothing (converged) or the iteration cap is hit. Constants made by folding go right before the folded op. With `cse_constants`, each
 //! sweep starts by merging equal constants and hoisting them to the front of the entry block of
 //! their insertion region (the nearest region whose parent is ISOLATED_FROM_ABOVE, unregistered,
 //! or the root), as MLIR's driver does through `OperationFolder::insertKnownConstant`, so that
@@ -14,6 +14,7 @@
 //! A pattern that keeps reporting a change on the op it rewrites never lets a sweep end: use
 //! `max_rewrites` to bound such patterns.
 
+mod dce;
 mod effects;
 mod fold;
 mod listener;
@@ -184,7 +185,11 @@ impl Driver<'_> {
             }
             changed |= self.process(ctx, op);
         }
-        changed
+        // As MLIR's driver after each iteration: erase what died (a change that calls for
+        // another sweep, as there).
+        let dead = dce::erase_dead_ops(ctx, self.root);
+        self.result.erased += dead;
+        changed || dead > 0
     }
 
     /// Erases, folds or rewrites `op`; returns whether anything changed.

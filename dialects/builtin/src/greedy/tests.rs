@@ -651,3 +651,47 @@ fn deterministic() {
             <= 7 * 2
     );
 }
+
+/// Makes `test.effect` use the block's first argument instead of its operand, in place: the old
+/// operand's defining op is not revisited.
+struct UseArg;
+
+impl RewritePattern for UseArg {
+    fn name(&self) -> &'static str {
+        "use-arg"
+    }
+    fn root(&self) -> Option<&'static str> {
+        Some("test.effect")
+    }
+    fn match_and_rewrite(&self, op: OpId, rw: &mut Rewriter<'_>) -> bool {
+        let ctx = rw.ctx();
+        let Some(block) = ctx.parent_block(op) else {
+            return false;
+        };
+        let a = ctx.block_arg(block, 0);
+        if ctx.num_operands(op) != 1 || ctx.operand(op, 0) == a {
+            return false;
+        }
+        rw.set_operand(op, 0, a);
+        true
+    }
+}
+
+#[test]
+fn ops_that_die_are_erased_at_the_end_of_the_sweep() {
+    // As MLIR's region DCE after each iteration: the chain of pure ops the pattern leaves unused goes
+    // in the same sweep (users first), so the second sweep changes nothing.
+    let mut ctx = td::ctx();
+    let (m, _, entry) = setup(&mut ctx);
+    let a = ctx.block_arg(entry, 0);
+    let n1 = op(&mut ctx, entry, "test.pure", &[a], 1, 3);
+    let n1v = ctx.result(n1, 0);
+    let n2 = op(&mut ctx, entry, "test.pure", &[n1v], 1, 4);
+    let n2v = ctx.result(n2, 0);
+    op(&mut ctx, entry, "test.effect", &[n2v], 0, 5);
+    op(&mut ctx, entry, "test.ret", &[], 0, 6);
+    let patterns: Vec<Box<dyn RewritePattern>> = vec![Box::new(UseArg)];
+    let r = run(&mut ctx, m, &patterns);
+    assert_eq!(show(&ctx, entry), ["test.effect(%arg)", "test.ret"]);
+    assert_eq!((r.iterations, r.converged, r.erased), (2, true, 2));
+}
