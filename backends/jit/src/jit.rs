@@ -150,6 +150,17 @@ pub fn jit_compile<const N: usize, R: Outputs>(
     }
 }
 
+/// `jit!(jit, |x, w, b| (x * w + b).relu())`: [`jit_compile`] of a closure written with one
+/// parameter per input (the function itself takes `|[x, w, b]| ...`, whose arity Rust infers).
+#[macro_export]
+macro_rules! jit {
+    ($jit:expr, |$($arg:ident),+ $(,)?| $body:expr) => {
+        $crate::jit_compile($jit, move |[$($arg),+]: [$crate::Tensor; $crate::jit!(@count $($arg)+)]| $body)
+    };
+    (@count $($arg:ident)+) => { <[()]>::len(&[$($crate::jit!(@unit $arg)),+]) };
+    (@unit $arg:ident) => { () };
+}
+
 impl JitFn {
     /// The executable for inputs of these shapes and dtypes (traced and compiled on a miss).
     pub fn executable(&mut self, sig: &[(Vec<usize>, DType)]) -> Result<&mut Executable, String> {

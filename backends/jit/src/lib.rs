@@ -5,6 +5,7 @@
 //!
 //! ```ignore
 //! let mut f = jit_compile(Jit::new("cpu")?, |[x, w, b]| (x * w + b).relu().sum());
+//! let mut g = jit!(Jit::new("cpu")?, |x, w, b| (x * w + b).relu().sum());  // the same
 //! let out = f.call(vec![x, w, b])?;                          // traces, fuses, compiles
 //! let (out, grads) = f.call_with_grad(vec![x, w, b], &[seed])?;  // cache hit
 //! println!("{:?}", f.stats());                               // hits, misses, compile time

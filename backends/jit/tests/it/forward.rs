@@ -224,3 +224,16 @@ fn comparison_outputs_come_back_as_booleans() {
         .unwrap();
     assert_eq!(out[0].to_f64_vec(), vec![-1.0, 9.0, 0.0, 9.0]);
 }
+
+#[test]
+fn the_jit_macro_takes_one_parameter_per_input() {
+    let mut f = qd_jit::jit!(Jit::new("interp").unwrap(), |x, w, b| (x * w + b).relu());
+    let out = f
+        .call(vec![
+            arr(DType::F64, &[3], &[1.0, -2.0, 3.0]),
+            arr(DType::F64, &[3], &[2.0, 2.0, -1.0]),
+            arr(DType::F64, &[1], &[0.5]),
+        ])
+        .unwrap();
+    assert_eq!(out[0].to_f64_vec(), vec![2.5, 0.0, 0.0]);
+}
