@@ -1,11 +1,12 @@
 //! How each pass scales with the kernel: generated differentiable kernels (long chains, wide
-//! bodies, loop nests, many locals, many fields, many kernels; `qd_benches::pass_scaling`) of
+//! bodies, loop nests, many locals, many fields, many kernels, hoisted loads;
+//! `qd_benches::pass_scaling`) of
 //! each size, timed step by step (parse, verify, then the cleanup passes and the gradient
 //! pipeline with its lowering). Prints the time, the time per op, and the log-log slope between
 //! consecutive sizes (1.0 is linear).
 //!
 //! `cargo bench -p qd-benches --bench pass_scaling -- [--sizes 10k,100k,1m]
-//! [--shapes chain,wide,loops,locals,fields,kernels] [--limit SECONDS] [--repeat N]`
+//! [--shapes chain,wide,loops,locals,fields,kernels,hoisted] [--limit SECONDS] [--repeat N]`
 //!
 //! Times are CPU seconds of the process (the machine is shared: wall time would count other
 //! processes), the fastest of `--repeat` runs (default 3) for sizes below 1M ops.
@@ -46,7 +47,7 @@ fn parse_size(s: &str) -> Option<usize> {
 fn usage(msg: &str) -> ! {
     eprintln!(
         "pass_scaling: {msg}\nusage: pass_scaling [--sizes 10k,100k,1m] \
-         [--shapes chain,wide,loops,locals] [--limit SECONDS]"
+         [--shapes chain,wide,loops,locals,fields,kernels,hoisted] [--limit SECONDS] [--repeat N]"
     );
     std::process::exit(2)
 }

@@ -1,5 +1,5 @@
 //! The pass scaling benchmark (`benches/pass_scaling.rs`): generators of differentiable kernels
-//! of about `n` ops in six shapes, and the two pass chains it times on them.
+//! of about `n` ops in seven shapes, and the two pass chains it times on them.
 //!
 //! Each generated module holds fields `@x` and `@y` (both `needs_grad`) and one kernel `@k`
 //! whose body is a `qd.struct_for` over `@x`, so every generated op is active and
@@ -25,15 +25,19 @@ pub enum Shape {
     /// Many kernels: n/20 small kernels, each with its `ad.reverse` declaration (a pass that
     /// scans the module per kernel is quadratic here).
     Kernels,
+    /// Loads hoisted first, then four ops on each loaded value, then the stores: many ops per
+    /// operand in one stretch of the block (a table placed by operand must take that).
+    Hoisted,
 }
 
-pub const SHAPES: [Shape; 6] = [
+pub const SHAPES: [Shape; 7] = [
     Shape::Chain,
     Shape::Wide,
     Shape::Loops,
     Shape::Locals,
     Shape::Fields,
     Shape::Kernels,
+    Shape::Hoisted,
 ];
 
 /// Depth of each generated loop nest.
@@ -48,6 +52,7 @@ impl Shape {
             Shape::Locals => "locals",
             Shape::Fields => "fields",
             Shape::Kernels => "kernels",
+            Shape::Hoisted => "hoisted",
         }
     }
 
@@ -74,6 +79,7 @@ impl Shape {
             Shape::Wide => wide(&mut s, n),
             Shape::Loops => loops(&mut s, n),
             Shape::Locals => locals(&mut s, n),
+            Shape::Hoisted => hoisted(&mut s, n),
             Shape::Fields | Shape::Kernels => unreachable!("whole modules, made above"),
         }
         s.push_str("    }\n  }\n}\n");
@@ -114,6 +120,29 @@ fn wide(s: &mut String, n: usize) {
              \x20     %w{w}g = arith.subf %w{w}f, %w{w}c : f32\n\
              \x20     qd.atomic_add %w{w}g, @y[%i] : f32"
         );
+    }
+}
+
+/// n/9 loads first; then, for each loaded value, a sin, an exp, a negf and a mulf of it; then
+/// an atomic add of each of those.
+fn hoisted(s: &mut String, n: usize) {
+    let count = (n.saturating_sub(6) / 9).max(1);
+    for w in 0..count {
+        let _ = writeln!(s, "      %a{w} = qd.load @x[%i] : f32");
+    }
+    for w in 0..count {
+        let _ = writeln!(
+            s,
+            "      %b{w} = math.sin %a{w} : f32\n\
+             \x20     %c{w} = math.exp %a{w} : f32\n\
+             \x20     %d{w} = arith.negf %a{w} : f32\n\
+             \x20     %e{w} = arith.mulf %a{w}, %c : f32"
+        );
+    }
+    for w in 0..count {
+        for v in ["b", "c", "d", "e"] {
+            let _ = writeln!(s, "      qd.atomic_add %{v}{w}, @y[%i] : f32");
+        }
     }
 }
 
@@ -263,11 +292,13 @@ fn kernels(n: usize) -> String {
 /// The passes timed after parse and verify, in two chains that each start from a fresh parse:
 /// the cleanup passes one after another on the primal kernel, and the gradient pipeline as
 /// qd's runtime runs it (then the lowering of the gradient module).
-pub const CLEANUP_CHAIN: [(&str, &str); 5] = [
+pub const CLEANUP_CHAIN: [(&str, &str); 6] = [
     ("cse", "builtin.module(cse)"),
     ("canonicalize", "builtin.module(canonicalize)"),
     ("dce", "builtin.module(dce)"),
     ("symbol-dce", "builtin.module(symbol-dce)"),
+    // ndarray ops only: on these kernels it looks at every op and changes nothing.
+    ("fuse-elementwise", "builtin.module(fuse-elementwise)"),
     (VERIFY_EACH, "builtin.module(qd.kernel(cse))"),
 ];
 

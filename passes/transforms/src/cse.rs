@@ -114,18 +114,18 @@ struct Scope {
     graph: bool,
 }
 
-/// Where an op's key is looked up and inserted in [`KnownOps`]. An op with operands is placed
-/// by its newest operand (its anchor; equal keys have equal operands, so the same anchor) near
-/// the other ops placed by nearby anchors, which in a block are ops near it: the table is then
-/// read almost in order. An anchor with more than [`CROWDED`] users is *hot* from then on for
-/// the run: ops placed by it go to a hashed position, so that no anchor crowds its window with
-/// more than [`CROWDED`] ops (an op placed by its anchor uses it, and only ops inserted while it
-/// had at most that many uses are placed there). An op with a hot anchor is looked up at both
-/// positions, as an equal op may have been placed by the anchor before it became hot.
+/// Where an op's key is looked up and inserted in [`KnownOps`]: a window. An op with operands
+/// is placed by its newest operand (its anchor; equal keys have equal operands, so the same
+/// anchor) with the other ops placed by nearby anchors, which in a block are ops near it: the
+/// table is then read almost in order. An anchor with more than [`CROWDED`] users is *hot* from
+/// then on for the run: ops placed by it go to a window by hash, so that one anchor's users do
+/// not pile up in one window (a window takes any number, but then as a hash map: no better than
+/// a hashed window). An op with a hot anchor is looked up in both windows, as an equal op may
+/// have been placed by the anchor before it became hot.
 struct Probe {
     hash: u64,
-    local: Option<u32>,
-    hashed: Option<u32>,
+    local: Option<usize>,
+    hashed: Option<usize>,
 }
 
 /// The users an anchor may have while ops are placed by it.
@@ -193,15 +193,15 @@ impl Driver {
             return Probe {
                 hash,
                 local: None,
-                hashed: Some(cse_table::hashed_pos(hash)),
+                hashed: Some(cse_table::hashed_window(hash)),
             };
         };
         let hot = self.hot.contains(&anchor)
             || (ctx.uses(anchor).len() > CROWDED && self.hot.insert(anchor));
         Probe {
             hash,
-            local: Some(cse_table::local_pos(anchor.index(), hash)),
-            hashed: hot.then(|| cse_table::hashed_pos(hash)),
+            local: Some(cse_table::local_window(anchor.index())),
+            hashed: hot.then(|| cse_table::hashed_window(hash)),
         }
     }
 
@@ -239,11 +239,8 @@ impl Driver {
         if s.graph {
             s.snapshots.insert(OpKey::of(ctx, op), op);
         } else if let Some(known) = &mut s.known {
-            // A hot anchor's ops go to the hashed position (see [`Probe`]).
-            let pos = probe
-                .hashed
-                .or(probe.local)
-                .expect("a probe has a position");
+            // A hot anchor's ops go to the hashed window (see [`Probe`]).
+            let pos = probe.hashed.or(probe.local).expect("a probe has a window");
             known.insert(pos, cse_table::tag(probe.hash), op);
         }
     }
