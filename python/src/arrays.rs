@@ -1,21 +1,21 @@
 //! NumPy arrays bound to a program as ndarrays, without copies: each array passed to a kernel is
 //! registered once as a runtime `Ndarray` whose storage is the array's own memory (see
-//! `alloc`), keyed by its data pointer and dtype, and found again on later launches. An entry
-//! holds a buffer export of its array (NumPy then refuses to resize or free it) until a `sync`
-//! finds that nothing but the entry refers to the array any more, or the tape that recorded it
-//! is dropped.
+//! `storage`), keyed by its data pointer and dtype, and found again on later launches. An entry
+//! and its ndarray's storage share a buffer export of the array (NumPy then refuses to resize or
+//! free it); the entry goes when a `sync` finds that nothing but the entry refers to the array
+//! any more, or when the tape that recorded it is dropped.
 
 use crate::buffers::Pinned;
 use crate::errors::{qd_err, ErrorKind};
-use crate::storage::{foreign_storage, readopt, storage_ptr, Home};
+use crate::storage::{readopt, Export};
 use pyo3::prelude::*;
 use qd_runtime::{DType, Ndarray, NdarrayId, Program};
 use std::collections::HashMap;
 
 struct Entry {
-    pinned: Pinned,
+    /// The array's export, which its ndarray's storage also holds.
+    export: Export,
     id: NdarrayId,
-    home: Home,
     /// A launch since the last sync used it: the device may hold newer data than the array.
     pending: bool,
     /// Recorded by a tape: kept until the tape releases it.
@@ -68,7 +68,7 @@ impl ArrayCache {
         let key = (pinned.ptr() as usize, dtype);
         if let Some(&i) = self.by_ptr.get(&key) {
             let e = self.entries[i].as_mut().expect("indexed entries exist");
-            if e.pinned.shape == pinned.shape {
+            if e.export.pinned().shape == pinned.shape {
                 if !e.pending {
                     // Python may have written the array since the last sync: a device with
                     // its own copy must take it again (nothing to copy on host devices).
@@ -87,28 +87,22 @@ impl ArrayCache {
                     format!(
                         "{} shares its memory with an array of shape {:?} that a launch or tape still uses; sync first",
                         what(),
-                        e.pinned.shape
+                        e.export.pinned().shape
                     ),
                 ));
             }
             self.remove(p, i);
         }
-        let home = Home {
-            ptr: pinned.ptr() as usize,
-            len: pinned.len(),
-            dtype,
-        };
-        // SAFETY: the export keeps the array's memory alive and unmoved while the entry lives,
-        // and the entry outlives the ndarray (removed from the program first in `remove`).
-        let storage = unsafe { foreign_storage(dtype, pinned.ptr(), pinned.len()) }
-            .ok_or_else(|| qd_err(py, ErrorKind::Other, "out of memory registering an array"))?;
-        let nd = Ndarray::new(&pinned.shape, storage)
+        let export = Export::new(pinned);
+        let storage = export
+            .storage()
+            .map_err(|e| qd_err(py, ErrorKind::Other, format!("{}: {e}", what())))?;
+        let nd = Ndarray::new(&export.pinned().shape, storage)
             .map_err(|e| qd_err(py, ErrorKind::Shape, format!("{}: {e}", what())))?;
         let id = p.add_ndarray(nd);
         let entry = Entry {
-            pinned,
+            export,
             id,
-            home,
             pending: true,
             tape_pins: 0,
         };
@@ -128,9 +122,9 @@ impl ArrayCache {
 
     fn remove(&mut self, p: &mut Program, i: usize) {
         if let Some(e) = self.entries[i].take() {
-            self.by_ptr.remove(&(e.home.ptr, e.home.dtype));
-            // The runtime drops its Vec over the array's memory (freeing nothing) before the
-            // export is released with `e`.
+            self.by_ptr
+                .remove(&(e.export.ptr() as usize, e.export.dtype()));
+            // The export is released once both the entry and the ndarray's storage are gone.
             let _ = p.remove_ndarray(e.id);
         }
     }
@@ -142,7 +136,7 @@ impl ArrayCache {
                 continue;
             };
             e.pending = false;
-            if e.tape_pins == 0 && e.pinned.other_refs(py) <= 0 {
+            if e.tape_pins == 0 && e.export.pinned().other_refs(py) <= 0 {
                 self.remove(p, i);
             }
         }
@@ -154,11 +148,11 @@ impl ArrayCache {
         for e in self.entries.iter().flatten() {
             let moved = p
                 .ndarray(e.id)
-                .map(|nd| storage_ptr(nd.data()) != e.home.ptr)
+                .map(|nd| nd.data().as_ptr() != e.export.ptr().cast_const())
                 .unwrap_or(false);
             if moved {
                 if let Ok(nd) = p.ndarray_mut(e.id) {
-                    readopt(nd.data_mut(), e.home);
+                    readopt(nd.data_mut(), &e.export);
                 }
             }
         }
@@ -170,7 +164,7 @@ impl ArrayCache {
             .iter()
             .flatten()
             .find(|e| e.id == id)
-            .map(|e| e.pinned.object(py))
+            .map(|e| e.export.pinned().object(py))
     }
 
     /// Keeps `id` bound while a tape holds it.

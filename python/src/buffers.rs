@@ -15,6 +15,14 @@ pub struct Pinned {
     pub shape: Vec<usize>,
 }
 
+// SAFETY: a `Pinned` is written only while it is made; afterwards other threads can read plain
+// data (pointer, dtype, shape) or reach the Python object through a `Python` token, which proves
+// they hold the GIL. Releasing the export (the drop, possibly on another thread when a storage
+// over the array drops there) takes the GIL first.
+unsafe impl Send for Pinned {}
+// SAFETY: as above.
+unsafe impl Sync for Pinned {}
+
 impl Drop for Pinned {
     fn drop(&mut self) {
         // The export is released with the GIL held (every extension call holds it).

@@ -5,7 +5,7 @@
 //! uploads those fields, since Python may have written the arrays in place (a device computing
 //! in host memory uploads nothing).
 
-use crate::storage::{readopt, Home};
+use crate::storage::{readopt, Export};
 use qd_ir::{Context, Diagnostic, Location};
 use qd_runtime::{
     AdstackPlan, Arg, Buffer, CancelFlag, CompiledKernel, DType, Device, FieldRef, KernelIr,
@@ -15,13 +15,13 @@ use qd_runtime::{
 pub struct SharedDevice {
     inner: Box<dyn Device>,
     /// Every field value and adjoint, with the NumPy buffer it lives in.
-    homes: Vec<(FieldRef, Home)>,
+    homes: Vec<(FieldRef, Export)>,
     /// A launch ran since the last sync: the device may hold newer data than the arrays.
     launched: bool,
 }
 
 impl SharedDevice {
-    pub fn new(inner: Box<dyn Device>, homes: Vec<(FieldRef, Home)>) -> Self {
+    pub fn new(inner: Box<dyn Device>, homes: Vec<(FieldRef, Export)>) -> Self {
         SharedDevice {
             inner,
             homes,
@@ -30,9 +30,9 @@ impl SharedDevice {
     }
 
     fn readopt_all(&self, memory: &mut Memory) {
-        for &(r, home) in &self.homes {
+        for (r, home) in &self.homes {
             if r.index < memory.num_fields() {
-                readopt(memory.storage_mut(r), home);
+                readopt(memory.storage_mut(*r), home);
             }
         }
     }

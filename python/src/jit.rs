@@ -6,7 +6,7 @@
 
 use crate::buffers::{numpy_dtype, zeros, Pinned};
 use crate::errors::{qd_err, ErrorKind};
-use crate::storage::{foreign_storage, storage_ptr};
+use crate::storage::Export;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qd_jit::{Graph, Jit, Operand, Reduce, Sym};
@@ -103,20 +103,12 @@ pub struct JitEngine {
     jit: Jit,
 }
 
-/// A NumPy array as an ndarray (its memory, not a copy: the executable copies its inputs).
-fn to_ndarray(
-    py: Python<'_>,
-    a: &Bound<'_, PyAny>,
-    i: usize,
-    keep: &mut Vec<Pinned>,
-) -> PyResult<Ndarray> {
-    let p = Pinned::new(a, &|| format!("input {i}"))?;
-    // SAFETY: the export lives in `keep` until the call that uses the ndarray returns.
-    let s = unsafe { foreign_storage(p.dtype, p.ptr(), p.len()) }
-        .ok_or_else(|| qd_err(py, ErrorKind::Other, "out of memory"))?;
-    let nd = Ndarray::new(&p.shape, s).map_err(|e| qd_err(py, ErrorKind::Shape, e))?;
-    keep.push(p);
-    Ok(nd)
+/// A NumPy array as an ndarray (its memory, not a copy: the executable copies its inputs). The
+/// ndarray's storage holds the array's buffer export until it is dropped.
+fn to_ndarray(py: Python<'_>, a: &Bound<'_, PyAny>, i: usize) -> PyResult<Ndarray> {
+    let p = Export::new(Pinned::new(a, &|| format!("input {i}"))?);
+    let s = p.storage().map_err(|e| qd_err(py, ErrorKind::Other, e))?;
+    Ndarray::new(&p.pinned().shape, s).map_err(|e| qd_err(py, ErrorKind::Shape, e))
 }
 
 /// An ndarray as a new NumPy array of `shape` (the runtime's ndarrays are flat).
@@ -128,7 +120,7 @@ fn to_numpy<'py>(py: Python<'py>, nd: &Ndarray, shape: &[usize]) -> PyResult<Bou
         return Err(qd_err(py, ErrorKind::Shape, "output size mismatch"));
     }
     // SAFETY: both buffers hold `bytes` bytes and are distinct.
-    unsafe { std::ptr::copy_nonoverlapping(storage_ptr(nd.data()) as *const u8, p.ptr(), bytes) };
+    unsafe { std::ptr::copy_nonoverlapping(nd.data().as_ptr(), p.ptr(), bytes) };
     Ok(arr)
 }
 
@@ -168,11 +160,10 @@ impl JitEngine {
         out_shapes: Vec<Vec<usize>>,
         seeds: Option<Vec<Bound<'py, PyAny>>>,
     ) -> PyResult<RunResult<'py>> {
-        let mut keep = Vec::new();
         let nds = inputs
             .iter()
             .enumerate()
-            .map(|(i, a)| to_ndarray(py, a, i, &mut keep))
+            .map(|(i, a)| to_ndarray(py, a, i))
             .collect::<PyResult<Vec<_>>>()?;
         let in_shapes: Vec<Vec<usize>> = nds.iter().map(|n| n.shape().to_vec()).collect();
         let exe = self
@@ -188,7 +179,7 @@ impl JitEngine {
                 let seeds = s
                     .iter()
                     .enumerate()
-                    .map(|(i, a)| to_ndarray(py, a, i, &mut keep))
+                    .map(|(i, a)| to_ndarray(py, a, i))
                     .collect::<PyResult<Vec<_>>>()?;
                 let (o, g) = exe
                     .run_with_grad(nds, &seeds)
@@ -210,7 +201,6 @@ impl JitEngine {
                     .collect::<PyResult<Vec<_>>>()?,
             ),
         };
-        drop(keep);
         Ok((outs, grads))
     }
 

@@ -1,9 +1,8 @@
 //! `qd._qd`, the extension module behind the `qd` Python package (python/qd): the IR
 //! (`ir`, `builder`), passes (`passes`), the fusion JIT (`jit`), and programs on NumPy arrays (`program`, `kernel`,
-//! `tape`, with `arrays`, `buffers`, `storage`, `device` and `alloc` sharing NumPy's memory
-//! with the runtime). Errors are the classes of `qd/errors.py` (`errors`).
+//! `tape`, with `arrays`, `buffers`, `storage` and `device` sharing NumPy's memory with the
+//! runtime). Errors are the classes of `qd/errors.py` (`errors`).
 
-mod alloc;
 mod arrays;
 mod buffers;
 mod builder;
@@ -23,7 +22,7 @@ use pyo3::prelude::*;
 /// program is gone).
 #[pyfunction]
 fn _live_foreign_buffers() -> usize {
-    alloc::live_foreign()
+    storage::live_external()
 }
 
 /// The names and descriptions of the devices of the registry.

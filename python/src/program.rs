@@ -9,7 +9,7 @@ use crate::device::SharedDevice;
 use crate::errors::{diagnostics_err, qd_err, ErrorKind};
 use crate::ir::Module;
 use crate::kernel::{Kernel, KernelMeta};
-use crate::storage::{foreign_storage, Home};
+use crate::storage::Export;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use qd_runtime::{
@@ -21,7 +21,8 @@ use std::sync::Arc;
 /// A field's value or adjoint, as the NumPy array the runtime computes in.
 struct FieldArray {
     name: String,
-    pinned: Pinned,
+    /// The array's export, which the runtime's storage of the field also holds.
+    export: Export,
     /// A second reference besides the export's: NumPy's `resize` (with its default refcheck)
     /// then always refuses, even on a temporary such as `prog["x"].resize(...)`.
     _held: Py<PyAny>,
@@ -29,8 +30,8 @@ struct FieldArray {
 
 #[pyclass(module = "qd", unsendable)]
 pub struct Program {
-    // Declared first, so it drops first: the runtime lets go of NumPy's memory before the
-    // exports below are released.
+    // The runtime's storages over NumPy memory hold their exports themselves, so the drop
+    // order of these fields does not matter for soundness.
     pub p: qd_runtime::Program,
     pub sources: Vec<(String, String)>,
     fields: Vec<FieldArray>,
@@ -138,7 +139,7 @@ impl Program {
 
     pub fn field_array<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
         if let Some(f) = self.fields.iter().find(|f| f.name == name) {
-            return Ok(f.pinned.object(py));
+            return Ok(f.export.pinned().object(py));
         }
         // The runtime's own error names the fields (or says the field has no adjoint).
         match self.p.field_info(name) {
@@ -162,16 +163,12 @@ impl Program {
         let Some(f) = self.fields.iter().find(|f| f.name == name) else {
             return Ok(());
         };
-        let len = f.pinned.len();
-        // SAFETY: the export is live; the storage is a private copy (`clone`) of its memory.
-        let copy = unsafe { foreign_storage(f.pinned.dtype, f.pinned.ptr(), len) }
-            .map(|s| {
-                let c = s.clone();
-                // The foreign view is dropped here; dropping it frees nothing.
-                drop(s);
-                c
-            })
-            .ok_or_else(|| qd_err(py, ErrorKind::Other, "out of memory"))?;
+        // A copy of the array's values (a clone of an external storage is the runtime's own).
+        let copy = f
+            .export
+            .storage()
+            .map_err(|e| qd_err(py, ErrorKind::Other, e))?
+            .clone();
         self.p
             .write(name, copy)
             .map_err(|e| runtime_err(py, &self.p, e))
@@ -224,18 +221,11 @@ impl Program {
                     info.name.clone()
                 };
                 let arr = zeros(py, info.dtype, &info.shape)?;
-                let pinned = Pinned::new(&arr, &|| format!("field '{name}'"))?;
-                homes.push((
-                    FieldRef { index, grad },
-                    Home {
-                        ptr: pinned.ptr() as usize,
-                        len: pinned.len(),
-                        dtype: info.dtype,
-                    },
-                ));
+                let export = Export::new(Pinned::new(&arr, &|| format!("field '{name}'"))?);
+                homes.push((FieldRef { index, grad }, export.clone()));
                 fields.push(FieldArray {
                     name,
-                    pinned,
+                    export,
                     _held: arr.unbind(),
                 });
             }
@@ -259,11 +249,10 @@ impl Program {
         let mut p = qd_runtime::Program::new(ctx, op, Box::new(shared), config)
             .map_err(|e| qd_err(py, ErrorKind::Other, e.to_string()))?;
         for f in &fields {
-            let dtype = f.pinned.dtype;
-            // SAFETY: the NumPy array's export lives in `fields`, which the program outlives
-            // only after it dropped its storages (field order in `Program`).
-            let s = unsafe { foreign_storage(dtype, f.pinned.ptr(), f.pinned.len()) }
-                .ok_or_else(|| qd_err(py, ErrorKind::Other, "out of memory"))?;
+            let s = f
+                .export
+                .storage()
+                .map_err(|e| qd_err(py, ErrorKind::Other, e))?;
             p.write(&f.name, s).map_err(|e| runtime_err(py, &p, e))?;
         }
         Ok(Program {

@@ -17,8 +17,9 @@ pub struct TapeState {
     pinned: Vec<NdarrayId>,
     /// Adjoint ndarrays handed to Python, with the NumPy array each lives in.
     adjoints: Vec<(NdarrayId, Py<PyAny>)>,
-    /// Their buffer exports, released only after the runtime let go of the ndarrays.
-    exports: Vec<crate::buffers::Pinned>,
+    /// Their buffer exports, kept while the tape lives: the arrays stay unresizable even where
+    /// the runtime later gives an adjoint memory of its own.
+    exports: Vec<crate::storage::Export>,
 }
 
 impl TapeState {
@@ -198,20 +199,17 @@ impl Tape {
                 (nd.dtype(), nd.shape().to_vec())
             };
             let arr = crate::buffers::zeros(py, dtype, &shape)?;
-            let pinned = crate::buffers::Pinned::new(&arr, &|| "an adjoint".to_string())?;
-            let home = crate::storage::Home {
-                ptr: pinned.ptr() as usize,
-                len: pinned.len(),
-                dtype,
-            };
+            let export = crate::storage::Export::new(crate::buffers::Pinned::new(&arr, &|| {
+                "an adjoint".to_string()
+            })?);
             match prog.p.ndarray_mut(adj) {
                 Ok(nd) => {
-                    crate::storage::readopt(nd.data_mut(), home);
+                    crate::storage::readopt(nd.data_mut(), &export);
                 }
                 Err(e) => return Err(prog.api_err(py, e)),
             }
             st.adjoints.push((adj, arr.clone().unbind()));
-            st.exports.push(pinned);
+            st.exports.push(export);
             Ok(arr)
         })
     }

@@ -52,7 +52,10 @@ pub use cancel::CancelFlag;
 pub use device::{Arg, Buffer, CompiledKernel, Device, KernelIr, TaskNote};
 pub use error::{Error, RuntimeError, RuntimeErrorKind};
 pub use grad::{Adjoints, GradientKernel};
-pub use memory::{AdstackOverflow, FieldInfo, FieldRef, FieldSlot, Memory, MemoryLimit, Storage};
+pub use memory::{
+    AdstackOverflow, ExternalOwner, FieldInfo, FieldRef, FieldSlot, HostBuf, Memory, MemoryLimit,
+    Storage,
+};
 pub use ndarray::{Ndarray, NdarrayId};
 pub use program::{adstack_overflow_error, signature, KernelId, ParamType, Program, ProgramConfig};
 pub use registry::{DeviceConstructor, DeviceEntry, DeviceOptions, DeviceRegistry};

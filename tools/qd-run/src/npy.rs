@@ -55,17 +55,17 @@ pub fn parse(bytes: &[u8]) -> Result<Ndarray, String> {
     }
     let file = NpyFile::with_header(header, data);
     let storage = match dtype {
-        DType::I1 => file.into_vec().map(Storage::I1),
-        DType::I8 => file.into_vec().map(Storage::I8),
-        DType::I16 => file.into_vec().map(Storage::I16),
-        DType::I32 => file.into_vec().map(Storage::I32),
-        DType::I64 => file.into_vec().map(Storage::I64),
-        DType::U8 => file.into_vec().map(Storage::U8),
-        DType::U16 => file.into_vec().map(Storage::U16),
-        DType::U32 => file.into_vec().map(Storage::U32),
-        DType::U64 => file.into_vec().map(Storage::U64),
-        DType::F32 => file.into_vec().map(Storage::F32),
-        DType::F64 => file.into_vec().map(Storage::F64),
+        DType::I1 => file.into_vec().map(|v| Storage::I1(v.into())),
+        DType::I8 => file.into_vec().map(|v| Storage::I8(v.into())),
+        DType::I16 => file.into_vec().map(|v| Storage::I16(v.into())),
+        DType::I32 => file.into_vec().map(|v| Storage::I32(v.into())),
+        DType::I64 => file.into_vec().map(|v| Storage::I64(v.into())),
+        DType::U8 => file.into_vec().map(|v| Storage::U8(v.into())),
+        DType::U16 => file.into_vec().map(|v| Storage::U16(v.into())),
+        DType::U32 => file.into_vec().map(|v| Storage::U32(v.into())),
+        DType::U64 => file.into_vec().map(|v| Storage::U64(v.into())),
+        DType::F32 => file.into_vec().map(|v| Storage::F32(v.into())),
+        DType::F64 => file.into_vec().map(|v| Storage::F64(v.into())),
     }
     .map_err(invalid)?;
     Ndarray::new(&shape, storage)
@@ -171,19 +171,22 @@ mod tests {
     #[test]
     fn every_element_type_round_trips() {
         let cases = [
-            (vec![2, 2], Storage::F32(vec![1.0, -2.5, f32::NAN, 1e-45])),
-            (vec![3], Storage::F64(vec![0.1, f64::INFINITY, -0.0])),
-            (vec![2], Storage::I1(vec![true, false])),
-            (vec![2], Storage::I8(vec![-128, 127])),
-            (vec![1, 2], Storage::I16(vec![-300, 300])),
-            (vec![2, 1], Storage::I32(vec![i32::MIN, 7])),
-            (vec![1], Storage::I64(vec![i64::MAX])),
-            (vec![2], Storage::U8(vec![0, 255])),
-            (vec![2], Storage::U16(vec![1, 65535])),
-            (vec![2], Storage::U32(vec![u32::MAX, 0])),
-            (vec![2], Storage::U64(vec![u64::MAX, 1])),
-            (vec![], Storage::F32(vec![2.5])),
-            (vec![0, 3], Storage::I32(vec![])),
+            (
+                vec![2, 2],
+                Storage::F32(vec![1.0, -2.5, f32::NAN, 1e-45].into()),
+            ),
+            (vec![3], Storage::F64(vec![0.1, f64::INFINITY, -0.0].into())),
+            (vec![2], Storage::I1(vec![true, false].into())),
+            (vec![2], Storage::I8(vec![-128, 127].into())),
+            (vec![1, 2], Storage::I16(vec![-300, 300].into())),
+            (vec![2, 1], Storage::I32(vec![i32::MIN, 7].into())),
+            (vec![1], Storage::I64(vec![i64::MAX].into())),
+            (vec![2], Storage::U8(vec![0, 255].into())),
+            (vec![2], Storage::U16(vec![1, 65535].into())),
+            (vec![2], Storage::U32(vec![u32::MAX, 0].into())),
+            (vec![2], Storage::U64(vec![u64::MAX, 1].into())),
+            (vec![], Storage::F32(vec![2.5].into())),
+            (vec![0, 3], Storage::I32(vec![].into())),
         ];
         for (shape, data) in cases {
             let nd = parse(&bytes(&shape, &data)).unwrap();
@@ -207,25 +210,28 @@ mod tests {
             &[1, 0, 2, 0],
         ))
         .unwrap();
-        assert_eq!(a.data(), &Storage::U16(vec![1, 2]));
+        assert_eq!(a.data(), &Storage::U16(vec![1, 2].into()));
         // Big-endian data is byte-swapped.
         let b = parse(&raw(
             "{'descr': '>i4', 'fortran_order': False, 'shape': (2,), }",
             &[0, 0, 0, 1, 255, 255, 255, 254],
         ))
         .unwrap();
-        assert_eq!(b.data(), &Storage::I32(vec![1, -2]));
+        assert_eq!(b.data(), &Storage::I32(vec![1, -2].into()));
         let c = parse(&raw(
             "{\"shape\": (), \"descr\": \"|b1\", \"fortran_order\": False}",
             &[1],
         ))
         .unwrap();
-        assert_eq!((c.shape(), c.data()), (&[][..], &Storage::I1(vec![true])));
+        assert_eq!(
+            (c.shape(), c.data()),
+            (&[][..], &Storage::I1(vec![true].into()))
+        );
     }
 
     #[test]
     fn bad_files_are_errors() {
-        let good = bytes(&[2], &Storage::F32(vec![1.0, 2.0]));
+        let good = bytes(&[2], &Storage::F32(vec![1.0, 2.0].into()));
         let header = |h: &str, data: &[u8]| raw(h, data);
         let cases: Vec<(Vec<u8>, &str)> = vec![
             (
@@ -307,7 +313,7 @@ mod tests {
 
     #[test]
     fn truncated_and_mutated_files_never_panic() {
-        let good = bytes(&[2, 3], &Storage::I32(vec![7; 6]));
+        let good = bytes(&[2, 3], &Storage::I32(vec![7; 6].into()));
         for len in 0..good.len() {
             assert!(parse(&good[..len]).is_err());
         }
@@ -323,7 +329,12 @@ mod tests {
 
     #[test]
     fn write_reports_the_path() {
-        let e = write("/nonexistent-dir/x.npy", &[1], &Storage::F32(vec![1.0])).unwrap_err();
+        let e = write(
+            "/nonexistent-dir/x.npy",
+            &[1],
+            &Storage::F32(vec![1.0].into()),
+        )
+        .unwrap_err();
         assert!(
             e.starts_with("cannot write '/nonexistent-dir/x.npy': "),
             "{e}"

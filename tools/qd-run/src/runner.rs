@@ -563,7 +563,7 @@ fn result_of<'p>(
         }
     }
     // Checked before the run: every name is one of the above.
-    (Vec::new(), Cow::Owned(Storage::F32(Vec::new())))
+    (Vec::new(), Cow::Owned(Storage::F32(Vec::new().into())))
 }
 
 /// Every adstack of each plan (with its launch number in a sequence), as sized for it, with the

@@ -352,27 +352,30 @@ mod tests {
         let f = |s: &str, dt, shape: &[usize]| for_field(&spec(s), dt, shape);
         assert_eq!(
             f("1,2,3", DType::I32, &[3]).unwrap(),
-            Storage::I32(vec![1, 2, 3])
+            Storage::I32(vec![1, 2, 3].into())
         );
         assert_eq!(
             f("fill(7)", DType::I64, &[2]).unwrap(),
-            Storage::I64(vec![7, 7])
+            Storage::I64(vec![7, 7].into())
         );
         assert_eq!(
             f("arange()", DType::F32, &[2, 2]).unwrap(),
-            Storage::F32(vec![0.0, 1.0, 2.0, 3.0])
+            Storage::F32(vec![0.0, 1.0, 2.0, 3.0].into())
         );
-        assert_eq!(f("512", DType::I32, &[]).unwrap(), Storage::I32(vec![512]));
+        assert_eq!(
+            f("512", DType::I32, &[]).unwrap(),
+            Storage::I32(vec![512].into())
+        );
         let l = f("linspace(0,1.5)", DType::F32, &[16]).unwrap();
         let l = l.as_f32().unwrap();
         assert_eq!((l[0], l[1], l[15]), (0.0, 0.1, 1.5));
         assert_eq!(
             f("linspace(2,3)", DType::F64, &[1]).unwrap(),
-            Storage::F64(vec![2.0])
+            Storage::F64(vec![2.0].into())
         );
         assert_eq!(
             f("1,2:2", DType::F32, &[2]).unwrap(),
-            Storage::F32(vec![1.0, 2.0])
+            Storage::F32(vec![1.0, 2.0].into())
         );
         for (s, dt, shape, want) in [
             ("1,2", DType::I32, &[3][..], "expected 3 values, got 2"),
@@ -409,12 +412,12 @@ mod tests {
         let nd = for_ndarray(&spec("0,3,7"), DType::I32, 1).unwrap();
         assert_eq!(
             (nd.shape(), nd.data()),
-            (&[3][..], &Storage::I32(vec![0, 3, 7]))
+            (&[3][..], &Storage::I32(vec![0, 3, 7].into()))
         );
         let nd = for_ndarray(&spec("fill(0):4x3"), DType::F32, 2).unwrap();
         assert_eq!(nd.shape(), &[4, 3]);
         let nd = for_ndarray(&spec("arange():5"), DType::I64, 1).unwrap();
-        assert_eq!(nd.data(), &Storage::I64(vec![0, 1, 2, 3, 4]));
+        assert_eq!(nd.data(), &Storage::I64(vec![0, 1, 2, 3, 4].into()));
         assert!(for_ndarray(&spec("fill(0)"), DType::F32, 1)
             .unwrap_err()
             .contains("explicit shape"));
@@ -442,7 +445,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("qd-run-values-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("a.npy");
-        let data = Storage::F64(vec![1.0, 2.0, 3.0, 4.0]);
+        let data = Storage::F64(vec![1.0, 2.0, 3.0, 4.0].into());
         let mut bytes = Vec::new();
         npy::encode(&mut bytes, &[2, 2], &data).unwrap();
         std::fs::write(&path, bytes).unwrap();
@@ -450,7 +453,7 @@ mod tests {
         // f8 data converts to an f32 field of the same shape (a 1-D file may fill any shape).
         assert_eq!(
             for_field(&spec(p), DType::F32, &[2, 2]).unwrap(),
-            Storage::F32(vec![1.0, 2.0, 3.0, 4.0])
+            Storage::F32(vec![1.0, 2.0, 3.0, 4.0].into())
         );
         assert!(for_field(&spec(p), DType::F32, &[4])
             .unwrap_err()
@@ -458,7 +461,7 @@ mod tests {
         assert!(for_field(&spec(p), DType::F32, &[1, 4]).is_err());
         assert_eq!(
             for_field(&spec(p), DType::I32, &[2, 2]).unwrap(),
-            Storage::I32(vec![1, 2, 3, 4])
+            Storage::I32(vec![1, 2, 3, 4].into())
         );
         let nd = for_ndarray(&spec(p), DType::F32, 2).unwrap();
         assert_eq!(nd.shape(), &[2, 2]);

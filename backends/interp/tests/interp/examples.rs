@@ -33,7 +33,8 @@ fn dynamic_loop() {
     let mut p = program(&example("dynamic_loop.mlir"));
     let x = linspace_f32(0.0, 1.5, 16);
     p.write_scalars("n", &[Scalar::I32(512)]).unwrap();
-    p.write("x", qd_runtime::Storage::F32(x.clone())).unwrap();
+    p.write("x", qd_runtime::Storage::F32(x.clone().into()))
+        .unwrap();
     run_ok(&mut p, "compute", &[]);
 
     let want: f64 = to_f64(&x)
@@ -58,7 +59,8 @@ fn ndarray_bound() {
     let mut p = program(&example("ndarray_bound.mlir"));
     let a = [0, 3, 7, 1, 12, 5, 0, 9];
     let x = linspace_f32(0.1, 0.8, 8);
-    p.write("x", qd_runtime::Storage::F32(x.clone())).unwrap();
+    p.write("x", qd_runtime::Storage::F32(x.clone().into()))
+        .unwrap();
     let counts: Vec<f64> = a.iter().map(|&v| v as f64).collect();
     let arr = p.add_ndarray(Ndarray::from_f64(DType::I32, &[8], &counts).unwrap());
     run_ok(&mut p, "compute", &[Arg::Ndarray(arr)]);
@@ -82,7 +84,8 @@ fn triangular() {
     let mut p = program(&example("triangular.mlir"));
     let x = linspace_f32(0.5, 1.0, 4);
     p.write_scalars("m", &[Scalar::I32(12)]).unwrap();
-    p.write("x", qd_runtime::Storage::F32(x.clone())).unwrap();
+    p.write("x", qd_runtime::Storage::F32(x.clone().into()))
+        .unwrap();
     run_ok(&mut p, "compute", &[]);
 
     let mut want = 0.0;
@@ -103,7 +106,8 @@ fn local_array() {
     let mut p = program(&example("local_array.mlir"));
     let x = linspace_f32(0.0, 1.0, 40);
     p.write_scalars("n", &[Scalar::I32(40)]).unwrap();
-    p.write("x", qd_runtime::Storage::F32(x.clone())).unwrap();
+    p.write("x", qd_runtime::Storage::F32(x.clone().into()))
+        .unwrap();
     run_ok(&mut p, "compute", &[]);
 
     let x = to_f64(&x);
@@ -155,8 +159,11 @@ fn control_flow_reference(x: &[f64], w: &[f64], limit: f64) -> (f64, Vec<i32>, f
 
 fn run_control_flow(x: &[f32], w: &[f32], limit: f32) -> (f64, Vec<i32>) {
     let mut p = program(&example("control_flow.mlir"));
-    p.write("x", qd_runtime::Storage::F32(x.to_vec())).unwrap();
-    let wa = p.add_ndarray(Ndarray::new(&[w.len()], qd_runtime::Storage::F32(w.to_vec())).unwrap());
+    p.write("x", qd_runtime::Storage::F32(x.to_vec().into()))
+        .unwrap();
+    let wa = p.add_ndarray(
+        Ndarray::new(&[w.len()], qd_runtime::Storage::F32(w.to_vec().into())).unwrap(),
+    );
     run_ok(
         &mut p,
         "compute",

@@ -130,7 +130,7 @@ fn fields_and_adjoints() {
         .unwrap_err()
         .to_string()
         .contains("not an integer"));
-    assert!(p.write("n", Storage::F32(vec![1.0])).is_err());
+    assert!(p.write("n", Storage::F32(vec![1.0].into())).is_err());
     p.write_scalars("n", &[Scalar::I64(7)]).unwrap();
     assert_eq!(p.field("n").unwrap().get(0), Some(Scalar::I32(7)));
 }
@@ -246,4 +246,46 @@ fn unsupported_features_are_located_compile_errors() {
         assert_eq!(d.message, want);
         assert_eq!(p.context().file_line_col(d.loc), Some(("test.mlir", 3, 10)));
     }
+}
+
+/// Counts its drops: the owner of external memory.
+struct Owner(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+impl Drop for Owner {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+#[test]
+fn kernels_compute_in_external_memory() {
+    use std::sync::atomic::Ordering::SeqCst;
+    let drops = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut x_mem = vec![0.0f32; 4];
+    let mut a_mem = vec![1.0f32, 2.0, 3.0, 4.0];
+    let (x_ptr, a_ptr) = (x_mem.as_mut_ptr(), a_mem.as_mut_ptr());
+    {
+        let mut p = program(SRC);
+        let k = p.kernel("k").unwrap();
+        // SAFETY: both vectors outlive the program and are only touched after it is dropped.
+        let (x, a) = unsafe {
+            (
+                Storage::from_external(DType::F32, x_ptr.cast(), 4, Box::new(Owner(drops.clone()))),
+                Storage::from_external(DType::F32, a_ptr.cast(), 4, Box::new(Owner(drops.clone()))),
+            )
+        };
+        p.write("x", x.unwrap()).unwrap();
+        let a = p.add_ndarray(Ndarray::new(&[4], a.unwrap()).unwrap());
+        p.launch(k, &[Arg::Ndarray(a), Arg::Scalar(Scalar::F32(2.0))])
+            .unwrap();
+        p.sync().unwrap();
+        let x = p.field("x").unwrap();
+        assert!(x.is_external());
+        assert_eq!(x.as_ptr(), x_ptr as *const u8);
+        assert_eq!(p.read_f64("x").unwrap(), vec![2.0, 4.0, 6.0, 8.0]);
+        drop(p.remove_ndarray(a).unwrap());
+        assert_eq!(drops.load(SeqCst), 1);
+    }
+    assert_eq!(drops.load(SeqCst), 2);
+    assert_eq!(x_mem, [2.0, 4.0, 6.0, 8.0]);
+    assert_eq!(a_mem, [1.0, 2.0, 3.0, 4.0]);
 }

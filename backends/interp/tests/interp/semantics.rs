@@ -657,15 +657,18 @@ fn fields_of_every_dtype_load_and_store() {
 }
 ";
     let mut p = program(src);
-    p.write("a", Storage::I1(vec![true, false])).unwrap();
-    p.write("b", Storage::I8(vec![-100, 0])).unwrap();
-    p.write("c", Storage::I16(vec![-30000, 0])).unwrap();
-    p.write("d", Storage::U8(vec![250, 0])).unwrap();
-    p.write("e", Storage::F64(vec![0.1, 0.0])).unwrap();
+    p.write("a", Storage::I1(vec![true, false].into())).unwrap();
+    p.write("b", Storage::I8(vec![-100, 0].into())).unwrap();
+    p.write("c", Storage::I16(vec![-30000, 0].into())).unwrap();
+    p.write("d", Storage::U8(vec![250, 0].into())).unwrap();
+    p.write("e", Storage::F64(vec![0.1, 0.0].into())).unwrap();
     run_ok(&mut p, "k", &[]);
-    assert_eq!(p.field("a").unwrap(), &Storage::I1(vec![true, true]));
-    assert_eq!(p.field("b").unwrap(), &Storage::I8(vec![-100, -100]));
-    assert_eq!(p.field("c").unwrap(), &Storage::I16(vec![-30000, -30000]));
-    assert_eq!(p.field("d").unwrap(), &Storage::U8(vec![250, 250]));
-    assert_eq!(p.field("e").unwrap(), &Storage::F64(vec![0.1, 0.1]));
+    assert_eq!(p.field("a").unwrap(), &Storage::I1(vec![true, true].into()));
+    assert_eq!(p.field("b").unwrap(), &Storage::I8(vec![-100, -100].into()));
+    assert_eq!(
+        p.field("c").unwrap(),
+        &Storage::I16(vec![-30000, -30000].into())
+    );
+    assert_eq!(p.field("d").unwrap(), &Storage::U8(vec![250, 250].into()));
+    assert_eq!(p.field("e").unwrap(), &Storage::F64(vec![0.1, 0.1].into()));
 }

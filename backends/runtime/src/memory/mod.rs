@@ -2,9 +2,11 @@
 //! `needs_grad` field) and the registered ndarrays. A [`crate::Program`] owns it and lends it to
 //! its device at compile time (read-only: the layout) and at launch.
 
+mod host_buf;
 mod limit;
 mod storage;
 
+pub use host_buf::{ExternalOwner, HostBuf};
 pub use limit::{available_bytes, MemoryLimit, AUTO_RESERVE_BYTES};
 pub use storage::Storage;
 

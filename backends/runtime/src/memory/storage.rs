@@ -1,24 +1,26 @@
-//! [`Storage`]: a typed, dense, row-major host buffer (one `Vec` per element type).
+//! [`Storage`]: a typed, dense, row-major host buffer (one [`HostBuf`] per element type: memory
+//! of the runtime's own or external memory such as a NumPy array's).
 
+use super::host_buf::{ExternalOwner, HostBuf};
 use crate::value::{DType, Scalar};
 
 /// A typed buffer. i1 elements are `bool`s.
 #[derive(Clone, PartialEq, Debug)]
 pub enum Storage {
-    I1(Vec<bool>),
-    I8(Vec<i8>),
-    I16(Vec<i16>),
-    I32(Vec<i32>),
-    I64(Vec<i64>),
-    U8(Vec<u8>),
-    U16(Vec<u16>),
-    U32(Vec<u32>),
-    U64(Vec<u64>),
-    F32(Vec<f32>),
-    F64(Vec<f64>),
+    I1(HostBuf<bool>),
+    I8(HostBuf<i8>),
+    I16(HostBuf<i16>),
+    I32(HostBuf<i32>),
+    I64(HostBuf<i64>),
+    U8(HostBuf<u8>),
+    U16(HostBuf<u16>),
+    U32(HostBuf<u32>),
+    U64(HostBuf<u64>),
+    F32(HostBuf<f32>),
+    F64(HostBuf<f64>),
 }
 
-/// Applies `$body` to the vector inside any variant, bound as `$v`.
+/// Applies `$body` to the buffer inside any variant, bound as `$v`.
 macro_rules! each {
     ($s:expr, $v:ident => $body:expr) => {
         match $s {
@@ -86,18 +88,69 @@ impl Storage {
     /// `len` zeros of `dtype`; fails cleanly when the memory cannot be allocated.
     pub fn zeros(dtype: DType, len: usize) -> Result<Storage, String> {
         Ok(match dtype {
-            DType::I1 => Storage::I1(zeroed(len)?),
-            DType::I8 => Storage::I8(zeroed(len)?),
-            DType::I16 => Storage::I16(zeroed(len)?),
-            DType::I32 => Storage::I32(zeroed(len)?),
-            DType::I64 => Storage::I64(zeroed(len)?),
-            DType::U8 => Storage::U8(zeroed(len)?),
-            DType::U16 => Storage::U16(zeroed(len)?),
-            DType::U32 => Storage::U32(zeroed(len)?),
-            DType::U64 => Storage::U64(zeroed(len)?),
-            DType::F32 => Storage::F32(zeroed(len)?),
-            DType::F64 => Storage::F64(zeroed(len)?),
+            DType::I1 => Storage::I1(zeroed(len)?.into()),
+            DType::I8 => Storage::I8(zeroed(len)?.into()),
+            DType::I16 => Storage::I16(zeroed(len)?.into()),
+            DType::I32 => Storage::I32(zeroed(len)?.into()),
+            DType::I64 => Storage::I64(zeroed(len)?.into()),
+            DType::U8 => Storage::U8(zeroed(len)?.into()),
+            DType::U16 => Storage::U16(zeroed(len)?.into()),
+            DType::U32 => Storage::U32(zeroed(len)?.into()),
+            DType::U64 => Storage::U64(zeroed(len)?.into()),
+            DType::F32 => Storage::F32(zeroed(len)?.into()),
+            DType::F64 => Storage::F64(zeroed(len)?.into()),
         })
+    }
+
+    /// A storage of `len` elements of `dtype` over external memory at `ptr` (a NumPy array's),
+    /// read and written in place; `owner` keeps that memory alive and is dropped (exactly once)
+    /// when the storage is, instead of the memory being freed. A clone is an owned copy. Fails
+    /// when `ptr` is null or not aligned to the element size (unless `len == 0`).
+    ///
+    /// # Safety
+    /// Unless `len == 0`: `ptr` points to `len` initialised elements of `dtype` (for i1, bytes
+    /// 0 or 1), readable and writable; the memory stays valid and unmoved until `owner` is
+    /// dropped; and nothing else reads or writes it while a borrow of the storage's elements
+    /// (or a pointer taken from one) is live. The runtime borrows them only inside its own
+    /// calls (a launch, a sync, a read), so the memory's owner may use it between those calls.
+    pub unsafe fn from_external(
+        dtype: DType,
+        ptr: *mut u8,
+        len: usize,
+        owner: ExternalOwner,
+    ) -> Result<Storage, String> {
+        if len != 0 && (ptr.is_null() || !(ptr as usize).is_multiple_of(dtype.size_bytes())) {
+            return Err(format!(
+                "external memory at {ptr:p} is not a valid, aligned buffer of {dtype}"
+            ));
+        }
+        // SAFETY (every arm): the caller's contract, with the pointer checked non-null and
+        // aligned for the element type above.
+        Ok(unsafe {
+            match dtype {
+                DType::I1 => Storage::I1(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::I8 => Storage::I8(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::I16 => Storage::I16(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::I32 => Storage::I32(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::I64 => Storage::I64(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::U8 => Storage::U8(HostBuf::from_external(ptr, len, owner)),
+                DType::U16 => Storage::U16(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::U32 => Storage::U32(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::U64 => Storage::U64(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::F32 => Storage::F32(HostBuf::from_external(ptr.cast(), len, owner)),
+                DType::F64 => Storage::F64(HostBuf::from_external(ptr.cast(), len, owner)),
+            }
+        })
+    }
+
+    /// Whether the elements live in external memory (see [`Storage::from_external`]).
+    pub fn is_external(&self) -> bool {
+        each!(self, v => v.is_external())
+    }
+
+    /// The address of the first element (dangling, never null, when empty).
+    pub fn as_ptr(&self) -> *const u8 {
+        each!(self, v => v.as_ptr().cast())
     }
 
     /// A buffer of `dtype` holding `values` converted exactly (see [`Scalar::from_f64`]).
@@ -184,12 +237,13 @@ impl Storage {
             .collect()
     }
 
-    /// Sets every element to zero. A large buffer gets fresh lazily zeroed memory (its old pages
-    /// are freed), so zeroing an adjoint a kernel only partly touched does not touch the rest;
-    /// when that allocation fails, zeros are written in place.
+    /// Sets every element to zero. A large owned buffer gets fresh lazily zeroed memory (its old
+    /// pages are freed), so zeroing an adjoint a kernel only partly touched does not touch the
+    /// rest; when that allocation fails, and always in external memory (which must stay where it
+    /// is), zeros are written in place.
     pub fn fill_zero(&mut self) {
         let bytes = self.len() * self.dtype().size_bytes();
-        if bytes >= FRESH_ZERO_BYTES {
+        if bytes >= FRESH_ZERO_BYTES && !self.is_external() {
             if let Ok(fresh) = Storage::zeros(self.dtype(), self.len()) {
                 *self = fresh;
                 return;
@@ -244,31 +298,31 @@ impl Storage {
 
     pub fn as_f32(&self) -> Option<&[f32]> {
         match self {
-            Storage::F32(v) => Some(v),
+            Storage::F32(v) => Some(v.as_slice()),
             _ => None,
         }
     }
     pub fn as_f64(&self) -> Option<&[f64]> {
         match self {
-            Storage::F64(v) => Some(v),
+            Storage::F64(v) => Some(v.as_slice()),
             _ => None,
         }
     }
     pub fn as_i32(&self) -> Option<&[i32]> {
         match self {
-            Storage::I32(v) => Some(v),
+            Storage::I32(v) => Some(v.as_slice()),
             _ => None,
         }
     }
     pub fn as_i64(&self) -> Option<&[i64]> {
         match self {
-            Storage::I64(v) => Some(v),
+            Storage::I64(v) => Some(v.as_slice()),
             _ => None,
         }
     }
     pub fn as_bool(&self) -> Option<&[bool]> {
         match self {
-            Storage::I1(v) => Some(v),
+            Storage::I1(v) => Some(v.as_slice()),
             _ => None,
         }
     }
@@ -326,6 +380,79 @@ mod tests {
         let f = Storage::from_scalars(DType::F32, &[Scalar::I64(3), Scalar::F64(0.5)]).unwrap();
         assert_eq!(f.as_f32(), Some(&[3.0, 0.5][..]));
         assert_eq!(f.to_scalars(), vec![Scalar::F32(3.0), Scalar::F32(0.5)]);
+    }
+
+    /// Counts its drops.
+    struct Owner(std::sync::Arc<std::sync::atomic::AtomicUsize>);
+    impl Drop for Owner {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+    }
+
+    #[test]
+    fn external_storage_shares_the_memory_and_drops_its_owner_once() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let drops = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let mut mem = vec![1i32, 2, 3];
+        let ptr = mem.as_mut_ptr();
+        // SAFETY: `mem` outlives the storage and is only read after the storage is dropped.
+        let mut s = unsafe {
+            Storage::from_external(DType::I32, ptr.cast(), 3, Box::new(Owner(drops.clone())))
+        }
+        .unwrap();
+        assert!(s.is_external());
+        assert_eq!(s.as_ptr(), ptr as *const u8);
+        assert_eq!(s.as_i32(), Some(&[1, 2, 3][..]));
+        s.set(0, Scalar::I32(7)).unwrap();
+        let copy = s.clone();
+        assert!(!copy.is_external());
+        assert_ne!(copy.as_ptr(), s.as_ptr());
+        assert_eq!(copy, s);
+        s.fill_zero();
+        assert_eq!(copy.as_i32(), Some(&[7, 2, 3][..]));
+        assert_eq!(drops.load(SeqCst), 0);
+        drop(copy);
+        assert_eq!(drops.load(SeqCst), 0);
+        s.store_bits(2, 9);
+        drop(s);
+        assert_eq!(drops.load(SeqCst), 1);
+        assert_eq!(mem, [0, 0, 9]);
+    }
+
+    #[test]
+    fn large_external_storage_is_zeroed_in_place() {
+        let n = FRESH_ZERO_BYTES / 8 + 1;
+        let mut mem = vec![1.5f64; n];
+        // SAFETY: `mem` outlives the storage and is only read after the storage is dropped.
+        let mut s =
+            unsafe { Storage::from_external(DType::F64, mem.as_mut_ptr().cast(), n, Box::new(())) }
+                .unwrap();
+        let ptr = s.as_ptr();
+        s.fill_zero();
+        assert_eq!(s.as_ptr(), ptr);
+        drop(s);
+        assert!(mem.iter().all(|&x| x == 0.0));
+    }
+
+    #[test]
+    fn external_storage_checks_the_pointer() {
+        let mut mem = [0u8; 16];
+        let odd = mem
+            .as_mut_ptr()
+            .wrapping_add(1 + (mem.as_ptr() as usize % 2));
+        // SAFETY: rejected before any use.
+        let err = unsafe { Storage::from_external(DType::I16, odd, 2, Box::new(())) }.unwrap_err();
+        assert!(err.contains("aligned"), "{err}");
+        // SAFETY: as above.
+        let null =
+            unsafe { Storage::from_external(DType::F32, std::ptr::null_mut(), 1, Box::new(())) };
+        assert!(null.is_err());
+        // SAFETY: len 0: the pointer is not used.
+        let empty =
+            unsafe { Storage::from_external(DType::F32, std::ptr::null_mut(), 0, Box::new(())) }
+                .unwrap();
+        assert!(empty.is_empty());
     }
 
     #[test]

@@ -39,8 +39,8 @@ fn fields_are_allocated_zeroed_with_adjoints() {
             ("d", DType::F64, vec![], true),
         ]
     );
-    assert_eq!(mem.field(0).value, Storage::F32(vec![0.0; 40]));
-    assert_eq!(mem.field(0).grad, Some(Storage::F32(vec![0.0; 40])));
+    assert_eq!(mem.field(0).value, Storage::F32(vec![0.0; 40].into()));
+    assert_eq!(mem.field(0).grad, Some(Storage::F32(vec![0.0; 40].into())));
     assert_eq!(
         mem.field(1).value.len(),
         1,

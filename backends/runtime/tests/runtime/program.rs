@@ -97,7 +97,7 @@ fn launches_are_checked_before_the_device_runs() {
     ));
     // An ndarray whose data was resized behind the program's back is refused.
     let bad = p.add_ndarray(Ndarray::zeros(DType::I32, &[2, 3]).unwrap());
-    *p.ndarray_mut(bad).unwrap().data_mut() = qd_runtime::Storage::I32(vec![0; 5]);
+    *p.ndarray_mut(bad).unwrap().data_mut() = qd_runtime::Storage::I32(vec![0; 5].into());
     assert!(matches!(
         p.launch(k, &[Arg::Ndarray(bad), s]),
         Err(Error::Value(_))

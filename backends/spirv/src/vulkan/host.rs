@@ -60,15 +60,15 @@ mod tests {
 
     #[test]
     fn bytes_round_trip_and_bools_are_normalised() {
-        let s = Storage::F32(vec![1.5, -2.0]);
+        let s = Storage::F32(vec![1.5, -2.0].into());
         assert_eq!(storage_bytes(&s).len(), 8);
-        let mut t = Storage::F32(vec![0.0; 2]);
+        let mut t = Storage::F32(vec![0.0; 2].into());
         let b = storage_bytes(&s).to_vec();
         fill_storage(&mut t, |out| out.copy_from_slice(&b));
         assert_eq!(s, t);
-        let mut bools = Storage::I1(vec![false; 3]);
+        let mut bools = Storage::I1(vec![false; 3].into());
         fill_storage(&mut bools, |out| out.copy_from_slice(&[0, 7, 1]));
-        assert_eq!(bools, Storage::I1(vec![false, true, true]));
+        assert_eq!(bools, Storage::I1(vec![false, true, true].into()));
         assert_eq!(storage_bytes(&bools), &[0, 1, 1]);
     }
 }

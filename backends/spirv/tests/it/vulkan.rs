@@ -165,7 +165,7 @@ fn set_x(s: &mut Setup, v: Vec<i32>) {
     *s.memory.storage_mut(FieldRef {
         index: 0,
         grad: false,
-    }) = Storage::I32(v);
+    }) = Storage::I32(v.into());
 }
 
 fn launch(d: &mut VulkanDevice, s: &mut Setup, k: CompiledKernel, p: &AdstackPlan) {
