@@ -66,6 +66,10 @@ pub enum TypeData {
     Tensor(TensorType),
     /// `memref<4x?xf32, strided<[?, 1]>, 1>`, unranked `memref<*xf32, 2>`.
     MemRef(MemRefType),
+    /// `complex<f32>`: a complex number of an integer or float type.
+    Complex(Type),
+    /// `tuple<i32, f32>`.
+    Tuple(Vec<Type>),
     /// A type of a registered dialect: `!dialect.mnemonic<params>`, printed and parsed by the dialect.
     Dialect {
         dialect: Ident,

@@ -18,6 +18,8 @@ use crate::types::{Signedness, TypeData};
 enum Elem {
     Num(NumLit),
     Bool(bool, usize),
+    /// `(re, im)` of a complex element.
+    Complex(Box<Elem>, Box<Elem>),
 }
 
 /// What was written between `dense<` and `>`.
@@ -81,6 +83,17 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             TypeData::Index => 64,
             TypeData::Float(k) => k.width(),
+            // Two parts of whole bytes each (complex<i1> and the like have no byte layout here).
+            TypeData::Complex(inner) => match self.ctx.type_data(*inner).bit_width() {
+                Some(w) if w % 8 == 0 => 2 * w,
+                _ => {
+                    let s = super::type_to_string(self.ctx, elem);
+                    return Err(self.err_at(
+                        kw.start,
+                        format!("dense elements of type '{s}' are not supported"),
+                    ));
+                }
+            },
             _ => {
                 let s = super::type_to_string(self.ctx, elem);
                 return Err(self.err_at(
@@ -135,8 +148,19 @@ impl<'a, 'c> Parser<'a, 'c> {
                     ));
                 }
                 let mut data = Vec::with_capacity(elems.len() * bytes_for(bits));
-                for e in &elems {
-                    self.dense_element(e, elem, bits, &mut data)?;
+                if let TypeData::Complex(inner) = self.ctx.type_data(elem).clone() {
+                    self.check_complex_elements(kw.start, &elems, list_shape.is_some(), ty, elem)?;
+                    let part = bits / 2;
+                    for e in &elems {
+                        if let Elem::Complex(re, im) = e {
+                            self.dense_element(re, inner, part, &mut data)?;
+                            self.dense_element(im, inner, part, &mut data)?;
+                        }
+                    }
+                } else {
+                    for e in &elems {
+                        self.dense_element(e, elem, bits, &mut data)?;
+                    }
                 }
                 data
             }
@@ -184,6 +208,13 @@ impl<'a, 'c> Parser<'a, 'c> {
     }
 
     fn parse_literal_element(&mut self) -> DiagResult<Elem> {
+        if self.eat(Tok::LParen) {
+            let re = self.parse_literal_element()?;
+            self.expect(Tok::Comma, "expected ','")?;
+            let im = self.parse_literal_element()?;
+            self.expect(Tok::RParen, "expected ')'")?;
+            return Ok(Elem::Complex(Box::new(re), Box::new(im)));
+        }
         if self.at_keyword("true") || self.at_keyword("false") {
             let t = self.bump();
             return Ok(Elem::Bool(self.text(t) == "true", t.start));
@@ -192,6 +223,35 @@ impl<'a, 'c> Parser<'a, 'c> {
             return Ok(Elem::Num(self.parse_number()?));
         }
         Err(self.err("expected element literal of primitive type"))
+    }
+
+    /// Every element of a complex literal is a `(re, im)` pair: MLIR counts parts otherwise
+    /// (`parsed 3 elements, but type (...) expected 4 elements`).
+    fn check_complex_elements(
+        &mut self,
+        kw: usize,
+        elems: &[Elem],
+        list: bool,
+        ty: Type,
+        elem: Type,
+    ) -> DiagResult<()> {
+        if elems.iter().all(|e| matches!(e, Elem::Complex(..))) {
+            return Ok(());
+        }
+        let parts: usize = elems
+            .iter()
+            .map(|e| if matches!(e, Elem::Complex(..)) { 2 } else { 1 })
+            .sum();
+        let (shown, expected) = if list {
+            (ty, 2 * elems.len())
+        } else {
+            (elem, 2)
+        };
+        let t = super::type_to_string(self.ctx, shown);
+        Err(self.err_at(
+            kw,
+            format!("parsed {parts} elements, but type ('{t}') expected {expected} elements"),
+        ))
     }
 
     /// Appends one element's bytes.
@@ -207,6 +267,13 @@ impl<'a, 'c> Parser<'a, 'c> {
             (Elem::Bool(b, _), TypeData::Integer { width: 1, .. }) => out.push(*b as u8),
             (Elem::Bool(_, off), TypeData::Integer { .. } | TypeData::Index) => {
                 return Err(self.err_at(*off, "expected i1 type for 'true' or 'false' values"))
+            }
+            (Elem::Complex(..), _) => {
+                let t = super::type_to_string(self.ctx, elem);
+                return Err(self.err_at(
+                    self.tok.start,
+                    format!("complex value for the non-complex element type '{t}'"),
+                ));
             }
             (Elem::Bool(_, off), _) => {
                 return Err(

@@ -36,6 +36,21 @@ impl Printer<'_> {
                 self.out.push_str(") -> ");
                 self.write_result_types(results.len(), |i| results[i]);
             }
+            TypeData::Complex(t) => {
+                self.out.push_str("complex<");
+                self.write_type(*t);
+                self.out.push('>');
+            }
+            TypeData::Tuple(ts) => {
+                self.out.push_str("tuple<");
+                for (i, &t) in ts.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.write_type(t);
+                }
+                self.out.push('>');
+            }
             TypeData::Vector(v) => self.write_vector_type(v),
             TypeData::Tensor(t) => self.write_tensor_type(t),
             TypeData::MemRef(m) => self.write_memref_type(m),

@@ -146,7 +146,30 @@ impl Printer<'_> {
     }
 
     fn write_dense_element(&mut self, d: &DenseElements, i: usize, elem: Type) {
-        let words = d.element_words(i);
+        if let TypeData::Complex(inner) = self.ctx.type_data(elem) {
+            // `(re,im)`: the two halves of the element, without a space (as MLIR).
+            let bytes = d.element(i);
+            let (re, im) = bytes.split_at(bytes.len() / 2);
+            self.out.push('(');
+            self.write_scalar_bytes(re, *inner);
+            self.out.push(',');
+            self.write_scalar_bytes(im, *inner);
+            self.out.push(')');
+            return;
+        }
+        self.write_scalar_bytes(d.element(i), elem);
+    }
+
+    /// An integer or float element from its little-endian bytes.
+    fn write_scalar_bytes(&mut self, bytes: &[u8], elem: Type) {
+        let words: Vec<u64> = bytes
+            .chunks(8)
+            .map(|c| {
+                let mut b = [0u8; 8];
+                b[..c.len()].copy_from_slice(c);
+                u64::from_le_bytes(b)
+            })
+            .collect();
         match self.ctx.type_data(elem) {
             TypeData::Float(k) => self.out.push_str(&float_fmt::format_bits(*k, words[0])),
             TypeData::Integer {

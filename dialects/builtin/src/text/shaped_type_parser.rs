@@ -44,6 +44,37 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(self.ctx.intern_type(data))
     }
 
+    /// `complex<T>` (T an integer or float type) or `tuple<T, ...>` (the current token is the
+    /// keyword).
+    pub(crate) fn parse_complex_or_tuple(&mut self) -> DiagResult<Type> {
+        let kw = self.bump();
+        let complex = self.text(kw) == "complex";
+        let what = if complex { "complex" } else { "tuple" };
+        self.expect(Tok::Less, &format!("expected '<' in {what} type"))?;
+        let data = if complex {
+            let off = self.tok.start;
+            let elem = self.parse_element_type()?;
+            let td = self.ctx.type_data(elem);
+            if !(td.is_integer() || td.is_float()) {
+                return Err(self.err_at(off, "invalid element type for complex"));
+            }
+            TypeData::Complex(elem)
+        } else {
+            let mut types = Vec::new();
+            if !self.at(Tok::Greater) {
+                loop {
+                    types.push(self.parse_type()?);
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+            }
+            TypeData::Tuple(types)
+        };
+        self.expect(Tok::Greater, &format!("expected '>' in {what} type"))?;
+        Ok(self.ctx.intern_type(data))
+    }
+
     fn parse_vector_body(&mut self, kw_start: usize) -> DiagResult<TypeData> {
         let (shape, scalable) = self.parse_dim_list(false, true)?;
         let elem = self.parse_element_type()?;
@@ -87,7 +118,11 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         let valid = !matches!(
             self.ctx.type_data(elem),
-            TypeData::None | TypeData::Function { .. } | TypeData::Tensor(_) | TypeData::MemRef(_)
+            TypeData::None
+                | TypeData::Function { .. }
+                | TypeData::Tensor(_)
+                | TypeData::MemRef(_)
+                | TypeData::Tuple(_)
         );
         if !valid {
             return Err(self.err_at(elem_off, "invalid tensor element type"));
@@ -108,6 +143,7 @@ impl<'a, 'c> Parser<'a, 'c> {
             TypeData::Integer { .. }
                 | TypeData::Index
                 | TypeData::Float(_)
+                | TypeData::Complex(_)
                 | TypeData::Vector(_)
                 | TypeData::MemRef(_)
                 | TypeData::Dialect { .. }

@@ -16,7 +16,17 @@ impl<'a, 'c> Parser<'a, 'c> {
     pub(crate) fn is_type_keyword(s: &str) -> bool {
         matches!(
             s,
-            "index" | "f16" | "bf16" | "f32" | "f64" | "none" | "vector" | "tensor" | "memref"
+            "index"
+                | "f16"
+                | "bf16"
+                | "f32"
+                | "f64"
+                | "none"
+                | "vector"
+                | "tensor"
+                | "memref"
+                | "complex"
+                | "tuple"
         ) || int_type_parts(s).is_some()
     }
 
@@ -56,6 +66,9 @@ impl<'a, 'c> Parser<'a, 'c> {
                 }
                 if let Some(kind) = ShapedKind::from_keyword(text) {
                     return self.parse_shaped_type(kind);
+                }
+                if text == "complex" || text == "tuple" {
+                    return self.parse_complex_or_tuple();
                 }
                 let data = match text {
                     "index" => TypeData::Index,

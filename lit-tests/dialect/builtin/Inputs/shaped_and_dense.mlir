@@ -46,3 +46,6 @@ module @inner {
 }) : () -> ()
 %2 = "t.y"() : () -> i32
 %3 = builtin.unrealized_conversion_cast %2 : i32 to i64
+"t.complex"() {c0 = complex<f32>, c1 = complex<i32>, c2 = tuple<>, c3 = tuple<i32, f32>, c4 = tuple<tuple<i1>, tensor<4xf32>>, c5 = memref<4xcomplex<f32>>,
+  c6 = dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>, c7 = dense<[(1.0, 2.0), (3.0, 4.0)]> : tensor<2xcomplex<f32>>, c8 = dense<[(1, 2), (3, 4)]> : tensor<2xcomplex<i32>>,
+  c9 = dense<[(1.0, 2.0), (1.0, 2.0)]> : tensor<2xcomplex<f16>>, c10 = dense<(1.0, 0x7F800001)> : tensor<2xcomplex<f32>>, c11 = dense<"0x0000803F00000040"> : tensor<complex<f32>>} : () -> ()

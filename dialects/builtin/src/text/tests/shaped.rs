@@ -241,3 +241,89 @@ fn affine_maps_simplify_as_mlir_opt() {
         assert_eq!(got, format!("#map = {expected}"), "for {map}");
     }
 }
+
+/// complex and tuple types, complex dense elements: (attribute, mlir-opt 22's print).
+const COMPLEX_PRINTS: &[(&str, &str)] = &[
+    ("complex<f32>", "\"t.a\"() {a = complex<f32>} : () -> ()"),
+    ("complex<i32>", "\"t.a\"() {a = complex<i32>} : () -> ()"),
+    ("tuple<>", "\"t.a\"() {a = tuple<>} : () -> ()"),
+    (
+        "tuple<i32, f32>",
+        "\"t.a\"() {a = tuple<i32, f32>} : () -> ()",
+    ),
+    (
+        "tuple<tuple<i1>, tensor<4xf32>>",
+        "\"t.a\"() {a = tuple<tuple<i1>, tensor<4xf32>>} : () -> ()",
+    ),
+    (
+        "memref<4xcomplex<f32>>",
+        "\"t.a\"() {a = memref<4xcomplex<f32>>} : () -> ()",
+    ),
+    (
+        "dense<(1.0, 2.0)> : tensor<2xcomplex<f32>>",
+        "\"t.a\"() {a = dense<(1.000000e+00,2.000000e+00)> : tensor<2xcomplex<f32>>} : () -> ()",
+    ),
+    (
+        "dense<[(1, 2), (3, 4)]> : tensor<2xcomplex<i32>>",
+        "\"t.a\"() {a = dense<[(1,2), (3,4)]> : tensor<2xcomplex<i32>>} : () -> ()",
+    ),
+    (
+        "dense<[(1.0, 2.0), (1.0, 2.0)]> : tensor<2xcomplex<f16>>",
+        "\"t.a\"() {a = dense<(1.000000e+00,2.000000e+00)> : tensor<2xcomplex<f16>>} : () -> ()",
+    ),
+    (
+        "dense<(1.0, 0x7F800001)> : tensor<2xcomplex<f32>>",
+        "\"t.a\"() {a = dense<(1.000000e+00,0x7F800001)> : tensor<2xcomplex<f32>>} : () -> ()",
+    ),
+    (
+        "dense<\"0x0000803F00000040\"> : tensor<complex<f32>>",
+        "\"t.a\"() {a = dense<(1.000000e+00,2.000000e+00)> : tensor<complex<f32>>} : () -> ()",
+    ),
+];
+
+/// (attribute, line, column, mlir-opt 22's error).
+const COMPLEX_ERRORS: &[(&str, u32, u32, &str)] = &[
+    ("complex<index>", 1, 22, "invalid element type for complex"),
+    (
+        "complex<tensor<f32>>",
+        1,
+        22,
+        "invalid element type for complex",
+    ),
+    (
+        "vector<4xcomplex<f32>>",
+        1,
+        14,
+        "failed to verify 'elementType': VectorElementTypeInterface instance",
+    ),
+    (
+        "dense<1.0> : tensor<2xcomplex<f32>>",
+        1,
+        14,
+        "parsed 1 elements, but type ('complex<f32>') expected 2 elements",
+    ),
+    ("tuple<i32", 1, 23, "expected '>' in tuple type"),
+    ("complex<>", 1, 22, "expected non-function type"),
+    (
+        "dense<[(1.0, 2.0), 3.0]> : tensor<2xcomplex<f32>>",
+        1,
+        14,
+        "parsed 3 elements, but type ('tensor<2xcomplex<f32>>') expected 4 elements",
+    ),
+    ("tensor<2xtuple<i32>>", 1, 23, "invalid tensor element type"),
+];
+
+#[test]
+fn complex_and_tuple_as_mlir_opt() {
+    for (attr, expected) in COMPLEX_PRINTS {
+        assert_eq!(print_attr_op(attr), *expected, "for {attr}");
+    }
+    for (attr, line, col, msg) in COMPLEX_ERRORS {
+        let src = format!("\"t.a\"() {{a = {attr}}} : () -> ()");
+        assert_eq!(
+            parse_error(&src),
+            (*line, *col, msg.to_string()),
+            "for {attr}"
+        );
+    }
+}

@@ -7,14 +7,40 @@ use proptest::prelude::*;
 /// An element type and a generator of element literals for it.
 fn elem_type() -> impl Strategy<Value = &'static str> {
     prop::sample::select(vec![
-        "i1", "i3", "i8", "i32", "i64", "i65", "i128", "ui8", "si16", "ui128", "index", "f16",
-        "bf16", "f32", "f64",
+        "i1",
+        "i3",
+        "i8",
+        "i32",
+        "i64",
+        "i65",
+        "i128",
+        "ui8",
+        "si16",
+        "ui128",
+        "index",
+        "f16",
+        "bf16",
+        "f32",
+        "f64",
+        "complex<f32>",
+        "complex<i16>",
     ])
 }
 
 /// A literal of `ty` from random bits: integers as decimal of their width (signed or not),
 /// floats as hex bit patterns or decimals.
 fn literal(ty: &str, bits: u128, decimal: bool) -> String {
+    if let Some(inner) = ty
+        .strip_prefix("complex<")
+        .and_then(|t| t.strip_suffix('>'))
+    {
+        let im = bits.rotate_left(37) ^ 0x5555;
+        return format!(
+            "({}, {})",
+            literal(inner, bits, decimal),
+            literal(inner, im, decimal)
+        );
+    }
     let width: u32 = match ty {
         "i1" => 1,
         "f16" | "bf16" | "si16" => 16,
@@ -102,7 +128,8 @@ proptest! {
         decimal in any::<bool>(),
         splat in any::<bool>(),
     ) {
-        // Vector elements must be ints, index or floats (all are here).
+        // Vector elements must be ints, index or floats: complex ones go in a tensor.
+        let kind = if elem.starts_with("complex") && kind == 0 { 1 } else { kind };
         let ty = shaped(kind, &dims, elem, &scalable);
         let count: i64 = dims.iter().product();
         let mut values = bits.iter().map(|&b| literal(elem, b, decimal));
