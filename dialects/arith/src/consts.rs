@@ -140,64 +140,36 @@ pub fn in_precision(
 ) -> f64 {
     match kind {
         FloatKind::F32 => {
-            let a: Vec<f32> = args.iter().map(|&x| x as f32).collect();
-            f32op(&a) as f64
+            // Bit for bit both ways: `as` would quieten a signaling NaN, which C's functions
+            // (as mlir-opt calls them) see as it is: powf(sNaN, 0) is NaN, not 1.
+            let to32 = |x: f64| {
+                if x.is_nan() {
+                    f32::from_bits(float_to_bits(kind, x) as u32)
+                } else {
+                    x as f32
+                }
+            };
+            let a: Vec<f32> = args.iter().map(|&x| to32(x)).collect();
+            let r = f32op(&a);
+            if r.is_nan() {
+                float_from_bits(kind, r.to_bits() as u64)
+            } else {
+                r as f64
+            }
         }
         _ => f64op(args),
     }
 }
 
 /// The IEEE bit pattern of a float value of kind `kind` (exactly representable in it). NaNs
-/// are refused: their payload does not survive the trip through f64.
-pub fn float_to_bits(kind: FloatKind, v: f64) -> Option<u64> {
-    if v.is_nan() {
-        return None;
-    }
-    Some(match kind {
-        FloatKind::F64 => v.to_bits(),
-        FloatKind::F32 => (v as f32).to_bits() as u64,
-        FloatKind::BF16 => ((v as f32).to_bits() >> 16) as u64,
-        FloatKind::F16 => f16_to_bits(v) as u64,
-    })
+/// keep their sign and payload, as bitcast requires.
+pub fn float_to_bits(kind: FloatKind, v: f64) -> u64 {
+    qd_ir::float::f64_to_native(kind, v)
 }
 
-/// The float value of an IEEE bit pattern of kind `kind`; None for NaN patterns.
-pub fn float_from_bits(kind: FloatKind, bits: u64) -> Option<f64> {
-    let v = match kind {
-        FloatKind::F64 => f64::from_bits(bits),
-        FloatKind::F32 => f32::from_bits(bits as u32) as f64,
-        FloatKind::BF16 => f32::from_bits((bits as u32 & 0xFFFF) << 16) as f64,
-        FloatKind::F16 => f16_from_bits(bits as u16),
-    };
-    (!v.is_nan()).then_some(v)
-}
-
-fn f16_to_bits(v: f64) -> u16 {
-    let sign = if v.is_sign_negative() { 0x8000 } else { 0 };
-    let a = v.abs();
-    let rest = if a.is_infinite() {
-        0x7C00
-    } else if a < 2f64.powi(-14) {
-        (a * 2f64.powi(24)) as u16
-    } else {
-        let exp = ((a.to_bits() >> 52) & 0x7FF) as i32 - 1023;
-        let mant = ((a / 2f64.powi(exp) - 1.0) * 1024.0) as u16;
-        (((exp + 15) as u16) << 10) | mant
-    };
-    sign | rest
-}
-
-fn f16_from_bits(b: u16) -> f64 {
-    let sign = if b & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let e = ((b >> 10) & 0x1F) as i32;
-    let m = (b & 0x3FF) as f64;
-    let mag = match e {
-        0 => m * 2f64.powi(-24),
-        31 if m == 0.0 => f64::INFINITY,
-        31 => f64::NAN,
-        _ => (1.0 + m / 1024.0) * 2f64.powi(e - 15),
-    };
-    sign * mag
+/// The float value of an IEEE bit pattern of kind `kind` (NaN payloads included).
+pub fn float_from_bits(kind: FloatKind, bits: u64) -> f64 {
+    qd_ir::float::native_to_f64(kind, bits)
 }
 
 /// One folded constant result.
@@ -259,20 +231,24 @@ mod tests {
             -0.0,
             f64::INFINITY,
         ] {
-            let b = float_to_bits(FloatKind::F16, v).unwrap();
-            assert_eq!(float_from_bits(FloatKind::F16, b), Some(v));
-            assert_eq!(
-                float_from_bits(FloatKind::F16, b).unwrap().to_bits(),
-                v.to_bits()
-            );
+            let b = float_to_bits(FloatKind::F16, v);
+            assert_eq!(float_from_bits(FloatKind::F16, b).to_bits(), v.to_bits());
         }
-        assert_eq!(float_to_bits(FloatKind::F16, 1.0), Some(0x3C00));
-        assert_eq!(float_to_bits(FloatKind::F32, 1.0), Some(0x3F80_0000));
-        assert_eq!(float_to_bits(FloatKind::BF16, 1.0), Some(0x3F80));
-        assert_eq!(float_from_bits(FloatKind::BF16, 0xC000), Some(-2.0));
-        assert_eq!(float_to_bits(FloatKind::F32, f64::NAN), None);
-        assert_eq!(float_from_bits(FloatKind::F32, 0x7FC0_0000), None);
-        assert_eq!(float_from_bits(FloatKind::F16, 0x7C01), None);
+        assert_eq!(float_to_bits(FloatKind::F16, 1.0), 0x3C00);
+        assert_eq!(float_to_bits(FloatKind::F32, 1.0), 0x3F80_0000);
+        assert_eq!(float_to_bits(FloatKind::BF16, 1.0), 0x3F80);
+        assert_eq!(float_from_bits(FloatKind::BF16, 0xC000), -2.0);
+        // NaNs keep their bits both ways (a signaling NaN stays one).
+        for (kind, bits) in [
+            (FloatKind::BF16, 0xFFFF),
+            (FloatKind::F16, 0x7C01),
+            (FloatKind::F32, 0x7F80_0001),
+            (FloatKind::F32, 0xFFC0_0000),
+        ] {
+            let v = float_from_bits(kind, bits);
+            assert!(v.is_nan());
+            assert_eq!(float_to_bits(kind, v), bits, "{kind:?} {bits:#x}");
+        }
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! `reverse` the derivative rules.
 
 mod fold;
+mod host;
 pub mod names;
 mod ops;
 mod reverse;

@@ -442,11 +442,11 @@ fn fold_bitcast(ctx: &mut Context, op: OpId, c: &[Option<Attribute>]) -> Folded 
     let a = const_attr(c, 0)?;
     let from_ty = ctx.value_type(x);
     let bits = match float_kind(ctx, from_ty) {
-        Some(k) => float_to_bits(k, float_value(ctx, a)?)?,
+        Some(k) => float_to_bits(k, float_value(ctx, a)?),
         None => IntVal::from_attr(ctx, a)?.zext(),
     };
     let out = match float_kind(ctx, ty) {
-        Some(k) => ctx.float_attr(float_from_bits(k, bits)?, ty),
+        Some(k) => ctx.float_attr(float_from_bits(k, bits), ty),
         None => IntVal::from_bits(bits, int_width(ctx, ty)?).to_attr(ctx, ty),
     };
     fold_attr(out)
