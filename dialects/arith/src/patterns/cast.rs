@@ -214,9 +214,9 @@ pub fn truncf_of_extf(op: OpId, rw: &mut Rewriter<'_>) -> bool {
 
 /// `truncf(sitofp x)` -> `sitofp x` and `truncf(uitofp x)` -> `uitofp x` to the narrow type,
 /// without a rounding mode (upstream TruncFSIToFPToSIToFP/TruncFUIToFPToUIToFP). Upstream
-/// rewrites any width; ours only where the first conversion is exact (x's width within the
-/// wide type's precision), as otherwise rounding twice may differ from rounding once (an i64
-/// just above a tie of f32 can round onto the tie in f64).
+/// rewrites any width; ours only where rounding twice is rounding once (an i32 just above a tie
+/// of bf16 can round onto the tie in f32, then to even: i32 -> f32 -> bf16 differs from i32 ->
+/// bf16).
 pub fn truncf_of_itofp(op: OpId, rw: &mut Rewriter<'_>) -> bool {
     use crate::consts::{float_kind, int_width};
     let ctx = rw.ctx();
@@ -237,7 +237,14 @@ pub fn truncf_of_itofp(op: OpId, rw: &mut Rewriter<'_>) -> bool {
         ) else {
             return false;
         };
-        if w as i32 > super::cmp::precision(mid) {
+        // Rounding twice is rounding once when the first is exact (x fits the wide type), or
+        // when every integer the first rounds overflows the narrow type anyway (f16: 65520 and
+        // up are its infinity, and f32 and f64 are exact below 2^24).
+        let Some(narrow) = float_kind(ctx, result_ty(ctx, op)) else {
+            return false;
+        };
+        let overflow_first = narrow == qd_ir::FloatKind::F16 && super::cmp::precision(mid) >= 17;
+        if w as i32 > super::cmp::precision(mid) && !overflow_first {
             return false;
         }
         let ty = result_ty(ctx, op);

@@ -688,11 +688,19 @@ fn truncf_rewrites() {
     let s = cast(&mut h, SITOFP, i, "f64");
     let t = cast(&mut h, TRUNCF, s, "f32");
     assert!(apply_v(&mut h, truncf_of_itofp, t));
-    // i64 is not exact in f64: two roundings may differ from one.
+    // i64 is not exact in f64: two roundings may differ from one...
     let l = h.arg("i64");
     let s = cast(&mut h, UITOFP, l, "f64");
     let t = cast(&mut h, TRUNCF, s, "f32");
     assert!(!apply_v(&mut h, truncf_of_itofp, t));
+    let i = h.arg("i32");
+    let s = cast(&mut h, SITOFP, i, "f32");
+    let t = cast(&mut h, TRUNCF, s, "bf16");
+    assert!(!apply_v(&mut h, truncf_of_itofp, t));
+    // ... except into f16, where whatever f32 rounds overflows anyway.
+    let s = cast(&mut h, SITOFP, l, "f32");
+    let t = cast(&mut h, TRUNCF, s, "f16");
+    assert!(apply_v(&mut h, truncf_of_itofp, t));
     // extf(truncf a) is a only when both allow `contract`.
     let d = h.arg("f64");
     let t = cast(&mut h, TRUNCF, d, "f32");
