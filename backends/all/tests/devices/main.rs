@@ -8,4 +8,5 @@ mod common;
 mod fpowi_wide;
 mod fusion;
 mod ndarray_atomics;
+mod ndarray_bounds;
 mod timeout;

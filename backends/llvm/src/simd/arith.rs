@@ -6,12 +6,12 @@
 //!
 //! Math is the vector math library's (`codegen::vmath`, within an ulp or so of libm).
 
-use super::{errors, ln, ln_mut, splat, vector, Lin, VVal};
+use super::{errors, is_lanes, ln, ln_mut, splat, vector, Lin, VVal};
 use crate::codegen::{
     float_binary, int_binary, intrinsic, rounding_division, Gen, FLOAT_BINARY, INT_BINARY, R,
 };
 use inkwell::types::BasicTypeEnum;
-use inkwell::values::{BasicValueEnum, VectorValue};
+use inkwell::values::{BasicValueEnum, IntValue, VectorValue};
 use inkwell::IntPredicate;
 use qd_arith::names;
 use qd_ir::{OpId, Value};
@@ -26,6 +26,7 @@ fn lin_of<'ctx>(g: &Gen<'_, 'ctx>, v: Value) -> Option<Lin<'ctx>> {
                 base: i,
                 stride: 0,
                 exact: true,
+                when: None,
             }),
             _ => None,
         }),
@@ -63,16 +64,24 @@ fn linear<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<Option<Lin<'ctx>>>
         _ => return Ok(None),
     };
     Ok(match (name, a, b) {
-        (names::ADDI, Some(a), Some(b)) => Some(Lin {
-            base: g.ck(g.b.build_int_add(a.base, b.base, "lb"))?,
-            stride: a.stride.wrapping_add(b.stride),
-            exact: a.exact && b.exact,
-        }),
-        (names::SUBI, Some(a), Some(b)) => Some(Lin {
-            base: g.ck(g.b.build_int_sub(a.base, b.base, "lb"))?,
-            stride: a.stride.wrapping_sub(b.stride),
-            exact: a.exact && b.exact,
-        }),
+        (names::ADDI, Some(a), Some(b)) => {
+            let (exact, when) = super::join_exact(g, &a, &b)?;
+            Some(Lin {
+                base: g.ck(g.b.build_int_add(a.base, b.base, "lb"))?,
+                stride: a.stride.wrapping_add(b.stride),
+                exact,
+                when,
+            })
+        }
+        (names::SUBI, Some(a), Some(b)) => {
+            let (exact, when) = super::join_exact(g, &a, &b)?;
+            Some(Lin {
+                base: g.ck(g.b.build_int_sub(a.base, b.base, "lb"))?,
+                stride: a.stride.wrapping_sub(b.stride),
+                exact,
+                when,
+            })
+        }
         (names::MULI, Some(a), Some(_)) | (names::MULI, Some(_), Some(a)) if a.stride != 0 => {
             let (x, y) = (ir.operand(op, 0), ir.operand(op, 1));
             let k = const_of(g, y).or_else(|| const_of(g, x));
@@ -83,6 +92,7 @@ fn linear<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<Option<Lin<'ctx>>>
                         .build_int_mul(a.base, to.const_int(k as u64, true), "lb"))?,
                     stride: a.stride.wrapping_mul(k),
                     exact: a.exact,
+                    when: a.when,
                 }),
                 None => None,
             }
@@ -91,25 +101,21 @@ fn linear<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<Option<Lin<'ctx>>>
             base: g.ck(g.b.build_int_truncate(a.base, to, "lb"))?,
             stride: a.stride,
             exact: a.exact,
+            when: a.when,
         }),
         (names::EXTSI | names::EXTUI | names::INDEX_CAST, Some(a), _) => {
             let from = a.base.get_type().get_bit_width();
-            let base = if from == to.get_bit_width() {
-                a.base
-            } else if from > to.get_bit_width() {
-                g.ck(g.b.build_int_truncate(a.base, to, "lb"))?
-            } else if name == names::EXTUI {
-                g.ck(g.b.build_int_z_extend(a.base, to, "lb"))?
+            if from < to.get_bit_width() {
+                // A widening may meet a wrap of the narrower sequence between two lanes.
+                Some(super::widen(g, &a, to, name == names::EXTUI)?)
             } else {
-                g.ck(g.b.build_int_s_extend(a.base, to, "lb"))?
-            };
-            // A widening may meet a wrap of the narrower sequence between two lanes.
-            let exact = a.exact && from >= to.get_bit_width();
-            Some(Lin {
-                base,
-                stride: a.stride,
-                exact,
-            })
+                let base = if from == to.get_bit_width() {
+                    a.base
+                } else {
+                    g.ck(g.b.build_int_truncate(a.base, to, "lb"))?
+                };
+                Some(Lin { base, ..a })
+            }
         }
         _ => None,
     })
@@ -296,6 +302,19 @@ pub(crate) fn bounds_check(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     }
     let w = ln(g).w;
     let v64 = g.i64().vec_type(w);
+    // Linear indices against uniform extents (an ndarray's elements by thread): one scalar test
+    // of the group's lowest and highest index skips the per-lane check when every lane is in
+    // bounds; else the per-lane check below reports the lowest failing lane as before.
+    let done = match in_bounds_now(g, op, n)? {
+        Some(ok) => {
+            let slow = g.llcx.append_basic_block(g.func, "bounds.lanes");
+            let done = g.llcx.append_basic_block(g.func, "bounds.ok");
+            g.ck(g.b.build_conditional_branch(ok, done, slow))?;
+            g.b.position_at_end(slow);
+            Some(done)
+        }
+        None => None,
+    };
     let mut values = Vec::new();
     for i in 0..n {
         let v = vector(g, g.ir.operand(op, i))?;
@@ -323,7 +342,75 @@ pub(crate) fn bounds_check(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     }
     let fail = g.ck(g.b.build_not(ok, "out"))?;
     let vals: Vec<BasicValueEnum> = values.iter().map(|&v| v.into()).collect();
-    errors::fail_lanes(g, op, fail.into(), &vals)
+    errors::fail_lanes(g, op, fail.into(), &vals)?;
+    if let Some(done) = done {
+        g.ck(g.b.build_unconditional_branch(done))?;
+        g.b.position_at_end(done);
+    }
+    Ok(())
+}
+
+/// A scalar `i1` that holds when every lane's indices of bounds check `op` (`n` operands) are
+/// in bounds, where every index is uniform or linear (exact, or exact under a scalar test) and
+/// every extent uniform; else `None`.
+fn in_bounds_now<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, n: usize) -> R<Option<IntValue<'ctx>>> {
+    let i64t = g.i64();
+    let mut ok = g.llcx.bool_type().const_int(1, false);
+    for k in 0..n / 2 {
+        let (iv, ev) = (g.ir.operand(op, k), g.ir.operand(op, n / 2 + k));
+        if is_lanes(g, ev) {
+            return Ok(None);
+        }
+        let e = g.to_i64(g.int(ev)?)?;
+        let (lo, hi, c) = match ln(g).vals.get(&iv) {
+            None => {
+                let i = g.to_i64(g.int(iv)?)?;
+                (i, i, None)
+            }
+            Some(VVal::Vec(_, Some(l))) => {
+                let l = if l.base.get_type().get_bit_width() < 64 {
+                    super::widen(g, l, i64t, false)?
+                } else {
+                    *l
+                };
+                let Some(c) = l.exactness() else {
+                    return Ok(None);
+                };
+                let span = l.stride.wrapping_mul(i64::from(ln(g).w - 1));
+                let last =
+                    g.ck(g
+                        .b
+                        .build_int_add(l.base, i64t.const_int(span as u64, true), "hi"))?;
+                // The sum must not wrap: the last lane lies on the stride's side of the first.
+                let pred = if span >= 0 {
+                    IntPredicate::SGE
+                } else {
+                    IntPredicate::SLE
+                };
+                let order = g.ck(g.b.build_int_compare(pred, last, l.base, "order"))?;
+                let c = match c {
+                    Some(c) => g.ck(g.b.build_and(c, order, "nowrap"))?,
+                    None => order,
+                };
+                if span >= 0 {
+                    (l.base, last, Some(c))
+                } else {
+                    (last, l.base, Some(c))
+                }
+            }
+            Some(_) => return Ok(None),
+        };
+        let ge = g.ck(g
+            .b
+            .build_int_compare(IntPredicate::SGE, lo, i64t.const_zero(), "ge"))?;
+        let lt = g.ck(g.b.build_int_compare(IntPredicate::SLT, hi, e, "lt"))?;
+        let both = g.ck(g.b.build_and(ge, lt, "in"))?;
+        ok = g.ck(g.b.build_and(ok, both, "in"))?;
+        if let Some(c) = c {
+            ok = g.ck(g.b.build_and(ok, c, "in"))?;
+        }
+    }
+    Ok(Some(ok))
 }
 
 /// A math op on per-lane operands: the vector math library (`codegen::vmath`).

@@ -200,11 +200,7 @@ fn index<'ctx>(g: &Gen<'_, 'ctx>, v: Value) -> R<Idx<'ctx>> {
             } else {
                 let w = g.ck(g.b.build_int_s_extend(*x, g.i64().vec_type(ln(g).w), "w"))?;
                 let lin = match lin {
-                    Some(l) => Some(Lin {
-                        base: g.to_i64(l.base)?,
-                        stride: l.stride,
-                        exact: false,
-                    }),
+                    Some(l) => Some(super::widen(g, l, g.i64(), false)?),
                     None => None,
                 };
                 Ok(Idx::Vary(w, lin))
@@ -227,7 +223,7 @@ fn scale<'ctx>(g: &Gen<'_, 'ctx>, a: &Idx<'ctx>, k: u64) -> R<Idx<'ctx>> {
                 Some(l) => Some(Lin {
                     base: g.ck(g.b.build_int_mul(l.base, kc, "sc"))?,
                     stride: l.stride.wrapping_mul(k as i64),
-                    exact: l.exact,
+                    ..*l
                 }),
                 None => None,
             };
@@ -246,8 +242,7 @@ fn add<'ctx>(g: &Gen<'_, 'ctx>, a: &Idx<'ctx>, b: &Idx<'ctx>) -> R<Idx<'ctx>> {
             let lin = match lin {
                 Some(l) => Some(Lin {
                     base: g.ck(g.b.build_int_add(l.base, *y, "o"))?,
-                    stride: l.stride,
-                    exact: l.exact,
+                    ..*l
                 }),
                 None => None,
             };
@@ -256,11 +251,15 @@ fn add<'ctx>(g: &Gen<'_, 'ctx>, a: &Idx<'ctx>, b: &Idx<'ctx>) -> R<Idx<'ctx>> {
         (Idx::Vary(x, lx), Idx::Vary(y, ly)) => {
             let v = g.ck(g.b.build_int_add(*x, *y, "o"))?;
             let lin = match (lx, ly) {
-                (Some(a), Some(b)) => Some(Lin {
-                    base: g.ck(g.b.build_int_add(a.base, b.base, "o"))?,
-                    stride: a.stride.wrapping_add(b.stride),
-                    exact: a.exact && b.exact,
-                }),
+                (Some(a), Some(b)) => {
+                    let (exact, when) = super::join_exact(g, a, b)?;
+                    Some(Lin {
+                        base: g.ck(g.b.build_int_add(a.base, b.base, "o"))?,
+                        stride: a.stride.wrapping_add(b.stride),
+                        exact,
+                        when,
+                    })
+                }
                 _ => None,
             };
             Idx::Vary(v, lin)
@@ -652,7 +651,12 @@ fn per_lane<'ctx>(
                 f(g, At::Contig(p))
             }
             (None, Some(l)) => {
-                let lin_now = linear_now(g, a, l.base, s, mask)?;
+                // A scalar test of the narrow sequences where there is one (no wrap within
+                // the group), else a test of every lane's address.
+                let lin_now = match l.when {
+                    Some(c) => c,
+                    None => linear_now(g, a, l.base, s, mask)?,
+                };
                 branch(
                     g,
                     lin_now,

@@ -54,6 +54,79 @@ pub(crate) struct Lin<'ctx> {
     pub base: IntValue<'ctx>,
     pub stride: i64,
     pub exact: bool,
+    /// Where not `exact`: an `i1` that, when true at run time, makes it exact (the narrower
+    /// sequences widened into it did not wrap within the group).
+    pub when: Option<IntValue<'ctx>>,
+}
+
+impl<'ctx> Lin<'ctx> {
+    /// Exact always (`Some(None)`), exact when `c` holds (`Some(Some(c))`), or unknown (`None`).
+    pub fn exactness(&self) -> Option<Option<IntValue<'ctx>>> {
+        if self.exact {
+            Some(None)
+        } else {
+            self.when.map(Some)
+        }
+    }
+}
+
+/// `(exact, when)` of a linear form combined from two (sums, products): exact when both are.
+pub(crate) fn join_exact<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    a: &Lin<'ctx>,
+    b: &Lin<'ctx>,
+) -> R<(bool, Option<IntValue<'ctx>>)> {
+    Ok(match (a.exactness(), b.exactness()) {
+        (Some(None), Some(None)) => (true, None),
+        (Some(Some(c)), Some(None)) | (Some(None), Some(Some(c))) => (false, Some(c)),
+        (Some(Some(x)), Some(Some(y))) => (false, Some(g.ck(g.b.build_and(x, y, "nowrap"))?)),
+        _ => (false, None),
+    })
+}
+
+/// Linear form `a` (of an integer type of `from` bits) widened to `to` (sign-extended unless
+/// `unsigned`): lane l is `ext(base) + l * stride` exactly when the narrow sequence is exact
+/// in its own (wrapping) type and does not wrap between lane 0 and lane W-1, a scalar test on
+/// the narrow base.
+pub(crate) fn widen<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    a: &Lin<'ctx>,
+    to: inkwell::types::IntType<'ctx>,
+    unsigned: bool,
+) -> R<Lin<'ctx>> {
+    let nt = a.base.get_type();
+    let from = nt.get_bit_width();
+    let base = if unsigned {
+        g.ck(g.b.build_int_z_extend(a.base, to, "lb"))?
+    } else {
+        g.ck(g.b.build_int_s_extend(a.base, to, "lb"))?
+    };
+    let span = i128::from(a.stride) * i128::from(ln(g).w - 1);
+    let lim: i128 = 1i128 << (from - 1).min(62);
+    let when = match a.exactness() {
+        // A span that cannot fit the narrow type, or an unknown narrow form: test the lanes.
+        Some(prev) if from < 64 && span.abs() < lim => {
+            let (pred, bound): (IntPredicate, i128) = match (unsigned, span >= 0) {
+                (false, true) => (IntPredicate::SLE, (1i128 << (from - 1)) - 1 - span),
+                (false, false) => (IntPredicate::SGE, -(1i128 << (from - 1)) - span),
+                (true, true) => (IntPredicate::ULE, (1i128 << from) - 1 - span),
+                (true, false) => (IntPredicate::UGE, -span),
+            };
+            let c = nt.const_int(bound as u64, false);
+            let ok = g.ck(g.b.build_int_compare(pred, a.base, c, "nowrap"))?;
+            Some(match prev {
+                Some(p) => g.ck(g.b.build_and(p, ok, "nowrap"))?,
+                None => ok,
+            })
+        }
+        _ => None,
+    };
+    Ok(Lin {
+        base,
+        stride: a.stride,
+        exact: false,
+        when,
+    })
 }
 
 /// A logical byte offset into per-lane memory: the same for every lane, or per lane (i64).
@@ -240,6 +313,7 @@ pub(crate) fn emit_op(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
                 base: t0,
                 stride: 1,
                 exact: true,
+                when: None,
             };
             ln_mut(g)
                 .vals
