@@ -4,7 +4,11 @@
 //!
 //! - tasks run in order; a range task's threads are split into chunks that the pool's workers
 //!   take; each worker runs its chunk's threads one after another with its own launch context
-//!   (its heap row, its error and overflow records);
+//!   (its heap row, its error and overflow records). A task too small to be worth a pool
+//!   dispatch (serial, one call's SIMD lanes, or threads the last launch measured as cheap) runs
+//!   on the calling thread as worker 0 (`launch`);
+//! - the launch path allocates nothing once a kernel has run: its context and temporaries are
+//!   sized at compile time, the workers' contexts are kept between launches;
 //! - adstack heaps have one row per worker (workers x stride, not threads x stride): a stack's
 //!   alloca resets its count, so a worker reuses its row thread after thread. Before each task
 //!   the heap layout comes from the launch's adstack plan through the runtime's `HeapLayout` and
@@ -35,6 +39,7 @@ use crate::compile::{jit_kernel, KernelInput};
 use crate::frame::*;
 use crate::guard::{AdstackGuard, GuardedHeaps, GUARD_ENV};
 use crate::jit::Options;
+use crate::launch::{run_inline, run_range, Contexts, TaskCost};
 use crate::sites::Sites;
 use qd_ir::{Context, Diagnostic, Location};
 use qd_lowered::{TaskBound, TaskKind};
@@ -44,9 +49,8 @@ use qd_runtime::{
     AdstackOverflow, AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, KernelStacks,
     Memory, RuntimeError, RuntimeErrorKind, Storage, TaskNote,
 };
-use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// The device's name, as `--device` spells it.
 pub const NAME: &str = "cpu";
@@ -70,8 +74,13 @@ struct Kernel {
     tasks: Vec<TaskInfo>,
     frame: FrameLayout,
     sites: Sites,
-    temps: usize,
     notes: Vec<TaskNote>,
+    /// Per task: what its threads cost in its last launch (where the next one runs).
+    cost: Vec<TaskCost>,
+    /// The launch context (`frame.words` words) and the temporaries (`temps` slots), allocated
+    /// at compile time and refilled by each launch.
+    base: Vec<u64>,
+    temps_buf: Vec<u64>,
 }
 
 /// The multi-threaded CPU device (LLVM JIT).
@@ -87,13 +96,10 @@ pub struct CpuDevice {
     heaps: [Vec<u64>; 2],
     /// The first overflow since the last sync.
     overflow: Option<AdstackOverflow>,
-}
-
-/// The error record of the lowest failing thread of a task.
-struct Failure {
-    thread: u64,
-    site: u64,
-    values: Vec<u64>,
+    /// The workers' contexts of pool runs, kept between launches.
+    ctxs: Contexts,
+    /// How many tasks were handed to the pool (the others ran on the calling thread).
+    pool_runs: Arc<AtomicU64>,
 }
 
 fn heap_index(h: Heap) -> usize {
@@ -146,6 +152,8 @@ impl CpuDevice {
             kernels: Vec::new(),
             heaps: [Vec::new(), Vec::new()],
             overflow: None,
+            ctxs: Contexts::default(),
+            pool_runs: Arc::default(),
         })
     }
 
@@ -197,112 +205,54 @@ impl CpuDevice {
         self.pool.current_num_threads()
     }
 
+    /// A counter of the tasks this device handed to its thread pool; the others ran on the
+    /// calling thread (`launch`). It stays readable once the device is boxed into a `Program`:
+    /// for tests and benchmarks.
+    pub fn pool_runs(&self) -> Arc<AtomicU64> {
+        self.pool_runs.clone()
+    }
+
     /// Bytes currently held by heap `h` (for tests: heaps are workers x stride).
     pub fn heap_bytes(&self, h: Heap) -> usize {
         self.heaps[heap_index(h)].len() * 8
     }
+}
 
-    /// Makes heap `h` hold at least `bytes` (doubling, or exactly `bytes` when doubling cannot
-    /// be allocated) and zeroes its first `bytes`.
-    fn ensure_heap(&mut self, kernel: &str, h: Heap, bytes: usize) -> Result<(), RuntimeError> {
-        let heap = &mut self.heaps[heap_index(h)];
-        let words = bytes.div_ceil(8);
-        if words > heap.len() {
-            let doubled = words.max(heap.len().saturating_mul(2));
-            let mut fresh: Vec<u64> = Vec::new();
-            if fresh.try_reserve_exact(doubled).is_err() && fresh.try_reserve_exact(words).is_err()
-            {
-                return Err(RuntimeError::device(
-                    kernel,
-                    format!(
-                        "cannot allocate the {} adstack heap of kernel @{kernel}: {bytes} bytes",
-                        h.name()
-                    ),
-                ));
-            }
-            let cap = fresh.capacity();
-            fresh.resize(cap.min(doubled), 0);
-            // The old heap is dropped here: no task is running.
-            *heap = fresh;
+/// Makes `heap` (heap `h`) hold at least `bytes` (doubling, or exactly `bytes` when doubling
+/// cannot be allocated) and zeroes its first `bytes`.
+fn ensure_heap(
+    heap: &mut Vec<u64>,
+    kernel: &str,
+    h: Heap,
+    bytes: usize,
+) -> Result<(), RuntimeError> {
+    let words = bytes.div_ceil(8);
+    if words > heap.len() {
+        let doubled = words.max(heap.len().saturating_mul(2));
+        let mut fresh: Vec<u64> = Vec::new();
+        if fresh.try_reserve_exact(doubled).is_err() && fresh.try_reserve_exact(words).is_err() {
+            return Err(RuntimeError::device(
+                kernel,
+                format!(
+                    "cannot allocate the {} adstack heap of kernel @{kernel}: {bytes} bytes",
+                    h.name()
+                ),
+            ));
         }
-        heap[..words].fill(0);
-        Ok(())
+        let cap = fresh.capacity();
+        fresh.resize(cap.min(doubled), 0);
+        // The old heap is dropped here: no task is running.
+        *heap = fresh;
     }
+    if words > 0 {
+        heap[..words].fill(0);
+    }
+    Ok(())
 }
 
 impl Default for CpuDevice {
     fn default() -> Self {
         Self::new().expect("cannot start the CPU device's thread pool")
-    }
-}
-
-/// Runs `f` over threads `0..threads` of a task in chunks on `pool`, each worker with its own
-/// context; returns the lowest failing thread's record and the lowest thread's overflow.
-fn run_range(
-    pool: &rayon::ThreadPool,
-    f: crate::cache::TaskFn,
-    ctxs: &[Mutex<Vec<u64>>],
-    threads: u64,
-    cancel: &CancelFlag,
-) -> (Option<Failure>, Option<(u64, u64)>) {
-    let workers = ctxs.len() as u64;
-    let chunk = threads.div_ceil(workers * 8).clamp(1, 1 << 14);
-    let chunks = threads.div_ceil(chunk);
-    let failure: Mutex<Option<Failure>> = Mutex::new(None);
-    let overflow: Mutex<Option<(u64, u64)>> = Mutex::new(None);
-    let lowest_failure = AtomicU64::new(u64::MAX);
-    pool.install(|| {
-        (0..chunks).into_par_iter().for_each(|c| {
-            let first = c * chunk;
-            // Threads after a known failure need not run: the reported error is the lowest.
-            let lowest = lowest_failure.load(Ordering::Relaxed);
-            if first > lowest {
-                return;
-            }
-            // A cancelled launch stops: once a thread reported the cancel (so the launch has its
-            // error), the chunks not yet started are left undone.
-            if lowest != u64::MAX && cancel.is_cancelled() {
-                return;
-            }
-            let last = (first + chunk).min(threads);
-            let w = rayon::current_thread_index().unwrap_or(0) % ctxs.len();
-            let mut ctx = ctxs[w].lock().unwrap_or_else(|e| e.into_inner());
-            // SAFETY: `ctx` has the kernel's frame layout; the pointers in it stay valid for
-            // the launch (the program's memory is borrowed by it, the heaps are not replaced).
-            let rc = unsafe { f(ctx.as_mut_ptr(), first as i64, last as i64) };
-            if rc != 0 {
-                let thread = ctx[W_ERR_THREAD as usize];
-                lowest_failure.fetch_min(thread, Ordering::Relaxed);
-                let mut fl = failure.lock().unwrap_or_else(|e| e.into_inner());
-                if fl.as_ref().is_none_or(|x| thread < x.thread) {
-                    let v = W_ERR_VALUES as usize;
-                    *fl = Some(Failure {
-                        thread,
-                        site: ctx[W_ERR_SITE as usize],
-                        values: ctx[v..v + MAX_ERR_VALUES as usize].to_vec(),
-                    });
-                }
-            }
-            take_overflow(&mut ctx, &overflow);
-        })
-    });
-    (
-        failure.into_inner().unwrap_or_else(|e| e.into_inner()),
-        overflow.into_inner().unwrap_or_else(|e| e.into_inner()),
-    )
-}
-
-/// Moves a worker's overflow record into `lowest` when its thread is lower.
-fn take_overflow(ctx: &mut [u64], lowest: &Mutex<Option<(u64, u64)>>) {
-    let t = ctx[W_OVF_THREAD as usize];
-    if t == NONE {
-        return;
-    }
-    let id = ctx[W_OVF_STACK as usize];
-    ctx[W_OVF_THREAD as usize] = NONE;
-    let mut l = lowest.lock().unwrap_or_else(|e| e.into_inner());
-    if l.is_none_or(|(lt, _)| t < lt) {
-        *l = Some((t, id));
     }
 }
 
@@ -364,13 +314,23 @@ impl Device for CpuDevice {
             .and_then(|k| k.temps_checked(ctx))
             .unwrap_or(0) as usize;
         let (code, _) = jit_kernel(&input, &frame, &sites, &opts).map_err(|d| vec![d])?;
+        let mut temps_buf: Vec<u64> = Vec::new();
+        if temps_buf.try_reserve_exact(temps).is_err() {
+            return Err(vec![Diagnostic::error(
+                ctx.loc(op),
+                format!("cannot allocate {temps} temporaries slots"),
+            )]);
+        }
+        temps_buf.resize(temps, 0);
         self.kernels.push(Kernel {
             name: kernel.name.to_string(),
             code,
+            cost: vec![TaskCost::default(); tasks.len()],
             tasks,
+            base: vec![0; frame.words as usize],
             frame,
             sites,
-            temps,
+            temps_buf,
             notes,
         });
         Ok(CompiledKernel((self.kernels.len() - 1) as u32))
@@ -409,35 +369,52 @@ impl Device for CpuDevice {
         memory: &mut Memory,
         cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
-        let Some(k) = self.kernels.get(kernel.0 as usize) else {
+        let CpuDevice {
+            pool,
+            guard,
+            kernels,
+            heaps,
+            overflow,
+            ctxs,
+            pool_runs,
+            ..
+        } = self;
+        let Some(k) = kernels.get_mut(kernel.0 as usize) else {
             return Err(kernel.not_compiled_by(NAME));
         };
-        let name = k.name.clone();
-        let code = k.code.clone();
-        let tasks = k.tasks.clone();
-        let frame = k.frame.clone();
-        let mut temps: Vec<u64> = Vec::new();
-        if temps.try_reserve_exact(k.temps).is_err() {
-            return Err(RuntimeError::device(
-                &name,
-                format!("cannot allocate {} temporaries slots", k.temps),
-            ));
+        // The launch path allocates nothing: the context and temporaries were sized at compile
+        // time and are refilled here.
+        let Kernel {
+            name,
+            code,
+            tasks,
+            frame,
+            sites,
+            cost,
+            base,
+            temps_buf,
+            ..
+        } = k;
+        let name: &str = name;
+        // Every word a task reads is written below or by `TaskRun::run_task` (a stack's words
+        // by the task that owns it), so the context needs no clearing.
+        if !temps_buf.is_empty() {
+            temps_buf.fill(0);
         }
-        temps.resize(k.temps, 0);
-        let mut base = vec![0u64; frame.words as usize];
-        base[W_TEMPS as usize] = temps.as_mut_ptr() as u64;
+        base[W_TEMPS as usize] = temps_buf.as_mut_ptr() as u64;
         // The flag outlives the launch: the runtime owns it until `launch_cancellable` returns.
         base[W_CANCEL as usize] = cancel.as_ptr() as u64;
         for i in 0..memory.num_fields() {
             let slot = memory.field_mut(i);
             base[frame.field(i, false) as usize] = storage_ptr(&mut slot.value);
-            if let Some(g) = slot.grad.as_mut() {
-                base[frame.field(i, true) as usize] = storage_ptr(g);
-            }
+            base[frame.field(i, true) as usize] = match slot.grad.as_mut() {
+                Some(g) => storage_ptr(g),
+                None => 0,
+            };
         }
         for (j, a) in args.iter().enumerate() {
             let Some(&w) = frame.args.get(j) else {
-                return Err(RuntimeError::device(&name, "too many arguments"));
+                return Err(RuntimeError::device(name, "too many arguments"));
             };
             let w = w as usize;
             match a {
@@ -445,7 +422,7 @@ impl Device for CpuDevice {
                 Arg::Ndarray(id) => {
                     let Some(nd) = memory.ndarray_mut(*id) else {
                         return Err(RuntimeError::device(
-                            &name,
+                            name,
                             format!("ndarray argument {j} is not registered"),
                         ));
                     };
@@ -457,14 +434,22 @@ impl Device for CpuDevice {
                 }
             }
         }
-        for (i, t) in tasks.iter().enumerate() {
-            let f = code.tasks[i];
-            let result = self.run_task(
-                ctx, kernel, t, f, &frame, &mut base, &temps, adstacks, cancel,
-            );
-            if let Err(e) = result {
-                return Err(*e);
-            }
+        let mut run = TaskRun {
+            ctx,
+            pool,
+            heaps,
+            overflow,
+            guard: *guard,
+            ctxs,
+            pool_runs,
+            name,
+            frame,
+            sites,
+            plan: adstacks,
+            cancel,
+        };
+        for ((t, &f), cost) in tasks.iter().zip(&code.tasks).zip(cost.iter_mut()) {
+            run.run_task(t, f, cost, base, temps_buf).map_err(|e| *e)?;
         }
         Ok(())
     }
@@ -498,23 +483,34 @@ impl Device for CpuDevice {
     }
 }
 
-impl CpuDevice {
-    /// Runs one task of kernel `name`: resolves its range, lays out and publishes its heaps,
-    /// runs its threads, and gathers its error and overflow.
-    #[allow(clippy::too_many_arguments)]
+/// What the tasks of one launch share: the parts of the device they use and the kernel's.
+struct TaskRun<'a> {
+    ctx: &'a Context,
+    pool: &'a rayon::ThreadPool,
+    heaps: &'a mut [Vec<u64>; 2],
+    overflow: &'a mut Option<AdstackOverflow>,
+    guard: AdstackGuard,
+    ctxs: &'a mut Contexts,
+    pool_runs: &'a AtomicU64,
+    name: &'a str,
+    frame: &'a FrameLayout,
+    sites: &'a Sites,
+    plan: &'a AdstackPlan,
+    cancel: &'a CancelFlag,
+}
+
+impl TaskRun<'_> {
+    /// Runs one task: resolves its range, lays out and publishes its heaps, runs its threads
+    /// (on the calling thread or the pool: `launch`), and gathers its error and overflow.
     fn run_task(
         &mut self,
-        ctx: &Context,
-        kernel: CompiledKernel,
         task: &TaskInfo,
         f: crate::cache::TaskFn,
-        frame: &FrameLayout,
+        cost: &mut TaskCost,
         base: &mut [u64],
         temps: &[u64],
-        plan: &AdstackPlan,
-        cancel: &CancelFlag,
     ) -> Result<(), Box<RuntimeError>> {
-        let name = &self.kernels[kernel.0 as usize].name.clone();
+        let (ctx, name, frame, plan) = (self.ctx, self.name, self.frame, self.plan);
         let at = |msg: String| {
             Box::new(RuntimeError::at(
                 ctx,
@@ -542,9 +538,15 @@ impl CpuDevice {
             return Err(at(format!("a task of {threads} threads is too large")));
         }
         let layout = HeapLayout::compute(plan, &task.stacks).map_err(|e| at(e.to_string()))?;
-        let workers = match task.kind {
-            TaskKind::Serial => 1,
-            TaskKind::Range { .. } => (self.pool.current_num_threads() as u64).min(threads),
+        let pool_workers = self.pool.current_num_threads();
+        let inline = match task.kind {
+            TaskKind::Serial => true,
+            TaskKind::Range { .. } => cost.runs_inline(threads, task.lanes, pool_workers),
+        };
+        let workers = if inline {
+            1
+        } else {
+            (pool_workers as u64).min(threads)
         };
         // A vectorised task's row holds its lanes' stacks interleaved: `lanes` scalar rows.
         let rows = workers * u64::from(task.lanes);
@@ -552,7 +554,7 @@ impl CpuDevice {
             let bytes = layout
                 .heap_bytes(name, heap, rows)
                 .map_err(|e| at(e.to_string()))?;
-            self.ensure_heap(name, heap, bytes).map_err(Box::new)?;
+            ensure_heap(&mut self.heaps[heap_index(heap)], name, heap, bytes).map_err(Box::new)?;
         }
         base[W_HEAP_FLOAT as usize] = self.heaps[0].as_mut_ptr() as u64;
         base[W_HEAP_INT as usize] = self.heaps[1].as_mut_ptr() as u64;
@@ -572,17 +574,25 @@ impl CpuDevice {
         }
         base[W_ERR_SITE as usize] = NONE;
         base[W_OVF_THREAD as usize] = NONE;
-        let ctxs: Vec<Mutex<Vec<u64>>> = (0..workers)
-            .map(|w| {
-                let mut c = base.to_vec();
-                c[W_ROW as usize] = w;
+        let ((failure, overflow), busy) = if inline {
+            // Serial tasks and single calls always run here: their cost decides nothing.
+            let measure = matches!(task.kind, TaskKind::Range { .. })
+                && !TaskCost::always_inline(threads, task.lanes, pool_workers);
+            run_inline(f, base, threads, measure)
+        } else {
+            let ctxs = self.ctxs.prepare(base, workers as usize, |c, w| {
                 if let Some(g) = &guarded {
-                    g.publish_row(&mut c, w, &frame.stacks);
+                    g.publish_row(c, w, &frame.stacks);
                 }
-                Mutex::new(c)
-            })
-            .collect();
-        let (failure, overflow) = run_range(&self.pool, f, &ctxs, threads, cancel);
+            });
+            self.pool_runs.fetch_add(1, Ordering::Relaxed);
+            let (outcome, busy) = run_range(self.pool, f, ctxs, threads, self.cancel);
+            (outcome, Some(busy))
+        };
+        // A run cut short by an error says little about what its threads cost.
+        if let (None, Some(busy)) = (&failure, busy) {
+            cost.record(threads, busy);
+        }
         if let Some(v) = guarded.as_ref().and_then(GuardedHeaps::check) {
             let loc = plan.stack(v.stack).map_or(task.loc, |s| s.loc);
             let e = RuntimeError::at(ctx, loc, RuntimeErrorKind::Device, name, v.message());
@@ -594,7 +604,7 @@ impl CpuDevice {
             let capacity = layout.max_size(id as u32).unwrap_or(0);
             let loc = plan.stack(id as u32).map(|s| s.loc);
             if let (None, Some(loc)) = (&self.overflow, loc) {
-                self.overflow = Some(AdstackOverflow {
+                *self.overflow = Some(AdstackOverflow {
                     kernel: name.to_string(),
                     loc,
                     capacity,
@@ -602,10 +612,7 @@ impl CpuDevice {
             }
         }
         match failure {
-            Some(fl) => {
-                let sites = &self.kernels[kernel.0 as usize].sites;
-                Err(Box::new(sites.error(name, fl.site, &fl.values)))
-            }
+            Some(fl) => Err(Box::new(self.sites.error(name, fl.site, &fl.values))),
             None => Ok(()),
         }
     }

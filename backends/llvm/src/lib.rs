@@ -14,6 +14,7 @@
 //! - [`jit`]: the host TargetMachine, the O3 pipeline, emission (.ll, asm, object) and MCJIT.
 //! - [`cache`]: compiled kernels by a hash of their IR and the options, for the whole process.
 //! - [`device`]: [`CpuDevice`], the `cpu` device.
+//! - `launch`: where a task's threads run: the calling thread (small tasks) or the pool.
 //! - [`guard`]: adstack heaps with red zones or one allocation per slice (a debug mode of the
 //!   device that shows no write lands outside a stack's slice).
 //!
@@ -28,6 +29,7 @@ pub mod device;
 pub mod frame;
 pub mod guard;
 pub mod jit;
+mod launch;
 mod simd;
 pub use qd_runtime::sites;
 

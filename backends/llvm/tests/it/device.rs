@@ -1,6 +1,7 @@
 //! The cpu device through the Program API: the README's main job (forward and gradient), its
 //! overflow when the stack is forced too small (the interpreter's error, the gradient not
-//! returned, a later sync clean), and adstack heaps of workers x stride.
+//! returned, a later sync clean), adstack heaps of workers x stride, and small tasks run on the
+//! calling thread with the pool's results and errors.
 
 use super::common::*;
 use qd_runtime::{Program, ProgramConfig};
@@ -52,4 +53,102 @@ fn a_forced_small_stack_overflows_as_on_the_interpreter() {
         text(&ec)
     );
     assert!(c.sync().is_ok(), "a later sync is clean");
+}
+
+/// `one`: a task of one thread. `div`: thread i of n stores 100 / ((i - d) * (i - d - 2)),
+/// which fails in threads d and d + 2 (the lowest, d, is the error).
+const SMALL: &str = r#"module {
+  qd.field @y : !qd.field<64xi32>
+  qd.kernel @one(%d: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    qd.range_for %i = %c0 to %c1 : i32 {
+      %c100 = arith.constant 100 : i32
+      %k = arith.subi %i, %d : i32
+      %q = arith.divsi %c100, %k : i32
+      qd.store %q, @y[%i] : i32
+    }
+  }
+  qd.kernel @div(%n: i32, %d: i32) {
+    %c0 = arith.constant 0 : i32
+    qd.range_for %i = %c0 to %n : i32 {
+      %c2 = arith.constant 2 : i32
+      %c100 = arith.constant 100 : i32
+      %a = arith.subi %i, %d : i32
+      %b = arith.subi %a, %c2 : i32
+      %k = arith.muli %a, %b : i32
+      %q = arith.divsi %c100, %k : i32
+      qd.store %q, @y[%i] : i32
+    }
+  }
+}"#;
+
+fn i32s(v: &[i32]) -> Vec<qd_runtime::Arg> {
+    v.iter()
+        .map(|&x| qd_runtime::Arg::Scalar(qd_runtime::Scalar::I32(x)))
+        .collect()
+}
+
+/// A device with 4 workers and its counter of tasks handed to the pool.
+fn counted() -> (Program, std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    let dev = qd_llvm::CpuDevice::with_threads(4)
+        .unwrap()
+        .with_check_bounds(true);
+    let runs = dev.pool_runs();
+    (
+        program_on(SMALL, Box::new(dev), ProgramConfig::default()),
+        runs,
+    )
+}
+
+fn pool_runs(r: &std::sync::atomic::AtomicU64) -> u64 {
+    r.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+#[test]
+fn a_one_thread_task_runs_on_the_calling_thread_and_fails_as_on_the_interpreter() {
+    let (mut c, runs) = counted();
+    let mut i = interp(SMALL);
+    for _ in 0..3 {
+        run_ok(&mut c, "one", &i32s(&[-4]));
+        run_ok(&mut i, "one", &i32s(&[-4]));
+    }
+    assert_eq!(c.field("y").unwrap(), i.field("y").unwrap());
+    let (ec, ei) = (
+        run_err(&mut c, "one", &i32s(&[0])),
+        run_err(&mut i, "one", &i32s(&[0])),
+    );
+    assert_eq!(ec, ei);
+    assert!(ec[0].contains("division by zero"), "{ec:?}");
+    assert_eq!(pool_runs(&runs), 0, "never handed to the pool");
+    // The device is usable after the error, on the same path.
+    run_ok(&mut c, "one", &i32s(&[-1]));
+    assert_eq!(c.read_f64("y").unwrap()[0], 100.0);
+}
+
+#[test]
+fn a_cheap_range_task_moves_off_the_pool_and_keeps_its_results_and_errors() {
+    let (mut c, runs) = counted();
+    let mut i = interp(SMALL);
+    let ok = i32s(&[64, -9]);
+    // Unmeasured, 64 threads go to the pool; once measured cheap (a launch or a few, as a
+    // descheduled worker can make one measure look costly), they run on the calling thread.
+    run_ok(&mut c, "div", &ok);
+    assert_eq!(pool_runs(&runs), 1);
+    let mut inline = false;
+    for _ in 0..50 {
+        let before = pool_runs(&runs);
+        run_ok(&mut c, "div", &ok);
+        if pool_runs(&runs) == before {
+            inline = true;
+            break;
+        }
+    }
+    assert!(inline, "a task of 64 cheap threads still goes to the pool");
+    run_ok(&mut i, "div", &ok);
+    assert_eq!(c.field("y").unwrap(), i.field("y").unwrap());
+    // The lowest failing thread (5, not 7) is the error, as on the interpreter.
+    let bad = i32s(&[64, 5]);
+    let (ec, ei) = (run_err(&mut c, "div", &bad), run_err(&mut i, "div", &bad));
+    assert_eq!(ec, ei);
 }
