@@ -15,6 +15,7 @@ use crate::constraints::{GLOBAL_PTR, SCALAR};
 use crate::kernel::{KernelOp, TaskKind, TaskOp};
 use crate::types::{is_storage_of, PtrType};
 use crate::verify::{enclosing_kernel, err, expect_in_task};
+use qd_frontend::verify::resolve_field;
 use qd_frontend::{FieldOp, NdarrayType};
 use qd_ir::op_def::{constraint, prop};
 use qd_ir::symbol_table::SymbolTableCollection;
@@ -230,20 +231,13 @@ fn verify_field_ptr(
     symbols: &mut SymbolTableCollection,
 ) -> DiagResult<()> {
     let f = FieldPtrOp(op);
-    let name = f.field(ctx);
-    let def = symbols.lookup_symbol_from(ctx, op, name);
-    // An unresolved symbol is the IR verifier's to report.
-    let Some(field) = def.and_then(|d| FieldOp::from_op(ctx, d)) else {
-        return match def {
-            Some(d) => Err(err(
-                ctx,
-                op,
-                format!("expects @{name} to be a 'qd.field', got '{}'", ctx.name(d)),
-            )),
-            None => Ok(()),
-        };
+    // Hooks may run before the field's own verifier: resolve_field checks that the field has a
+    // valid type before its element type is read (an unresolved symbol is the IR verifier's).
+    let Some((name, def, field_type)) = resolve_field(ctx, op, symbols)? else {
+        return Ok(());
     };
-    let elem = field.elem(ctx);
+    let field = FieldOp(def);
+    let elem = field_type.elem(ctx);
     if f.grad(ctx).is_some() {
         if !field.needs_grad(ctx) {
             return Err(err(

@@ -159,3 +159,17 @@ lowered.kernel @k() attributes {temps = 0} {
     lowered.return
   }
 }
+
+// -----
+
+// A field without a type (fuzz-found: field_ptr's check read the field's type before the field
+// was verified and panicked).
+// expected-error@+1 {{'qd.field' op requires property 'type'}}
+"qd.field"() <{sym_name = "x"}> : () -> ()
+lowered.kernel @k() attributes {temps = 0} {
+  lowered.task @t serial {
+    // expected-error@+1 {{'lowered.field_ptr' op references field @x, which has no valid field type}}
+    %p = lowered.field_ptr @x : !lowered.ptr<f32>
+    lowered.return
+  }
+}
