@@ -9,6 +9,14 @@ use std::process::{Command, Stdio};
 
 const MLIR_OPT: &str = "/usr/lib/llvm-22/bin/mlir-opt";
 
+/// Inputs that mlir-opt 22 does not round-trip either (its --verify-roundtrip fails on them):
+/// affine maps that differ in structure but print alike merge when the text is parsed again, which
+/// renumbers the #map aliases. They are still parsed, printed and re-parsed here, and mlir-opt
+/// must still accept our generic output; where mlir-opt is installed, the test also checks that it
+/// really fails to round-trip them (so an entry cannot outlive its reason).
+const NOT_A_FIXED_POINT_IN_MLIR_OPT: &[&str] =
+    &["lit-tests/dialect/builtin/Inputs/affine_maps.mlir"];
+
 fn mlir_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -68,7 +76,13 @@ fn every_lit_file_round_trips_in_both_forms() {
                 ));
                 continue;
             };
-            if print(&c2, m2, false) != custom {
+            let upstream_too = NOT_A_FIXED_POINT_IN_MLIR_OPT.iter().any(|x| f.ends_with(x));
+            if upstream_too && have_mlir_opt && mlir_opt_round_trips(chunk) {
+                failures.push(format!(
+                    "{where_}: listed in NOT_A_FIXED_POINT_IN_MLIR_OPT, but mlir-opt round-trips it"
+                ));
+            }
+            if print(&c2, m2, false) != custom && !upstream_too {
                 failures.push(format!("{where_}: custom printing is not a fixed point"));
             }
             let Some((g2, n2)) = reparse(&generic) else {
@@ -77,7 +91,8 @@ fn every_lit_file_round_trips_in_both_forms() {
                 ));
                 continue;
             };
-            if print(&g2, n2, true) != generic || print(&g2, n2, false) != custom {
+            if (print(&g2, n2, true) != generic || print(&g2, n2, false) != custom) && !upstream_too
+            {
                 failures.push(format!("{where_}: generic round trip changed the IR"));
             }
             if have_mlir_opt {
@@ -123,4 +138,29 @@ fn mlir_opt_accepts(generic: &str) -> Result<(), String> {
     } else {
         Err(String::from_utf8_lossy(&out.stderr).into_owned())
     }
+}
+
+/// Whether `mlir-opt --verify-roundtrip` accepts the text.
+fn mlir_opt_round_trips(text: &str) -> bool {
+    let Ok(mut child) = Command::new(MLIR_OPT)
+        .args([
+            "--allow-unregistered-dialect",
+            "--verify-roundtrip",
+            "-o",
+            "/dev/null",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+    else {
+        return false;
+    };
+    let wrote = child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .is_ok();
+    wrote && child.wait().is_ok_and(|s| s.success())
 }
