@@ -580,16 +580,13 @@ impl Builder {
     /// `arith.cmpf` with a predicate name (`olt`, `oge`, ...).
     fn cmpf(&self, py: Python<'_>, predicate: &str, lhs: Value, rhs: Value) -> Res<Value> {
         self.in_kernel(py, "cmpf")?;
-        let p = CmpFPredicate::from_name(predicate).ok_or_else(|| {
-            qd_err(
-                py,
-                ErrorKind::UnknownName,
-                format!(
-                    "unknown cmpf predicate '{predicate}' ({})",
-                    CmpFPredicate::names().join(", ")
-                ),
-            )
-        })?;
+        let p = named_predicate(
+            py,
+            "cmpf",
+            predicate,
+            CmpFPredicate::from_name,
+            &CmpFPredicate::names(),
+        )?;
         self.with(py, |b, loc, uid| {
             let (l, r) = (raw(py, &lhs, uid)?, raw(py, &rhs, uid)?);
             let v = qd_arith::build_cmpf(b, p, l, r, loc);
@@ -600,16 +597,13 @@ impl Builder {
     /// `arith.cmpi` with a predicate name (`slt`, `eq`, ...).
     fn cmpi(&self, py: Python<'_>, predicate: &str, lhs: Value, rhs: Value) -> Res<Value> {
         self.in_kernel(py, "cmpi")?;
-        let p = CmpIPredicate::from_name(predicate).ok_or_else(|| {
-            qd_err(
-                py,
-                ErrorKind::UnknownName,
-                format!(
-                    "unknown cmpi predicate '{predicate}' ({})",
-                    CmpIPredicate::names().join(", ")
-                ),
-            )
-        })?;
+        let p = named_predicate(
+            py,
+            "cmpi",
+            predicate,
+            CmpIPredicate::from_name,
+            &CmpIPredicate::names(),
+        )?;
         self.with(py, |b, loc, uid| {
             let (l, r) = (raw(py, &lhs, uid)?, raw(py, &rhs, uid)?);
             let v = qd_arith::build_cmpi(b, p, l, r, loc);
@@ -784,4 +778,21 @@ impl Builder {
             Ok(())
         })
     }
+}
+
+/// The predicate `name` of a comparison op, or an UnknownName error that lists the valid ones.
+fn named_predicate<P>(
+    py: Python<'_>,
+    op: &str,
+    name: &str,
+    parse: fn(&str) -> Option<P>,
+    names: &[&str],
+) -> Res<P> {
+    parse(name).ok_or_else(|| {
+        qd_err(
+            py,
+            ErrorKind::UnknownName,
+            format!("unknown {op} predicate '{name}' ({})", names.join(", ")),
+        )
+    })
 }

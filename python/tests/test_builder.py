@@ -112,8 +112,10 @@ def test_misuse_raises_builder_errors():
             b.op("qd.load", s)
         with pytest.raises(qd.UnknownNameError):
             b.op("math.nosuch", s)
-        with pytest.raises(qd.UnknownNameError):
+        with pytest.raises(qd.UnknownNameError, match=r"unknown cmpf predicate 'bigger' \(false, oeq"):
             b.cmpf("bigger", s, s)
+        with pytest.raises(qd.UnknownNameError, match=r"unknown cmpi predicate 'bigger' \(eq, ne"):
+            b.cmpi("bigger", s, s)
         with pytest.raises(qd.DTypeError):
             b.constant(1.5, "i32")
     with pytest.raises(qd.DTypeError):
