@@ -78,25 +78,14 @@ impl Device for SharedDevice {
         args: &[Arg],
         adstacks: &AdstackPlan,
         memory: &mut Memory,
-    ) -> Result<(), RuntimeError> {
-        self.before_launch(memory)?;
-        self.inner.launch(ctx, kernel, args, adstacks, memory)
-    }
-    fn supports_cancel(&self) -> bool {
-        self.inner.supports_cancel()
-    }
-    fn launch_cancellable(
-        &mut self,
-        ctx: &Context,
-        kernel: CompiledKernel,
-        args: &[Arg],
-        adstacks: &AdstackPlan,
-        memory: &mut Memory,
         cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         self.before_launch(memory)?;
         self.inner
-            .launch_cancellable(ctx, kernel, args, adstacks, memory, cancel)
+            .launch(ctx, kernel, args, adstacks, memory, cancel)
+    }
+    fn supports_cancel(&self) -> bool {
+        self.inner.supports_cancel()
     }
     fn sync(&mut self, memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
         self.readopt_all(memory);

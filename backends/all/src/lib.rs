@@ -51,17 +51,20 @@ pub fn register_all_devices(reg: &mut DeviceRegistry) {
         "interp",
         "the reference interpreter, at the qd level (qd, arith, math, ad, adstack)",
         interp,
-    );
+    )
+    .cancellable();
     reg.register(
         qd_interp::lowered::NAME,
         "the interpreter of lowered IR (convert-qd-to-lowered), adstack heaps from the runtime's layout",
         interp_lowered,
-    );
+    )
+    .cancellable();
     reg.register(
         qd_llvm::NAME,
         "LLVM at O3 for the host CPU, JIT-compiled, run on a thread pool",
         cpu,
-    );
+    )
+    .cancellable();
     reg.register(
         qd_spirv::vulkan::NAME,
         "SPIR-V compute shaders on Vulkan (lavapipe when VK_DRIVER_FILES names it, else a discrete GPU)",
@@ -106,6 +109,13 @@ mod tests {
                 Err(e) => panic!("{}: {e}", entry.name),
             };
             assert_eq!(dev.name(), entry.name);
+            // What front ends read before they make a device (`qd-run --timeout`).
+            assert_eq!(
+                dev.supports_cancel(),
+                entry.supports_cancel,
+                "{}",
+                entry.name
+            );
         }
     }
 

@@ -10,7 +10,7 @@ use crate::rng::Rng;
 use qd_frontend::KernelOp;
 use qd_ir::{Context, Diagnostic};
 use qd_runtime::{
-    AdstackPlan, Arg, Buffer, CancelFlag, CompiledKernel, Device, KernelIr, KernelStacks, Memory,
+    AdstackPlan, Arg, CancelFlag, CompiledKernel, Device, KernelIr, KernelStacks, Memory,
     RuntimeError,
 };
 use std::any::Any;
@@ -134,23 +134,12 @@ impl Device for Interpreter {
         Ok(CompiledKernel((self.kernels.len() - 1) as u32))
     }
 
-    fn launch(
-        &mut self,
-        ctx: &Context,
-        kernel: CompiledKernel,
-        args: &[Arg],
-        adstacks: &AdstackPlan,
-        memory: &mut Memory,
-    ) -> Result<(), RuntimeError> {
-        self.launch_cancellable(ctx, kernel, args, adstacks, memory, CancelFlag::never())
-    }
-
     /// Every `while` iteration polls `cancel` (see `Frame::check_cancel`).
     fn supports_cancel(&self) -> bool {
         true
     }
 
-    fn launch_cancellable(
+    fn launch(
         &mut self,
         ctx: &Context,
         kernel: CompiledKernel,
@@ -194,17 +183,6 @@ impl Device for Interpreter {
 
     fn adstack_peaks(&self, kernel: CompiledKernel) -> Option<Vec<u64>> {
         self.kernels.get(kernel.0 as usize)?.peaks.clone()
-    }
-
-    /// Nothing to copy: the interpreter computes in the program's host memory, which `launch`
-    /// lends it.
-    fn upload(&mut self, _memory: &Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-
-    /// Nothing to copy back, as for `upload`.
-    fn download(&mut self, _memory: &mut Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
     }
 
     fn sync(&mut self, _memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {

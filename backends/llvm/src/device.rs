@@ -44,7 +44,7 @@ use crate::sites::Sites;
 use qd_ir::{Context, Diagnostic, Location};
 use qd_lowered::{TaskBound, TaskKind};
 use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
-use qd_runtime::device::{Buffer, KernelIr};
+use qd_runtime::device::KernelIr;
 use qd_runtime::{
     AdstackOverflow, AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, KernelStacks,
     Memory, RuntimeError, RuntimeErrorKind, Storage, TaskNote,
@@ -336,31 +336,12 @@ impl Device for CpuDevice {
         Ok(CompiledKernel((self.kernels.len() - 1) as u32))
     }
 
-    // Kernels compute in the program's host memory: nothing to copy.
-    fn upload(&mut self, _memory: &Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-    fn download(&mut self, _memory: &mut Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-
-    fn launch(
-        &mut self,
-        ctx: &Context,
-        kernel: CompiledKernel,
-        args: &[Arg],
-        adstacks: &AdstackPlan,
-        memory: &mut Memory,
-    ) -> Result<(), RuntimeError> {
-        self.launch_cancellable(ctx, kernel, args, adstacks, memory, CancelFlag::never())
-    }
-
     /// `while` back edges poll the flag, unless compiled without (`with_cancel_checks`).
     fn supports_cancel(&self) -> bool {
         self.opts.cancel_checks
     }
 
-    fn launch_cancellable(
+    fn launch(
         &mut self,
         ctx: &Context,
         kernel: CompiledKernel,
@@ -402,7 +383,7 @@ impl Device for CpuDevice {
             temps_buf.fill(0);
         }
         base[W_TEMPS as usize] = temps_buf.as_mut_ptr() as u64;
-        // The flag outlives the launch: the runtime owns it until `launch_cancellable` returns.
+        // The flag outlives the launch: the runtime owns it until `launch` returns.
         base[W_CANCEL as usize] = cancel.as_ptr() as u64;
         for i in 0..memory.num_fields() {
             let slot = memory.field_mut(i);

@@ -26,11 +26,11 @@ use crate::pipeline::{lower_to_llvm, Jit};
 use qd_ir::{Context, Diagnostic, Location};
 use qd_lowered::{TaskBound, TaskKind};
 use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
-use qd_runtime::device::{Buffer, KernelIr};
+use qd_runtime::device::KernelIr;
 use qd_runtime::sites::Sites;
 use qd_runtime::{
-    AdstackOverflow, AdstackPlan, Arg, CompiledKernel, DType, Device, KernelStacks, Memory,
-    RuntimeError, RuntimeErrorKind, Storage,
+    AdstackOverflow, AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, KernelStacks,
+    Memory, RuntimeError, RuntimeErrorKind, Storage,
 };
 use std::ffi::c_void;
 
@@ -179,14 +179,6 @@ impl Device for MlirCpuDevice {
         Ok(CompiledKernel((self.kernels.len() - 1) as u32))
     }
 
-    // Kernels compute in the program's host memory: nothing to copy.
-    fn upload(&mut self, _memory: &Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-    fn download(&mut self, _memory: &mut Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-
     fn launch(
         &mut self,
         ctx: &Context,
@@ -194,6 +186,7 @@ impl Device for MlirCpuDevice {
         args: &[Arg],
         adstacks: &AdstackPlan,
         memory: &mut Memory,
+        _cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         let Some(k) = self.kernels.get(kernel.0 as usize) else {
             return Err(kernel.not_compiled_by(NAME));

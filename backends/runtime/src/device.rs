@@ -91,19 +91,32 @@ pub trait Device {
         memory: &Memory,
     ) -> Result<CompiledKernel, Vec<Diagnostic>>;
 
-    /// Copies `what` from host memory to the device. A device that computes in host memory (the
-    /// interpreter) has nothing to copy.
-    fn upload(&mut self, memory: &Memory, what: Buffer) -> Result<(), RuntimeError>;
+    /// Copies `what` from host memory to the device. By default nothing: a device that computes
+    /// in the program's host memory (the interpreters, the CPU devices) has nothing to copy.
+    fn upload(&mut self, memory: &Memory, what: Buffer) -> Result<(), RuntimeError> {
+        let _ = (memory, what);
+        Ok(())
+    }
 
-    /// Copies `what` from the device back into host memory (after [`Device::sync`]). A device
-    /// that computes in host memory has nothing to copy.
-    fn download(&mut self, memory: &mut Memory, what: Buffer) -> Result<(), RuntimeError>;
+    /// Copies `what` from the device back into host memory (after [`Device::sync`]). By
+    /// default nothing, as for [`Device::upload`].
+    fn download(&mut self, memory: &mut Memory, what: Buffer) -> Result<(), RuntimeError> {
+        let _ = (memory, what);
+        Ok(())
+    }
 
     /// Runs a compiled kernel. `adstacks` sizes every adstack of the kernel for this launch, by
     /// stack id ([`AdstackPlan::stack`]): the device gives each stack exactly its depth in entries
     /// per thread, and a push past them is an overflow. An error stops this launch; the program
     /// defers it to `sync`. An asynchronous device may instead return its errors from
     /// [`Device::sync`].
+    ///
+    /// `cancel` is the launch's deadline ([`crate::cancel`]): a device that can stop a launch
+    /// ([`Device::supports_cancel`]) polls it at every back edge of a `while` loop and, once it
+    /// is set, ends the launch, every thread of it, with a
+    /// [`crate::RuntimeErrorKind::Cancelled`] error located at that loop. A launch without a
+    /// deadline, and every launch of a device that cannot stop one, gets
+    /// [`CancelFlag::never`].
     fn launch(
         &mut self,
         ctx: &Context,
@@ -111,30 +124,13 @@ pub trait Device {
         args: &[Arg],
         adstacks: &AdstackPlan,
         memory: &mut Memory,
+        cancel: &CancelFlag,
     ) -> Result<(), RuntimeError>;
 
-    /// Whether [`Device::launch_cancellable`] honours its flag: a launch with a deadline
+    /// Whether [`Device::launch`] honours its cancel flag: a launch with a deadline
     /// ([`crate::Program::set_deadline`]) is refused on a device that cannot stop one.
     fn supports_cancel(&self) -> bool {
         false
-    }
-
-    /// [`Device::launch`], stopping when `cancel` is set: at the next back edge of a `while` loop
-    /// the launch ends with a [`crate::RuntimeErrorKind::Cancelled`] error located at that loop
-    /// (see [`crate::cancel`]), every thread of it. Only called when
-    /// [`Device::supports_cancel`]; a device that supports it runs its plain `launch` as this
-    /// with [`CancelFlag::never`].
-    fn launch_cancellable(
-        &mut self,
-        ctx: &Context,
-        kernel: CompiledKernel,
-        args: &[Arg],
-        adstacks: &AdstackPlan,
-        memory: &mut Memory,
-        cancel: &CancelFlag,
-    ) -> Result<(), RuntimeError> {
-        let _ = cancel;
-        self.launch(ctx, kernel, args, adstacks, memory)
     }
 
     /// Waits for all launched work; returns the errors it reported since the last sync.

@@ -11,6 +11,7 @@
 //! ```
 
 use crate::adstack::{AdstackPlan, KernelStacks};
+use crate::cancel::CancelFlag;
 use crate::device::{Arg, Buffer, CompiledKernel, Device};
 use crate::error::{Error, RuntimeError, RuntimeErrorKind};
 use crate::memory::{AdstackOverflow, FieldInfo, FieldRef, Memory, MemoryLimit, Storage};
@@ -363,9 +364,14 @@ impl Program {
             }
         }
         let launched = match self.launch_deadline() {
-            None => self
-                .device
-                .launch(&self.ctx, compiled, args, &plan, &mut self.memory),
+            None => self.device.launch(
+                &self.ctx,
+                compiled,
+                args,
+                &plan,
+                &mut self.memory,
+                CancelFlag::never(),
+            ),
             Some(deadline) => {
                 if self.watchdog.is_none() {
                     self.watchdog = Some(crate::cancel::Watchdog::new().map_err(Error::Device)?);
@@ -373,7 +379,7 @@ impl Program {
                 let watchdog = self.watchdog.as_mut().expect("started above");
                 let (device, ctx, memory) = (&mut self.device, &self.ctx, &mut self.memory);
                 watchdog.run(deadline, |cancel| {
-                    device.launch_cancellable(ctx, compiled, args, &plan, memory, cancel)
+                    device.launch(ctx, compiled, args, &plan, memory, cancel)
                 })
             }
         };
@@ -440,9 +446,9 @@ impl Program {
         if self.device.supports_cancel() {
             return Ok(());
         }
+        // The devices that can are the registry's to list (`DeviceRegistry::cancellable`).
         Err(Error::Device(format!(
-            "device '{}' cannot stop a running launch: a deadline or timeout is supported on \
-             the devices interp, interp-lowered and cpu",
+            "device '{}' cannot stop a running launch: it takes no deadline or timeout",
             self.device.name()
         )))
     }

@@ -34,6 +34,18 @@ pub struct DeviceEntry {
     pub name: String,
     pub description: String,
     pub constructor: DeviceConstructor,
+    /// What [`Device::supports_cancel`] says of every device the constructor makes: whether it
+    /// takes a deadline (`qd-run --timeout`). Declared with [`DeviceEntry::cancellable`], so a
+    /// front end can check a deadline against a device name before it makes the device.
+    pub supports_cancel: bool,
+}
+
+impl DeviceEntry {
+    /// Declares that the device can stop a running launch ([`Device::supports_cancel`]).
+    pub fn cancellable(&mut self) -> &mut Self {
+        self.supports_cancel = true;
+        self
+    }
 }
 
 /// Devices by name, in registration order.
@@ -47,17 +59,32 @@ impl DeviceRegistry {
         DeviceRegistry::default()
     }
 
-    /// Registers `name`; a second registration of a name replaces the first in its place.
-    pub fn register(&mut self, name: &str, description: &str, constructor: DeviceConstructor) {
+    /// Registers `name`, as a device that cannot stop a running launch unless the returned
+    /// entry is declared [`DeviceEntry::cancellable`]; a second registration of a name replaces
+    /// the first in its place.
+    pub fn register(
+        &mut self,
+        name: &str,
+        description: &str,
+        constructor: DeviceConstructor,
+    ) -> &mut DeviceEntry {
         let entry = DeviceEntry {
             name: name.to_string(),
             description: description.to_string(),
             constructor,
+            supports_cancel: false,
         };
-        match self.entries.iter_mut().find(|e| e.name == name) {
-            Some(e) => *e = entry,
-            None => self.entries.push(entry),
-        }
+        let i = match self.entries.iter().position(|e| e.name == name) {
+            Some(i) => {
+                self.entries[i] = entry;
+                i
+            }
+            None => {
+                self.entries.push(entry);
+                self.entries.len() - 1
+            }
+        };
+        &mut self.entries[i]
     }
 
     /// The device `name`, made with `options`: [`Error::UnknownDevice`] (listing the known
@@ -81,6 +108,16 @@ impl DeviceRegistry {
     /// The registered names, in registration order.
     pub fn names(&self) -> Vec<&str> {
         self.entries.iter().map(|e| e.name.as_str()).collect()
+    }
+
+    /// The names of the devices that can stop a running launch (that take a deadline), in
+    /// registration order.
+    pub fn cancellable(&self) -> Vec<&str> {
+        self.entries
+            .iter()
+            .filter(|e| e.supports_cancel)
+            .map(|e| e.name.as_str())
+            .collect()
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &DeviceEntry> {

@@ -4,9 +4,9 @@
 
 use qd_ir::{Context, Diagnostic};
 use qd_llvm::{emit_kernel, EmitKind, KernelInput, Options};
-use qd_runtime::device::{Buffer, KernelIr};
+use qd_runtime::device::KernelIr;
 use qd_runtime::{
-    AdstackPlan, Arg, CompiledKernel, DType, Device, KernelStacks, Memory, RuntimeError,
+    AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, KernelStacks, Memory, RuntimeError,
 };
 use std::sync::{Arc, Mutex};
 
@@ -91,13 +91,6 @@ impl Device for EmitDevice {
         Ok(CompiledKernel(self.compiled - 1))
     }
 
-    fn upload(&mut self, _memory: &Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-    fn download(&mut self, _memory: &mut Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-
     fn launch(
         &mut self,
         _ctx: &Context,
@@ -105,6 +98,7 @@ impl Device for EmitDevice {
         _args: &[Arg],
         _adstacks: &AdstackPlan,
         _memory: &mut Memory,
+        _cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         Err(RuntimeError::device("?", "qd-translate runs no kernel"))
     }

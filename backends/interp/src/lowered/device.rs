@@ -13,7 +13,7 @@ use crate::rng::Rng;
 use qd_ir::{Context, Diagnostic, OpId};
 use qd_lowered as lw;
 use qd_runtime::adstack::layout::lowered_entry_bytes;
-use qd_runtime::device::{Buffer, KernelIr};
+use qd_runtime::device::KernelIr;
 use qd_runtime::{
     AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, KernelStacks, Memory, RuntimeError,
 };
@@ -135,31 +135,12 @@ impl Device for LoweredInterpreter {
         Ok(CompiledKernel((self.kernels.len() - 1) as u32))
     }
 
-    // The interpreter computes in the program's host memory: nothing to copy.
-    fn upload(&mut self, _memory: &Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-    fn download(&mut self, _memory: &mut Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-
-    fn launch(
-        &mut self,
-        ctx: &Context,
-        kernel: CompiledKernel,
-        args: &[Arg],
-        adstacks: &AdstackPlan,
-        memory: &mut Memory,
-    ) -> Result<(), RuntimeError> {
-        self.launch_cancellable(ctx, kernel, args, adstacks, memory, CancelFlag::never())
-    }
-
     /// Every `while` iteration polls `cancel` (see `Frame::check_cancel`).
     fn supports_cancel(&self) -> bool {
         true
     }
 
-    fn launch_cancellable(
+    fn launch(
         &mut self,
         ctx: &Context,
         kernel: CompiledKernel,

@@ -14,7 +14,8 @@ use qd_runtime::adstack::default_entry_bytes;
 use qd_runtime::adstack::layout::{Heap, HeapLayout};
 use qd_runtime::device::KernelIr;
 use qd_runtime::{
-    AdstackPlan, Arg, DType, Device, KernelStacks, Memory, RuntimeError, RuntimeErrorKind, Scalar,
+    AdstackPlan, Arg, CancelFlag, DType, Device, KernelStacks, Memory, RuntimeError,
+    RuntimeErrorKind, Scalar,
 };
 
 /// A parsed module with its lowered kernel `k`, its memory, and the stacks `(id, elem, depth)`.
@@ -69,7 +70,14 @@ impl Case {
         let k = self
             .compile(&mut dev)
             .unwrap_or_else(|d| panic!("compile: {d:?}"));
-        dev.launch(&self.ctx, k, args, &self.plan, &mut self.memory)
+        dev.launch(
+            &self.ctx,
+            k,
+            args,
+            &self.plan,
+            &mut self.memory,
+            CancelFlag::never(),
+        )
     }
 
     fn run(&mut self, args: &[Arg]) -> Result<(), RuntimeError> {
@@ -173,12 +181,26 @@ fn a_handle_the_device_never_compiled_is_an_error_not_a_panic() {
     let mut c = case(TASKS, &[]);
     let foreign = qd_runtime::CompiledKernel(5);
     let e = LoweredInterpreter::new()
-        .launch(&c.ctx, foreign, &[i32_arg(4)], &c.plan, &mut c.memory)
+        .launch(
+            &c.ctx,
+            foreign,
+            &[i32_arg(4)],
+            &c.plan,
+            &mut c.memory,
+            CancelFlag::never(),
+        )
         .unwrap_err();
     assert_eq!(e.kind, RuntimeErrorKind::Device);
     assert_eq!(e.message, "kernel #5 was not compiled by interp-lowered");
     let e = qd_interp::Interpreter::new()
-        .launch(&c.ctx, foreign, &[i32_arg(4)], &c.plan, &mut c.memory)
+        .launch(
+            &c.ctx,
+            foreign,
+            &[i32_arg(4)],
+            &c.plan,
+            &mut c.memory,
+            CancelFlag::never(),
+        )
         .unwrap_err();
     assert_eq!(e.kind, RuntimeErrorKind::Device);
     assert_eq!(e.message, "kernel #5 was not compiled by this interpreter");

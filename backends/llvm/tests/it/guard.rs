@@ -12,7 +12,8 @@ use qd_llvm::{AdstackGuard, CpuDevice};
 use qd_runtime::adstack::default_entry_bytes;
 use qd_runtime::device::KernelIr;
 use qd_runtime::{
-    AdstackPlan, Arg, DType, Device, KernelStacks, Memory, RuntimeError, RuntimeErrorKind, Scalar,
+    AdstackPlan, Arg, CancelFlag, DType, Device, KernelStacks, Memory, RuntimeError,
+    RuntimeErrorKind, Scalar,
 };
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -115,7 +116,14 @@ impl Case {
             .compile(&self.ctx, ir, &self.stacks, &self.memory)
             .unwrap_or_else(|d| panic!("compile: {d:?}"));
         let args = [Arg::Scalar(Scalar::I64(delta))];
-        dev.launch(&self.ctx, k, &args, &self.plan, &mut self.memory)
+        dev.launch(
+            &self.ctx,
+            k,
+            &args,
+            &self.plan,
+            &mut self.memory,
+            CancelFlag::never(),
+        )
     }
 
     fn f64s(&self, field: &str) -> Vec<f64> {

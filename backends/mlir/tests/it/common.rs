@@ -4,10 +4,10 @@
 use qd_interp::Interpreter;
 use qd_ir::text::parse_source;
 use qd_ir::{Context, Diagnostic};
-use qd_runtime::device::{Buffer, KernelIr};
+use qd_runtime::device::KernelIr;
 use qd_runtime::{
-    AdstackPlan, Arg, CompiledKernel, Device, KernelStacks, Memory, Program, ProgramConfig,
-    RuntimeError,
+    AdstackPlan, Arg, CancelFlag, CompiledKernel, Device, KernelStacks, Memory, Program,
+    ProgramConfig, RuntimeError,
 };
 use std::sync::{Arc, Mutex};
 
@@ -70,12 +70,6 @@ impl Device for ExportDevice {
         *self.0.lock().unwrap() = Some(r);
         Ok(CompiledKernel(0))
     }
-    fn upload(&mut self, _: &Memory, _: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-    fn download(&mut self, _: &mut Memory, _: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
     fn launch(
         &mut self,
         _: &Context,
@@ -83,6 +77,7 @@ impl Device for ExportDevice {
         _: &[Arg],
         _: &AdstackPlan,
         _: &mut Memory,
+        _cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         Err(RuntimeError::device("?", "the export device runs nothing"))
     }

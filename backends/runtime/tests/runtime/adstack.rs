@@ -5,8 +5,8 @@
 use super::mock::parse;
 use qd_ir::{Context, Diagnostic, OpId};
 use qd_runtime::{
-    AdstackOverflow, Arg, Buffer, CompiledKernel, Device, KernelIr, KernelStacks, Memory, Program,
-    ProgramConfig, RuntimeError, RuntimeErrorKind,
+    AdstackOverflow, Arg, CancelFlag, CompiledKernel, Device, KernelIr, KernelStacks, Memory,
+    Program, ProgramConfig, RuntimeError, RuntimeErrorKind,
 };
 
 /// Records an overflow of the kernel's first op's location, with the forced capacity (or 7),
@@ -41,6 +41,7 @@ impl Device for Overflowing {
         args: &[Arg],
         _adstacks: &qd_runtime::AdstackPlan,
         memory: &mut Memory,
+        _cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         let (name, op) = &self.kernels[kernel.0 as usize];
         if matches!(
@@ -57,12 +58,6 @@ impl Device for Overflowing {
         Ok(())
     }
     fn sync(&mut self, _memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
-        Ok(())
-    }
-    fn upload(&mut self, _: &Memory, _: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-    fn download(&mut self, _: &mut Memory, _: Buffer) -> Result<(), RuntimeError> {
         Ok(())
     }
 }

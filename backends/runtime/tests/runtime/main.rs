@@ -2,6 +2,7 @@
 //! same API on a real one).
 
 mod adstack;
+mod cancel;
 mod grad;
 mod memory;
 mod mock;

@@ -4,8 +4,8 @@
 use qd_ir::text::parse_source;
 use qd_ir::{Context, Diagnostic, Location, OpId};
 use qd_runtime::{
-    Arg, Buffer, CompiledKernel, Device, KernelIr, KernelStacks, Memory, Program, ProgramConfig,
-    RuntimeError, RuntimeErrorKind,
+    Arg, Buffer, CancelFlag, CompiledKernel, Device, KernelIr, KernelStacks, Memory, Program,
+    ProgramConfig, RuntimeError, RuntimeErrorKind,
 };
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -18,6 +18,8 @@ pub struct Log {
     /// The module each compile's kernel was in (the program's own, or a lowered copy).
     pub modules: Vec<OpId>,
     pub launched: Vec<(u32, Vec<Arg>)>,
+    /// For each launch, whether its cancel flag was a deadline's (not `CancelFlag::never`).
+    pub deadlines: Vec<bool>,
     pub uploads: Vec<Buffer>,
     pub downloads: Vec<Buffer>,
     pub syncs: usize,
@@ -33,6 +35,8 @@ pub struct Mock {
     pub coded_errors: bool,
     /// The lowering pipeline it declares (none by default).
     pub pipeline: String,
+    /// What `supports_cancel` says (false by default).
+    pub cancellable: bool,
     kernels: Vec<(String, OpId)>,
     /// Each compiled kernel's location: what its error code 0 stands for.
     locs: Vec<Location>,
@@ -46,6 +50,7 @@ impl Mock {
             fail_sync: false,
             coded_errors: false,
             pipeline: String::new(),
+            cancellable: false,
             kernels: Vec::new(),
             locs: Vec::new(),
         }
@@ -89,11 +94,13 @@ impl Device for Mock {
         args: &[Arg],
         _adstacks: &qd_runtime::AdstackPlan,
         memory: &mut Memory,
+        cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
-        self.log
-            .borrow_mut()
-            .launched
-            .push((kernel.0, args.to_vec()));
+        let mut log = self.log.borrow_mut();
+        log.launched.push((kernel.0, args.to_vec()));
+        log.deadlines
+            .push(!std::ptr::eq(cancel, CancelFlag::never()));
+        drop(log);
         // Mark the launch in the first field, so tests see that memory was lent mutably.
         if memory.num_fields() > 0 {
             let s = &mut memory.field_mut(0).value;
@@ -111,6 +118,9 @@ impl Device for Mock {
             ));
         }
         Ok(())
+    }
+    fn supports_cancel(&self) -> bool {
+        self.cancellable
     }
     fn sync(&mut self, _memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
         self.log.borrow_mut().syncs += 1;

@@ -80,3 +80,16 @@ fn an_unknown_name_lists_the_known_devices() {
     );
     assert_eq!(e.to_string(), "unknown device 'gpu' (devices: mock, picky)");
 }
+
+#[test]
+fn the_devices_that_take_a_deadline_are_those_declared_cancellable() {
+    let mut reg = DeviceRegistry::new();
+    reg.register("mock", "records calls", mock).cancellable();
+    reg.register("picky", "needs a seed", picky);
+    reg.register("never", "cannot start", never).cancellable();
+    assert_eq!(reg.cancellable(), ["mock", "never"]);
+    assert!(!reg.lookup("picky").unwrap().supports_cancel);
+    // A second registration declares afresh.
+    reg.register("mock", "records calls again", mock);
+    assert_eq!(reg.cancellable(), ["never"]);
+}

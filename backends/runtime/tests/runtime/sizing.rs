@@ -6,7 +6,7 @@ use qd_ir::text::parse_source;
 use qd_ir::{Context, Diagnostic, OpId};
 use qd_runtime::adstack::{default_entry_bytes, kernel_allocas, COUNT_HEADER_BYTES};
 use qd_runtime::{
-    AdstackPlan, Arg, Buffer, CompiledKernel, DType, DepthSource, Device, Error, KernelIr,
+    AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, DepthSource, Device, Error, KernelIr,
     KernelStacks, Memory, Ndarray, Program, ProgramConfig, RuntimeError,
 };
 use std::cell::RefCell;
@@ -40,17 +40,12 @@ impl Device for Recorder {
         _: &[Arg],
         adstacks: &AdstackPlan,
         _: &mut Memory,
+        _cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         self.plans.borrow_mut().push(adstacks.clone());
         Ok(())
     }
     fn sync(&mut self, _: &mut Memory) -> Result<(), Vec<RuntimeError>> {
-        Ok(())
-    }
-    fn upload(&mut self, _: &Memory, _: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-    fn download(&mut self, _: &mut Memory, _: Buffer) -> Result<(), RuntimeError> {
         Ok(())
     }
     fn adstack_entry_bytes(&self, elem: DType) -> u64 {

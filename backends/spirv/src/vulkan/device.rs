@@ -44,8 +44,8 @@ use qd_ir::{Context, Diagnostic, Location};
 use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
 use qd_runtime::device::{Buffer, KernelIr};
 use qd_runtime::{
-    AdstackOverflow, AdstackPlan, Arg, CompiledKernel, DType, Device, FieldRef, KernelStacks,
-    Memory, RuntimeError, RuntimeErrorKind, Storage,
+    AdstackOverflow, AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, FieldRef,
+    KernelStacks, Memory, RuntimeError, RuntimeErrorKind, Storage,
 };
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -353,6 +353,8 @@ impl Device for VulkanDevice {
         args: &[Arg],
         adstacks: &AdstackPlan,
         memory: &mut Memory,
+        // Never set: a shader cannot be stopped once submitted (`supports_cancel` is false).
+        _cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         let k = kernel.0 as usize;
         let Some(name) = self.kernels.get(k).map(|k| k.spirv.name.clone()) else {

@@ -6,10 +6,10 @@
 
 use qd_ir::text::parse_source;
 use qd_ir::{AttrData, Context, Diagnostic};
-use qd_runtime::device::{Buffer, KernelIr};
+use qd_runtime::device::KernelIr;
 use qd_runtime::{
-    AdstackPlan, Arg, CompiledKernel, DType, Device, KernelStacks, Memory, Program, ProgramConfig,
-    RuntimeError,
+    AdstackPlan, Arg, CancelFlag, CompiledKernel, DType, Device, KernelStacks, Memory, Program,
+    ProgramConfig, RuntimeError,
 };
 use qd_spirv::{compile_kernel, Options, SpirvKernel};
 use std::path::{Path, PathBuf};
@@ -59,12 +59,6 @@ impl Device for CollectDevice {
         self.n += 1;
         Ok(CompiledKernel(self.n - 1))
     }
-    fn upload(&mut self, _memory: &Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
-    fn download(&mut self, _memory: &mut Memory, _what: Buffer) -> Result<(), RuntimeError> {
-        Ok(())
-    }
     fn launch(
         &mut self,
         _ctx: &Context,
@@ -72,6 +66,7 @@ impl Device for CollectDevice {
         _args: &[Arg],
         _adstacks: &AdstackPlan,
         _memory: &mut Memory,
+        _cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         Err(RuntimeError::device("?", "this device runs nothing"))
     }

@@ -14,8 +14,8 @@ use qd_ir::{Context, Location, OpId};
 use qd_runtime::adstack::layout::Heap;
 use qd_runtime::device::Buffer;
 use qd_runtime::{
-    AdstackPlan, CompiledKernel, DType, DepthSource, Device, FieldRef, Memory, RuntimeErrorKind,
-    StackPlan, Storage,
+    AdstackPlan, CancelFlag, CompiledKernel, DType, DepthSource, Device, FieldRef, Memory,
+    RuntimeErrorKind, StackPlan, Storage,
 };
 use qd_spirv::abi::{Binding, BindingKind, Bound, DataBuffer, Dispatch, Options, SpirvKernel};
 use qd_spirv::sites::{Site, SiteKind, Sites};
@@ -169,7 +169,8 @@ fn set_x(s: &mut Setup, v: Vec<i32>) {
 }
 
 fn launch(d: &mut VulkanDevice, s: &mut Setup, k: CompiledKernel, p: &AdstackPlan) {
-    d.launch(&s.ctx, k, &[], p, &mut s.memory).unwrap();
+    d.launch(&s.ctx, k, &[], p, &mut s.memory, CancelFlag::never())
+        .unwrap();
 }
 
 #[test]
@@ -432,7 +433,9 @@ fn heaps_grow_by_doubling_or_exactly_and_old_heaps_wait_for_their_fence() {
     launch(&mut d, &mut s, k21, &p);
     assert_eq!(d.heap_state(Heap::Float), (672, 4));
     // Not even the exact size: an error naming the heap, not a crash.
-    let e = d.launch(&s.ctx, k40, &[], &p, &mut s.memory).unwrap_err();
+    let e = d
+        .launch(&s.ctx, k40, &[], &p, &mut s.memory, CancelFlag::never())
+        .unwrap_err();
     assert!(
         e.message.contains("cannot allocate the float adstack heap"),
         "{}",
@@ -483,7 +486,9 @@ fn a_task_too_large_for_one_heap_binding_runs_as_several_dispatches() {
     assert_eq!(d.heap_state(Heap::Float).0, 160);
     // Not even one row fits: an error naming the sizes, not a crash.
     d.set_heap_limit(Some(16));
-    let e = d.launch(&s.ctx, k8, &[], &p, &mut s.memory).unwrap_err();
+    let e = d
+        .launch(&s.ctx, k8, &[], &p, &mut s.memory, CancelFlag::never())
+        .unwrap_err();
     assert!(
         e.message.contains("one thread's adstacks take 32 bytes"),
         "{}",
@@ -497,7 +502,14 @@ fn a_task_too_large_for_one_heap_binding_runs_as_several_dispatches() {
         ..Options::default()
     });
     let e = d
-        .launch(&s.ctx, k8, &[], &plan(&s, &[(0, 1 << 28)]), &mut s.memory)
+        .launch(
+            &s.ctx,
+            k8,
+            &[],
+            &plan(&s, &[(0, 1 << 28)]),
+            &mut s.memory,
+            CancelFlag::never(),
+        )
         .unwrap_err();
     assert!(
         e.message.contains("no Int64, so 32-bit offsets"),
