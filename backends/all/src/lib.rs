@@ -75,7 +75,8 @@ pub fn register_all_devices(reg: &mut DeviceRegistry) {
         qd_mlir::NAME,
         "MLIR's own pipeline: lowered IR exported to upstream MLIR, lowered to LLVM by MLIR's passes, run by its ExecutionEngine on one thread",
         mlir_cpu,
-    );
+    )
+    .cancellable();
 }
 
 /// A registry with every device of qd.

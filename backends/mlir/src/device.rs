@@ -18,7 +18,10 @@
 //!   its capacity in this launch);
 //! - bounds: field and ndarray indices are checked only with `check_bounds`, as on `cpu`; local
 //!   arrays always.
-//! - no deadlines (`supports_cancel` is false).
+//! - deadlines: each `while` back edge polls the launch's cancel flag (`qd_runtime::cancel`),
+//!   whose address a task with a `while` loop takes; a launch past its deadline stops there
+//!   with the loop's error (`SiteKind::Cancelled`), its later threads and tasks not run, as on
+//!   `cpu`.
 
 use crate::context::MlirContext;
 use crate::export::{export_kernel, status, Param, TaskSig};
@@ -186,7 +189,7 @@ impl Device for MlirCpuDevice {
         args: &[Arg],
         adstacks: &AdstackPlan,
         memory: &mut Memory,
-        _cancel: &CancelFlag,
+        cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         let Some(k) = self.kernels.get(kernel.0 as usize) else {
             return Err(kernel.not_compiled_by(NAME));
@@ -201,9 +204,14 @@ impl Device for MlirCpuDevice {
         }
         temps.resize(k.temps, 0);
         for i in 0..k.tasks.len() {
-            self.run_task(ctx, kernel, i, args, adstacks, memory, &mut temps)?;
+            self.run_task(ctx, kernel, i, args, adstacks, memory, &mut temps, cancel)?;
         }
         Ok(())
+    }
+
+    /// Every `while` back edge polls the flag.
+    fn supports_cancel(&self) -> bool {
+        true
     }
 
     fn sync(&mut self, memory: &mut Memory) -> Result<(), Vec<RuntimeError>> {
@@ -230,7 +238,8 @@ impl Device for MlirCpuDevice {
 
 impl MlirCpuDevice {
     /// Runs task `i` of `kernel`: resolves its range, lays out its heaps, calls its function
-    /// for all its threads, and reads its status record.
+    /// for all its threads (polling `cancel` at `while` back edges), and reads its status
+    /// record.
     #[allow(clippy::too_many_arguments)]
     fn run_task(
         &mut self,
@@ -241,6 +250,7 @@ impl MlirCpuDevice {
         plan: &AdstackPlan,
         memory: &mut Memory,
         temps: &mut [u64],
+        cancel: &CancelFlag,
     ) -> Result<(), RuntimeError> {
         let k = &self.kernels[kernel.0 as usize];
         let name = k.name.clone();
@@ -296,6 +306,8 @@ impl MlirCpuDevice {
                     words.extend(descriptor(meta.as_mut_ptr() as u64, meta.len() as u64))
                 }
                 Param::Status => words.extend(descriptor(st.as_mut_ptr() as u64, st.len() as u64)),
+                // The runtime owns the flag until `launch` returns.
+                Param::Cancel => words.push(cancel.as_ptr() as u64),
                 Param::Scalar { arg } => match args.get(*arg) {
                     Some(Arg::Scalar(s)) => words.push(s.to_bits()),
                     _ => return Err(at(format!("argument {arg} is not a scalar"))),
@@ -340,7 +352,7 @@ impl MlirCpuDevice {
         let k = &self.kernels[kernel.0 as usize];
         // SAFETY: the words follow the function's parameters (`TaskSig::params`), each memref's
         // descriptor describes a live host buffer of its length, which the launch borrows; the
-        // heaps are not replaced while the task runs.
+        // heaps are not replaced while the task runs; the cancel flag outlives the call.
         unsafe { k.jit.invoke(&sig.symbol, &mut ptrs) }.map_err(at)?;
         let failed = st[status::ERR_THREAD];
         let ovf = st[status::OVF_THREAD];

@@ -1,7 +1,8 @@
 //! Structured control flow: `lowered.for` -> `scf.for` (after the step check), `lowered.if` ->
-//! `scf.if`, `lowered.while` -> `scf.while` (no iter args: state lives in memory). A region that
-//! may stop its thread runs its ops after the failing one under guards (see `Emit::emit_block`);
-//! a `while` whose regions may stop ends once a thread failed.
+//! `scf.if`, `lowered.while` -> `scf.while` (state lives in memory; the one iter arg says the
+//! launch was cancelled). A region that may stop its thread runs its ops after the failing one
+//! under guards (see `Emit::emit_block`); a `while` ends once its thread failed or the launch was
+//! cancelled at its back edge.
 
 use super::memory::to_i64;
 use super::{Emit, Val, R};
@@ -82,6 +83,10 @@ pub(super) fn if_op(e: &mut Emit<'_, '_>, op: OpId, block: Blk) -> R<()> {
     Ok(())
 }
 
+/// `lowered.while` -> `scf.while`, carrying whether the last back edge found the launch
+/// cancelled (an i1, false on entry). The back edge (the end of the body) polls the cancel flag
+/// ([`Emit::cancel_poll`]) and records the loop's error site when it is set; the condition region
+/// then runs only while the loop is not stopped and, when its regions may stop, no thread failed.
 pub(super) fn while_loop(e: &mut Emit<'_, '_>, op: OpId, block: Blk) -> R<()> {
     let ir = e.ir;
     let cond_l = ir
@@ -90,28 +95,62 @@ pub(super) fn while_loop(e: &mut Emit<'_, '_>, op: OpId, block: Blk) -> R<()> {
     let body_l = ir
         .region_entry_block(op, 1)
         .ok_or_else(|| e.err("lowered.while without a body"))?;
-    let (before_r, before) = e.b.region(&[]);
-    let (after_r, after) = e.b.region(&[]);
-    e.b.append(block, "scf.while", &[], &[], &[], vec![before_r, after_r])
-        .map_err(|m| e.err(m))?;
-    let (cur, guards) = e.emit_block(cond_l, before)?;
+    let i1 = e.i1();
+    let (before_r, before) = e.b.region(&[i1]);
+    let (after_r, after) = e.b.region(&[i1]);
+    let no = e.const_int(i1, 0)?;
+    e.b.append(
+        block,
+        "scf.while",
+        &[no],
+        &[i1],
+        &[],
+        vec![before_r, after_r],
+    )
+    .map_err(|m| e.err(m))?;
+    let stopped = ir::block_arg(before, 0);
+    let yes = e.const_int(i1, 1)?;
+    let mut go = e.op1(before, "arith.xori", &[stopped, yes], i1, &[])?;
+    if block_may_stop(e, cond_l) || block_may_stop(e, body_l) {
+        let ok = e.status_ok(before)?;
+        go = e.op1(before, "arith.andi", &[go, ok], i1, &[])?;
+    }
+    let (guard, then) = e.guard(before, go, true)?;
+    let (cur, guards) = e.emit_block(cond_l, then)?;
     let cond_op = ir
         .last_op(cond_l)
         .filter(|&o| ir.name(o) == qd_lowered::CONDITION_OP)
         .ok_or_else(|| e.err("lowered.while's condition region ends without lowered.condition"))?;
     e.op = cond_op;
     let c = e.scalar(ir.operand(cond_op, 0))?;
-    let mut c = e
+    let c = e
         .finish(cur, guards, Some(c))?
         .ok_or_else(|| e.err("internal error: a condition without a value"))?;
-    if block_may_stop(e, cond_l) || block_may_stop(e, body_l) {
-        let ok = e.status_ok(before)?;
-        c = e.op1(before, "arith.andi", &[c, ok], e.i1(), &[])?;
-    }
-    e.append(before, "scf.condition", &[c], &[], &[])?;
+    e.yield_(then, &[c])?;
+    e.op = op;
+    e.b.loc = e.loc(op);
+    e.append(
+        before,
+        "scf.condition",
+        &[ir::result(guard, 0), stopped],
+        &[],
+        &[],
+    )?;
     let (cur, guards) = e.emit_block(body_l, after)?;
     e.finish(cur, guards, None)?;
-    e.yield_(after, &[])
+    // The back edge. A thread that failed in the body keeps its error, and leaves the loop at
+    // the condition.
+    e.op = op;
+    e.b.loc = e.loc(op);
+    let cancelled = e.cancel_poll(after)?;
+    let record = if block_may_stop(e, body_l) {
+        let ok = e.status_ok(after)?;
+        e.op1(after, "arith.andi", &[cancelled, ok], i1, &[])?
+    } else {
+        cancelled
+    };
+    e.fail_if(after, op, record, &[])?;
+    e.yield_(after, &[cancelled])
 }
 
 /// Whether an op of `b` may stop its thread.

@@ -28,6 +28,10 @@
 //!   [`status`]) and stops. Structured control flow has no early exit, so every op after one that
 //!   may fail runs under an `scf.if` on "no error yet", loops spin out their remaining iterations
 //!   doing nothing, `while` conditions are and-ed with it, and later threads do nothing.
+//! - Deadlines: a task with a `lowered.while` takes the address of the launch's cancel flag
+//!   ([`Param::Cancel`]); each `while` back edge reads it (an atomic load in the LLVM dialect, the
+//!   one op not of the dialects above) and, once it is set, records the loop's error site
+//!   (`SiteKind::Cancelled`) and stops the thread as a failed check does. Nothing else reads it.
 //! - Overflow (`lowered.adstack_overflow`): the first overflowing thread and stack go into
 //!   `%status` too; the thread goes on.
 //! - Integer semantics follow the interpreter where upstream ops leave a case undefined:
@@ -74,6 +78,9 @@ pub enum Param {
     Meta,
     /// The error and overflow record (i64s, [`status`]).
     Status,
+    /// The address of the launch's cancel flag (i64; a 32-bit integer there, nonzero: stop),
+    /// polled at `while` back edges. Only tasks with a `lowered.while` have it.
+    Cancel,
     /// Scalar kernel argument `arg`.
     Scalar {
         arg: usize,
@@ -235,6 +242,11 @@ fn export_task<'c>(
         ir::memref(e.i64(), None),
         ir::memref(e.i64(), None),
     ];
+    let ops = ir.walk_pre_order(top);
+    if ops.iter().any(|&o| ir.name(o) == lw::WHILE_OP) {
+        params.push(Param::Cancel);
+        types.push(e.i64());
+    }
     for (j, &a) in arg_types.iter().enumerate() {
         if let Some(nd) = qd_frontend::types::NdarrayType::from_type(ir, a) {
             let elem = e.ty(nd.elem(ir))?;
@@ -456,8 +468,8 @@ impl<'a, 'c> Emit<'a, 'c> {
     /// Marks every op under `top` that may stop its thread, and their ancestors up to `top`.
     fn collect_may_stop(&mut self, top: OpId) {
         for op in self.ir.walk_pre_order(top) {
-            // A while's site is the cancel poll, which this device does not have.
-            if self.sites.of(op).is_none() || self.ir.name(op) == lw::WHILE_OP {
+            // A while's site is its cancel poll: a cancelled launch stops the thread there.
+            if self.sites.of(op).is_none() {
                 continue;
             }
             let mut cur = Some(op);
@@ -654,6 +666,27 @@ impl<'a, 'c> Emit<'a, 'c> {
         let none = self.c_i64(status::NONE)?;
         let e = self.op1(block, "memref.load", &[st, c0], self.i64(), &[])?;
         self.cmpi(block, 0, e, none)
+    }
+
+    /// Whether the launch's cancel flag ([`Param::Cancel`]) is set: one monotonic (relaxed)
+    /// 32-bit atomic load through its address, as the `cpu` device polls it. An atomic load is
+    /// never hoisted out of a loop nor merged with an earlier one, as a plain `memref.load` of
+    /// memory the loop does not write would be; upstream MLIR has it only in the LLVM dialect.
+    pub fn cancel_poll(&mut self, block: Blk) -> R<V> {
+        let cx = self.b.cx;
+        let addr = self.param(&Param::Cancel)?;
+        let ptr_ty = melior::dialect::llvm::r#type::pointer(cx, 0);
+        let p = self.op1(block, "llvm.inttoptr", &[addr], ptr_ty, &[])?;
+        let i32t: Type<'c> = IntegerType::new(cx, 32).into();
+        let attrs = [
+            ("alignment", IntegerAttribute::new(self.i64(), 4).into()),
+            // LLVM::AtomicOrdering::monotonic.
+            ("ordering", IntegerAttribute::new(self.i64(), 2).into()),
+        ];
+        let flag = self.op1(block, "llvm.load", &[p], i32t, &attrs)?;
+        let zero = self.const_int(i32t, 0)?;
+        // ne = 1.
+        self.cmpi(block, 1, flag, zero)
     }
 
     /// When `fail` holds: records error site `op` with `values` (i64s) for this thread. The

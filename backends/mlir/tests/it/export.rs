@@ -105,3 +105,96 @@ fn an_op_without_an_upstream_form_is_a_located_error() {
     assert_eq!(e.message, "the MLIR export does not support 'test.twice'");
     assert_eq!(ctx.file_line_col(e.loc), Some(("low.mlir", 6, 12)));
 }
+
+/// Two tasks: the first with a `while` nested in a `while` (next to a `for` and an `if`), the
+/// second with no `while` at all.
+const WHILES: &str = r#"module {
+  qd.field @y : !qd.field<4xi32>
+  qd.kernel @w(%n: i32) {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c4 = arith.constant 4 : i32
+    qd.range_for %i = %c0 to %c4 : i32 {
+      %k = qd.alloca : !qd.ptr<i32>
+      qd.local_store %c0, %k : !qd.ptr<i32>
+      qd.while {
+        %kk = qd.local_load %k : !qd.ptr<i32>
+        %go = arith.cmpi slt, %kk, %n : i32
+        qd.condition %go
+      } do {
+        %j = qd.alloca : !qd.ptr<i32>
+        qd.local_store %c0, %j : !qd.ptr<i32>
+        qd.while {
+          %jj = qd.local_load %j : !qd.ptr<i32>
+          %go2 = arith.cmpi slt, %jj, %i : i32
+          qd.condition %go2
+        } do {
+          %jj = qd.local_load %j : !qd.ptr<i32>
+          %j1 = arith.addi %jj, %c1 : i32
+          qd.local_store %j1, %j : !qd.ptr<i32>
+        }
+        %kk = qd.local_load %k : !qd.ptr<i32>
+        %k1 = arith.addi %kk, %c1 : i32
+        qd.local_store %k1, %k : !qd.ptr<i32>
+      }
+      qd.range_for %m = %c0 to %n : i32 {
+        %big = arith.cmpi sgt, %m, %i : i32
+        qd.if %big {
+          qd.store %m, @y[%i] : i32
+        }
+      }
+    }
+    qd.range_for %i = %c0 to %c4 : i32 {
+      qd.store %n, @y[%i] : i32
+    }
+  }
+}"#;
+
+/// Whether line `at` of `lines` lies directly in the `do` region of an `scf.while` (not inside
+/// an op nested in it): the nearest line above it that is indented less, block labels aside,
+/// opens that region.
+fn directly_in_a_while_body(lines: &[&str], at: usize) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let own = indent(lines[at]);
+    lines[..at]
+        .iter()
+        .rev()
+        .find(|l| indent(l) < own && !l.trim_start().starts_with('^'))
+        .is_some_and(|l| l.trim() == "} do {")
+}
+
+#[test]
+fn the_cancel_flag_is_read_at_while_back_edges_only() {
+    let text = export(WHILES, "w", false);
+    let lines: Vec<&str> = text.lines().collect();
+    let whiles = lines.iter().filter(|l| l.contains("scf.while")).count();
+    assert_eq!(whiles, 2, "{text}");
+    // One atomic load per while, at the end of its body, and no other LLVM-dialect op but the
+    // flag's address.
+    let loads: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].contains("llvm.load"))
+        .collect();
+    assert_eq!(loads.len(), whiles, "{text}");
+    for &i in &loads {
+        assert!(
+            lines[i].contains("atomic monotonic {alignment = 4 : i64} : !llvm.ptr -> i32"),
+            "{}",
+            lines[i]
+        );
+        assert!(directly_in_a_while_body(&lines, i), "line {i}\n{text}");
+        assert!(lines[i - 1].contains("llvm.inttoptr %arg9 : i64 to !llvm.ptr"));
+    }
+    let llvm_ops = lines.iter().filter(|l| l.contains("llvm.")).count();
+    assert_eq!(llvm_ops, 2 * whiles, "{text}");
+    // The task with whiles takes the flag's address after %status; the other does not.
+    assert!(
+        text.contains("%arg8: memref<?xi64>, %arg9: i64, %arg10: i32, %arg11: memref<?xi32>)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "func.func @w_task1(%arg0: index, %arg1: index, %arg2: i64, %arg3: i64, %arg4: memref<?xi8>, %arg5: memref<?xi8>, %arg6: memref<?xi8>, %arg7: memref<?xi64>, %arg8: memref<?xi64>, %arg9: i32, %arg10: memref<?xi32>)"
+        ),
+        "{text}"
+    );
+}

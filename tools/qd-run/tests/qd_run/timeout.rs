@@ -1,14 +1,17 @@
-//! `--timeout SECONDS` on every device that can stop a launch (interp, interp-lowered, cpu): a
-//! `qd.while` that never ends exits 1 soon after the timeout with the kernel's name and the
-//! loop's FILE:LINE:COL; a run that ends in time prints what it prints without the flag; a
-//! device that cannot stop a launch (vulkan) is a usage error naming those that can; a timeout
-//! that is not a positive number of seconds is a usage error.
+//! `--timeout SECONDS` on every device that can stop a launch (interp, interp-lowered, cpu, and
+//! mlir-cpu with feature `mlir`): a `qd.while` that never ends exits 1 soon after the timeout
+//! with the kernel's name and the loop's FILE:LINE:COL; a run that ends in time prints what it
+//! prints without the flag; a device that cannot stop a launch (vulkan) is a usage error naming
+//! those that can; a timeout that is not a positive number of seconds is a usage error.
 
 use super::common::*;
 use std::time::{Duration, Instant};
 
 /// The devices that take `--timeout`.
+#[cfg(not(feature = "mlir"))]
 const TIMEOUT_DEVICES: &[&str] = &["interp", "interp-lowered", "cpu"];
+#[cfg(feature = "mlir")]
+const TIMEOUT_DEVICES: &[&str] = &["interp", "interp-lowered", "cpu", "mlir-cpu"];
 
 /// `@spin`: thread i's v -> v/2 + 1/4 never reaches %limit = 10. `@count`: thread i sums
 /// 1..=i+%n in a while loop.
@@ -152,14 +155,11 @@ fn a_device_that_cannot_stop_a_launch_refuses_the_timeout() {
         "vulkan",
     ]);
     assert_eq!(o.code, 2, "{}", o.stderr);
-    assert!(
-        o.stderr.contains(
-            "--timeout is supported on the devices interp, interp-lowered, cpu; device 'vulkan' \
-             cannot stop a running launch"
-        ),
-        "{}",
-        o.stderr
+    let want = format!(
+        "--timeout is supported on the devices {}; device 'vulkan' cannot stop a running launch",
+        TIMEOUT_DEVICES.join(", ")
     );
+    assert!(o.stderr.contains(&want), "{}", o.stderr);
 }
 
 #[test]
