@@ -6,6 +6,7 @@ use crate::diagnostics::{Diagnostic, Severity};
 use crate::entity::*;
 use crate::intern::Interner;
 use crate::location::LocData;
+use crate::pool::{List, ListPool};
 use crate::registry::{DialectDef, OpInfo};
 use crate::types::{FloatKind, Signedness, TypeData};
 use indexmap::IndexMap;
@@ -28,7 +29,8 @@ pub struct Use {
 pub(crate) struct ValueData {
     pub(crate) ty: Type,
     pub(crate) def: ValueDef,
-    pub(crate) uses: Vec<Use>,
+    /// In [`Context::use_pool`].
+    pub(crate) uses: List,
     /// Location of a block argument (results use their op's location).
     pub(crate) loc: Option<Location>,
 }
@@ -41,17 +43,23 @@ pub(crate) struct Operand {
     pub(crate) use_pos: u32,
 }
 
+/// An op: its lists are in the context's pools (see [`crate::pool`]), so that the ops of a walk
+/// are read from a few dense vectors rather than from a heap allocation each.
 #[derive(Clone, Debug)]
 pub(crate) struct OpData {
     pub(crate) name: OpName,
-    pub(crate) operands: Vec<Operand>,
-    pub(crate) results: Vec<Value>,
-    pub(crate) successors: Vec<BlockId>,
-    pub(crate) regions: Vec<RegionId>,
-    /// Inherent attributes, sorted by name.
-    pub(crate) properties: Vec<(Ident, Attribute)>,
-    /// Discardable attributes, sorted by name.
-    pub(crate) attributes: Vec<(Ident, Attribute)>,
+    /// In [`Context::operand_pool`].
+    pub(crate) operands: List,
+    /// In [`Context::value_pool`].
+    pub(crate) results: List,
+    /// In [`Context::block_pool`].
+    pub(crate) successors: List,
+    /// In [`Context::region_pool`].
+    pub(crate) regions: List,
+    /// Inherent attributes, sorted by name; in [`Context::attr_pool`].
+    pub(crate) properties: List,
+    /// Discardable attributes, sorted by name; in [`Context::attr_pool`].
+    pub(crate) attributes: List,
     pub(crate) loc: Location,
     pub(crate) parent: Option<BlockId>,
     pub(crate) prev: Option<OpId>,
@@ -89,6 +97,12 @@ pub struct Context {
     pub(crate) blocks: Vec<BlockData>,
     pub(crate) regions: Vec<RegionData>,
     pub(crate) values: Vec<ValueData>,
+    pub(crate) operand_pool: ListPool<Operand>,
+    pub(crate) value_pool: ListPool<Value>,
+    pub(crate) block_pool: ListPool<BlockId>,
+    pub(crate) region_pool: ListPool<RegionId>,
+    pub(crate) attr_pool: ListPool<(Ident, Attribute)>,
+    pub(crate) use_pool: ListPool<Use>,
     types: Interner<TypeData>,
     attrs: Interner<AttrData>,
     locs: Interner<LocData>,
@@ -116,6 +130,12 @@ impl Context {
             blocks: Vec::new(),
             regions: Vec::new(),
             values: Vec::new(),
+            operand_pool: ListPool::default(),
+            value_pool: ListPool::default(),
+            block_pool: ListPool::default(),
+            region_pool: ListPool::default(),
+            attr_pool: ListPool::default(),
+            use_pool: ListPool::default(),
             types: Interner::default(),
             attrs: Interner::default(),
             locs: Interner::default(),

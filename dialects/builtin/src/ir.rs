@@ -6,6 +6,7 @@ use crate::context::{
     set_sorted, BlockData, Context, OpData, Operand, RegionData, Use, ValueData, ValueDef,
 };
 use crate::entity::*;
+use crate::pool::List;
 use crate::registry::{OpInfo, OpTraits};
 
 impl Context {
@@ -25,45 +26,54 @@ impl Context {
             successors,
         } = state;
         let name = self.op_name(&name);
-        let results = result_types
+        // An op's results are consecutive values.
+        let first = self.values.len();
+        for (i, &ty) in result_types.iter().enumerate() {
+            self.new_value(
+                ty,
+                ValueDef::OpResult {
+                    op,
+                    index: i as u32,
+                },
+                None,
+            );
+        }
+        let result_ids: Vec<Value> = (first..self.values.len()).map(Value::from_index).collect();
+        let results = self.value_pool.new_list(&result_ids);
+        let properties = self.sorted_attr_list(properties);
+        let attributes = self.sorted_attr_list(attributes);
+        // Each operand's slot in its value's use list is known before the op's list is made.
+        let operand_slots: Vec<Operand> = operands
             .iter()
             .enumerate()
-            .map(|(i, &ty)| {
-                self.new_value(
-                    ty,
-                    ValueDef::OpResult {
+            .map(|(i, &v)| Operand {
+                value: v,
+                use_pos: self.add_use(
+                    v,
+                    Use {
                         op,
                         index: i as u32,
                     },
-                    None,
-                )
+                ),
             })
             .collect();
-        let mut props = Vec::with_capacity(properties.len());
-        for (k, v) in properties {
-            set_sorted(self, &mut props, k, v);
-        }
-        let mut attrs = Vec::with_capacity(attributes.len());
-        for (k, v) in attributes {
-            set_sorted(self, &mut attrs, k, v);
-        }
+        let operands = self.operand_pool.new_list(&operand_slots);
+        let successors = self.block_pool.new_list(&successors);
+        let region_list = self.region_pool.new_list(&regions);
         self.ops.push(OpData {
             name,
-            operands: Vec::with_capacity(operands.len()),
+            operands,
             results,
             successors,
-            regions: regions.clone(),
-            properties: props,
-            attributes: attrs,
+            regions: region_list,
+            properties,
+            attributes,
             loc,
             parent: None,
             prev: None,
             next: None,
             alive: true,
         });
-        for v in operands {
-            self.push_operand(op, v);
-        }
         for r in regions {
             debug_assert!(
                 self.regions[r.index()].parent.is_none(),
@@ -79,10 +89,30 @@ impl Context {
         self.values.push(ValueData {
             ty,
             def,
-            uses: Vec::new(),
+            uses: List::EMPTY,
             loc,
         });
         v
+    }
+
+    /// A list in the attribute pool of `entries`, sorted by name (a later duplicate wins).
+    fn sorted_attr_list(&mut self, entries: Vec<(Ident, Attribute)>) -> List {
+        if entries.is_empty() {
+            return List::EMPTY;
+        }
+        let mut sorted = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            set_sorted(self, &mut sorted, k, v);
+        }
+        self.attr_pool.new_list(&sorted)
+    }
+
+    /// Appends `u` to `v`'s use list; returns its position there.
+    fn add_use(&mut self, v: Value, u: Use) -> u32 {
+        let uses = &mut self.values[v.index()].uses;
+        let pos = uses.len() as u32;
+        self.use_pool.push(uses, u);
+        pos
     }
 
     /// Creates a detached, empty region.
@@ -189,35 +219,38 @@ impl Context {
     pub fn num_operands(&self, op: OpId) -> usize {
         self.ops[op.index()].operands.len()
     }
+    fn operand_slots(&self, op: OpId) -> &[Operand] {
+        self.operand_pool.get(self.ops[op.index()].operands)
+    }
     pub fn operand(&self, op: OpId, i: usize) -> Value {
-        self.ops[op.index()].operands[i].value
+        self.operand_slots(op)[i].value
     }
     pub fn operands(&self, op: OpId) -> impl ExactSizeIterator<Item = Value> + '_ {
-        self.ops[op.index()].operands.iter().map(|o| o.value)
+        self.operand_slots(op).iter().map(|o| o.value)
     }
     pub fn operand_vec(&self, op: OpId) -> Vec<Value> {
         self.operands(op).collect()
     }
     pub fn results(&self, op: OpId) -> &[Value] {
-        &self.ops[op.index()].results
+        self.value_pool.get(self.ops[op.index()].results)
     }
     pub fn result(&self, op: OpId, i: usize) -> Value {
-        self.ops[op.index()].results[i]
+        self.results(op)[i]
     }
     pub fn num_results(&self, op: OpId) -> usize {
         self.ops[op.index()].results.len()
     }
     pub fn regions(&self, op: OpId) -> &[RegionId] {
-        &self.ops[op.index()].regions
+        self.region_pool.get(self.ops[op.index()].regions)
     }
     pub fn region(&self, op: OpId, i: usize) -> RegionId {
-        self.ops[op.index()].regions[i]
+        self.regions(op)[i]
     }
     pub fn successors(&self, op: OpId) -> &[BlockId] {
-        &self.ops[op.index()].successors
+        self.block_pool.get(self.ops[op.index()].successors)
     }
     pub fn set_successor(&mut self, op: OpId, i: usize, block: BlockId) {
-        self.ops[op.index()].successors[i] = block;
+        self.block_pool.get_mut(self.ops[op.index()].successors)[i] = block;
     }
     pub fn loc(&self, op: OpId) -> Location {
         self.ops[op.index()].loc
@@ -228,52 +261,79 @@ impl Context {
 
     /// Inherent attributes (properties), sorted by name.
     pub fn properties(&self, op: OpId) -> &[(Ident, Attribute)] {
-        &self.ops[op.index()].properties
+        self.attr_pool.get(self.ops[op.index()].properties)
     }
     pub fn prop(&self, op: OpId, name: &str) -> Option<Attribute> {
+        let list = self.properties(op);
+        if list.is_empty() {
+            return None;
+        }
         let id = self.lookup_ident(name)?;
-        self.ops[op.index()]
-            .properties
-            .iter()
-            .find(|(k, _)| *k == id)
-            .map(|(_, v)| *v)
+        list.iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
     }
     pub fn set_prop(&mut self, op: OpId, name: &str, value: Attribute) {
         let key = self.ident(name);
-        let mut list = std::mem::take(&mut self.ops[op.index()].properties);
-        set_sorted(self, &mut list, key, value);
+        let mut list = self.ops[op.index()].properties;
+        self.set_in_attr_list(&mut list, key, value);
         self.ops[op.index()].properties = list;
     }
     pub fn remove_prop(&mut self, op: OpId, name: &str) -> Option<Attribute> {
         let id = self.lookup_ident(name)?;
-        let list = &mut self.ops[op.index()].properties;
-        let pos = list.iter().position(|(k, _)| *k == id)?;
-        Some(list.remove(pos).1)
+        let mut list = self.ops[op.index()].properties;
+        let removed = self.remove_from_attr_list(&mut list, id);
+        self.ops[op.index()].properties = list;
+        removed
     }
 
     /// Discardable attributes, sorted by name.
     pub fn attrs(&self, op: OpId) -> &[(Ident, Attribute)] {
-        &self.ops[op.index()].attributes
+        self.attr_pool.get(self.ops[op.index()].attributes)
     }
     pub fn attr(&self, op: OpId, name: &str) -> Option<Attribute> {
+        let list = self.attrs(op);
+        if list.is_empty() {
+            return None;
+        }
         let id = self.lookup_ident(name)?;
-        self.ops[op.index()]
-            .attributes
-            .iter()
-            .find(|(k, _)| *k == id)
-            .map(|(_, v)| *v)
+        list.iter().find(|(k, _)| *k == id).map(|(_, v)| *v)
     }
     pub fn set_attr(&mut self, op: OpId, name: &str, value: Attribute) {
         let key = self.ident(name);
-        let mut list = std::mem::take(&mut self.ops[op.index()].attributes);
-        set_sorted(self, &mut list, key, value);
+        let mut list = self.ops[op.index()].attributes;
+        self.set_in_attr_list(&mut list, key, value);
         self.ops[op.index()].attributes = list;
     }
     pub fn remove_attr(&mut self, op: OpId, name: &str) -> Option<Attribute> {
         let id = self.lookup_ident(name)?;
-        let list = &mut self.ops[op.index()].attributes;
-        let pos = list.iter().position(|(k, _)| *k == id)?;
-        Some(list.remove(pos).1)
+        let mut list = self.ops[op.index()].attributes;
+        let removed = self.remove_from_attr_list(&mut list, id);
+        self.ops[op.index()].attributes = list;
+        removed
+    }
+
+    /// Inserts or replaces `(key, value)` in a sorted list of the attribute pool.
+    fn set_in_attr_list(&mut self, list: &mut List, key: Ident, value: Attribute) {
+        if let Some(slot) = self
+            .attr_pool
+            .get_mut(*list)
+            .iter_mut()
+            .find(|(k, _)| *k == key)
+        {
+            slot.1 = value;
+            return;
+        }
+        let mut entries = self.attr_pool.get(*list).to_vec();
+        set_sorted(self, &mut entries, key, value);
+        self.attr_pool.set(list, &entries);
+    }
+
+    fn remove_from_attr_list(&mut self, list: &mut List, key: Ident) -> Option<Attribute> {
+        let pos = self
+            .attr_pool
+            .get(*list)
+            .iter()
+            .position(|(k, _)| *k == key)?;
+        Some(self.attr_pool.remove(list, pos).1)
     }
     /// A property, or else a discardable attribute, of this name.
     pub fn prop_or_attr(&self, op: OpId, name: &str) -> Option<Attribute> {
@@ -404,44 +464,52 @@ impl Context {
         }
     }
     pub fn uses(&self, v: Value) -> &[Use] {
-        &self.values[v.index()].uses
+        self.use_pool.get(self.values[v.index()].uses)
     }
     pub fn has_uses(&self, v: Value) -> bool {
         !self.values[v.index()].uses.is_empty()
     }
     /// The ops that use `v`, in use-list order, with duplicates when an op uses `v` twice.
     pub fn users(&self, v: Value) -> impl Iterator<Item = OpId> + '_ {
-        self.values[v.index()].uses.iter().map(|u| u.op)
+        self.uses(v).iter().map(|u| u.op)
     }
 
     fn push_operand(&mut self, op: OpId, v: Value) {
         let index = self.ops[op.index()].operands.len() as u32;
-        let use_pos = self.values[v.index()].uses.len() as u32;
-        self.values[v.index()].uses.push(Use { op, index });
-        self.ops[op.index()]
-            .operands
-            .push(Operand { value: v, use_pos });
+        let use_pos = self.add_use(v, Use { op, index });
+        let mut list = self.ops[op.index()].operands;
+        self.operand_pool
+            .push(&mut list, Operand { value: v, use_pos });
+        self.ops[op.index()].operands = list;
+    }
+
+    fn operand_slot_mut(&mut self, op: OpId, index: usize) -> &mut Operand {
+        &mut self.operand_pool.get_mut(self.ops[op.index()].operands)[index]
     }
 
     /// Removes the use recorded in `op`'s operand slot `index` from its value's use list.
     fn unlink_use(&mut self, op: OpId, index: usize) {
-        let Operand { value, use_pos } = self.ops[op.index()].operands[index];
-        let uses = &mut self.values[value.index()].uses;
-        uses.swap_remove(use_pos as usize);
-        if let Some(&moved) = uses.get(use_pos as usize) {
-            self.ops[moved.op.index()].operands[moved.index as usize].use_pos = use_pos;
+        let Operand { value, use_pos } = self.operand_slots(op)[index];
+        let mut uses = self.values[value.index()].uses;
+        self.use_pool.swap_remove(&mut uses, use_pos as usize);
+        self.values[value.index()].uses = uses;
+        if let Some(&moved) = self.use_pool.get(uses).get(use_pos as usize) {
+            self.operand_slot_mut(moved.op, moved.index as usize)
+                .use_pos = use_pos;
         }
     }
 
     /// Sets operand `index` of `op` to `v`.
     pub fn set_operand(&mut self, op: OpId, index: usize, v: Value) {
         self.unlink_use(op, index);
-        let use_pos = self.values[v.index()].uses.len() as u32;
-        self.values[v.index()].uses.push(Use {
-            op,
-            index: index as u32,
-        });
-        self.ops[op.index()].operands[index] = Operand { value: v, use_pos };
+        let use_pos = self.add_use(
+            v,
+            Use {
+                op,
+                index: index as u32,
+            },
+        );
+        *self.operand_slot_mut(op, index) = Operand { value: v, use_pos };
     }
 
     /// Replaces the whole operand list of `op`.
@@ -461,7 +529,9 @@ impl Context {
         for i in (0..self.ops[op.index()].operands.len()).rev() {
             self.unlink_use(op, i);
         }
-        self.ops[op.index()].operands.clear();
+        let mut list = self.ops[op.index()].operands;
+        self.operand_pool.clear(&mut list);
+        self.ops[op.index()].operands = list;
     }
 
     /// Makes every use of `from` use `to` instead. O(uses of `from`).
@@ -469,15 +539,16 @@ impl Context {
         if from == to {
             return;
         }
-        let uses = std::mem::take(&mut self.values[from.index()].uses);
-        for u in uses {
-            let pos = self.values[to.index()].uses.len() as u32;
-            self.values[to.index()].uses.push(u);
-            self.ops[u.op.index()].operands[u.index as usize] = Operand {
+        let mut from_uses = std::mem::take(&mut self.values[from.index()].uses);
+        for i in 0..from_uses.len() {
+            let u = self.use_pool.get(from_uses)[i];
+            let pos = self.add_use(to, u);
+            *self.operand_slot_mut(u.op, u.index as usize) = Operand {
                 value: to,
                 use_pos: pos,
             };
         }
+        self.use_pool.clear(&mut from_uses);
     }
 
     /// Replaces the uses of `from` for which `pred` holds.
@@ -594,7 +665,7 @@ impl Context {
         while let Some(o) = stack.pop() {
             self.drop_operands(o);
             all.push(o);
-            for &r in &self.ops[o.index()].regions {
+            for &r in self.regions(o) {
                 for &b in &self.regions[r.index()].blocks {
                     let mut cur = self.blocks[b.index()].first;
                     while let Some(c) = cur {
@@ -606,8 +677,7 @@ impl Context {
         }
         for o in all {
             debug_assert!(
-                self.ops[o.index()]
-                    .results
+                self.results(o)
                     .iter()
                     .all(|r| self.values[r.index()].uses.is_empty()),
                 "erasing an op whose results are still used"
@@ -617,7 +687,9 @@ impl Context {
             d.parent = None;
             d.prev = None;
             d.next = None;
-            let regions = std::mem::take(&mut d.regions);
+            let mut region_list = std::mem::take(&mut d.regions);
+            let regions = self.region_pool.get(region_list).to_vec();
+            self.region_pool.clear(&mut region_list);
             for r in regions {
                 for b in std::mem::take(&mut self.regions[r.index()].blocks) {
                     let bd = &mut self.blocks[b.index()];

@@ -5,6 +5,7 @@
 
 use qd_ir::dominance::{is_graph_region, DominanceInfo};
 use qd_ir::greedy::is_trivially_dead;
+use qd_ir::registry::OpTraits;
 use qd_ir::{BlockId, Context, OpId, RegionId};
 use qd_pass::{Pass, PassInfo, PassOutcome, PassResult, Statistic};
 use std::collections::HashSet;
@@ -37,7 +38,7 @@ impl Pass for DcePass {
         let (ops_before, blocks_before) = (self.num_ops, self.num_blocks);
         // Usually there is nothing to do (dce after canonicalize): one read-only walk that finds
         // so replaces the two walks of a round that erases nothing.
-        if !has_work(ctx, op, true) {
+        if !has_work(ctx, op) {
             return Ok(PassOutcome::changed(false));
         }
         loop {
@@ -111,27 +112,53 @@ fn erase_unreachable_blocks_in(ctx: &mut Context, op: OpId) -> u64 {
 }
 
 /// Whether a round would erase anything under `op`: a CFG region with more than one block
-/// (which may have unreachable ones), or a trivially dead op nested in `op` (`root` itself is
+/// (which may have unreachable ones), or a trivially dead op nested in `op` (`op` itself is
 /// never erased). Without either, the IR does not change, so nothing becomes dead later.
-fn has_work(ctx: &Context, op: OpId, root: bool) -> bool {
+fn has_work(ctx: &Context, op: OpId) -> bool {
+    scan(ctx, op).is_err()
+}
+
+/// A round of dce would erase something.
+struct Work;
+
+/// Looks at `op`'s nested ops once, bottom-up: `Err(Work)` at the first sign of work (see
+/// [`has_work`]), else whether `op` is harmless as `would_op_be_trivially_dead` counts it
+/// (registered, and with RECURSIVE_EFFECTS every nested op harmless, else PURE or READ_ONLY).
+/// Computing that from the nested ops' answers, rather than asking `is_trivially_dead` of each
+/// op with regions (which walks its body again), keeps the walk linear in a deep loop nest.
+fn scan(ctx: &Context, op: OpId) -> Result<bool, Work> {
+    let info = ctx.info(op);
     let regions = ctx.regions(op);
+    let mut nested_harmless = true;
     if !regions.is_empty() {
-        if ctx.is_registered(op)
+        if info.is_some()
             && regions
                 .iter()
                 .any(|&r| ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r))
         {
-            return true;
+            return Err(Work);
         }
         for &r in regions {
             for &b in ctx.region_blocks(r) {
-                if ctx.block_ops(b).any(|o| has_work(ctx, o, false)) {
-                    return true;
+                for o in ctx.block_ops(b) {
+                    let harmless = scan(ctx, o)?;
+                    nested_harmless &= harmless;
+                    if harmless
+                        && ctx.results(o).iter().all(|&v| !ctx.has_uses(v))
+                        && !ctx.has_trait(o, OpTraits::TERMINATOR)
+                        && !ctx.has_trait(o, OpTraits::SYMBOL)
+                    {
+                        return Err(Work);
+                    }
                 }
             }
         }
     }
-    !root && is_trivially_dead(ctx, op)
+    Ok(match info {
+        None => false,
+        Some(i) if i.has_trait(OpTraits::RECURSIVE_EFFECTS) => nested_harmless,
+        Some(i) => i.has_trait(OpTraits::PURE) || i.has_trait(OpTraits::READ_ONLY),
+    })
 }
 
 /// Erases dead ops nested in `op` (not `op` itself); returns how many.

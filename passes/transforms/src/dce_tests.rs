@@ -155,3 +155,55 @@ fn invalid_uses_from_reachable_code_block_erasure() {
     dce(&mut ctx, m);
     assert_eq!(ctx.region_blocks(r).len(), 4);
 }
+
+/// `has_work`, which computes from the nested ops whether each region op is harmless, says
+/// there is work exactly when some nested op is trivially dead (as `is_trivially_dead`, which
+/// walks each region op's body, decides), over random nests of scopes (recursive effects) and
+/// isolated ops, with pure, read-only, effectful and unregistered ops, used or not.
+#[test]
+fn has_work_agrees_with_is_trivially_dead_in_random_nests() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let (mut with_work, mut without) = (0, 0);
+    for _ in 0..400 {
+        let (mut ctx, m, body) = setup();
+        ctx.allow_unregistered = true;
+        let mut blocks = vec![body];
+        let mut vals: Vec<Value> = Vec::new();
+        for _ in 0..1 + next(12) {
+            let block = blocks[next(blocks.len() as u64) as usize];
+            let mut b = B::new(&mut ctx, block);
+            let operand: Vec<Value> = vals.last().copied().into_iter().collect();
+            match next(7) {
+                0 | 1 => {
+                    let name = ["t.scope", "t.isolated"][next(2) as usize];
+                    let (_, inner) = b.region_op(name, &[]);
+                    blocks.push(inner);
+                }
+                2 => {
+                    b.op("t.effect", &operand, &[]);
+                }
+                3 => vals.push(b.val("t.read", &[])),
+                4 => vals.push(b.val("test.opaque", &[])),
+                5 => vals.push(b.konst(1)),
+                _ => vals.push(b.val("t.neg", &operand)),
+            }
+        }
+        let expected = ctx
+            .walk_pre_order(m)
+            .into_iter()
+            .any(|o| o != m && is_trivially_dead(&ctx, o));
+        assert_eq!(has_work(&ctx, m), expected);
+        if expected {
+            with_work += 1;
+        } else {
+            without += 1;
+        }
+    }
+    assert!(with_work > 20 && without > 20, "{with_work} / {without}");
+}

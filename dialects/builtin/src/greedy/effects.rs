@@ -8,20 +8,7 @@ use crate::registry::OpTraits;
 /// RECURSIVE_EFFECTS, and in the latter case every op nested in it is effect-free too.
 /// Unregistered ops are assumed to have effects.
 pub fn is_memory_effect_free(ctx: &Context, op: OpId) -> bool {
-    let mut stack = vec![op];
-    while let Some(o) = stack.pop() {
-        let Some(info) = ctx.info(o) else {
-            return false;
-        };
-        let recursive = info.has_trait(OpTraits::RECURSIVE_EFFECTS);
-        if !recursive && !info.has_trait(OpTraits::PURE) {
-            return false;
-        }
-        if recursive {
-            push_nested(ctx, o, &mut stack);
-        }
-    }
-    true
+    effects_at_most(ctx, op, &[OpTraits::PURE])
 }
 
 /// Whether `op` could be erased if its results were unused (MLIR's `wouldOpBeTriviallyDead`):
@@ -34,21 +21,7 @@ pub fn would_op_be_trivially_dead(ctx: &Context, op: OpId) -> bool {
     {
         return false;
     }
-    let mut stack = vec![op];
-    while let Some(o) = stack.pop() {
-        let Some(info) = ctx.info(o) else {
-            return false;
-        };
-        let recursive = info.has_trait(OpTraits::RECURSIVE_EFFECTS);
-        if recursive {
-            push_nested(ctx, o, &mut stack);
-        }
-        let harmless = info.has_trait(OpTraits::PURE) || info.has_trait(OpTraits::READ_ONLY);
-        if !harmless && !recursive {
-            return false;
-        }
-    }
-    true
+    effects_at_most(ctx, op, &[OpTraits::PURE, OpTraits::READ_ONLY])
 }
 
 /// Whether `op` can be erased right now: its results are unused and it would be trivially dead.
@@ -56,10 +29,41 @@ pub fn is_trivially_dead(ctx: &Context, op: OpId) -> bool {
     ctx.results(op).iter().all(|&r| !ctx.has_uses(r)) && would_op_be_trivially_dead(ctx, op)
 }
 
-fn push_nested(ctx: &Context, op: OpId, stack: &mut Vec<OpId>) {
+/// Whether `op`, and every op nested in it through ops with RECURSIVE_EFFECTS, is registered
+/// and either has RECURSIVE_EFFECTS or one of the traits in `harmless`. The nested ops are
+/// looked at one by one as the walk reaches them (each block from its last op, where a body's
+/// stores usually are), so a walk ends at the first op with effects, instead of first listing
+/// the whole body: that made each query on a loop cost its body's size.
+fn effects_at_most(ctx: &Context, op: OpId, harmless: &[OpTraits]) -> bool {
+    let Some(info) = ctx.info(op) else {
+        return false;
+    };
+    if !info.has_trait(OpTraits::RECURSIVE_EFFECTS) {
+        return harmless.iter().any(|&t| info.has_trait(t));
+    }
+    // The next op to look at in each open block (walking backwards).
+    let mut cursors = Vec::new();
+    push_last_ops(ctx, op, &mut cursors);
+    while let Some(o) = cursors.pop() {
+        if let Some(prev) = ctx.prev_op(o) {
+            cursors.push(prev);
+        }
+        let Some(info) = ctx.info(o) else {
+            return false;
+        };
+        if info.has_trait(OpTraits::RECURSIVE_EFFECTS) {
+            push_last_ops(ctx, o, &mut cursors);
+        } else if !harmless.iter().any(|&t| info.has_trait(t)) {
+            return false;
+        }
+    }
+    true
+}
+
+fn push_last_ops(ctx: &Context, op: OpId, cursors: &mut Vec<OpId>) {
     for &r in ctx.regions(op) {
         for &b in ctx.region_blocks(r) {
-            stack.extend(ctx.block_ops(b));
+            cursors.extend(ctx.last_op(b));
         }
     }
 }

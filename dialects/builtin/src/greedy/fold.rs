@@ -3,8 +3,8 @@
 
 use crate::context::Context;
 use crate::entity::{Attribute, Ident, Location, OpId, RegionId, Type, Value};
+use crate::fast_hash::{FastMap, FastSet};
 use crate::registry::{FoldResult, OpTraits};
-use std::collections::{HashMap, HashSet};
 
 /// The constant `v` holds: the `value` of its defining op when that op is CONSTANT_LIKE.
 pub fn constant_value(ctx: &Context, v: Value) -> Option<Attribute> {
@@ -75,9 +75,9 @@ pub(super) enum Seeded {
 /// for each iteration).
 #[derive(Default)]
 pub(super) struct Constants {
-    map: HashMap<ConstKey, OpId>,
+    map: FastMap<ConstKey, OpId>,
     /// The constants registered this sweep (MLIR's "folder-owned" constants).
-    owned: HashSet<OpId>,
+    owned: FastSet<OpId>,
 }
 
 impl Constants {

@@ -23,12 +23,11 @@ pub use effects::{is_memory_effect_free, is_trivially_dead, would_op_be_triviall
 pub use fold::{constant_value, fold_op, materialize_constant, op_constant_value};
 
 use crate::context::Context;
-use crate::entity::{OpId, OpName};
+use crate::entity::OpId;
 use crate::registry::{FoldResult, OpTraits};
 use crate::rewrite::{RewritePattern, Rewriter};
 use fold::{is_movable_constant, Constants, Seeded};
 use listener::Changes;
-use std::collections::HashMap;
 
 /// Limits and switches of [`apply_patterns_greedily`].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,7 +82,7 @@ pub fn apply_patterns_greedily(
         root,
         patterns,
         config,
-        by_name: HashMap::new(),
+        by_name: Vec::new(),
         lists: Vec::new(),
         worklist: Vec::new(),
         in_list: Vec::new(),
@@ -110,8 +109,8 @@ struct Driver<'p> {
     root: OpId,
     patterns: &'p [Box<dyn RewritePattern>],
     config: &'p GreedyConfig,
-    /// Op name -> index in `lists` of the patterns to try on it, in the given order.
-    by_name: HashMap<OpName, usize>,
+    /// Op name (by index) -> index in `lists` of the patterns to try on it, in the given order.
+    by_name: Vec<Option<usize>>,
     lists: Vec<Vec<usize>>,
     /// A stack: the top is processed next.
     worklist: Vec<OpId>,
@@ -223,8 +222,8 @@ impl Driver<'_> {
 
     /// Index in `lists` of the patterns for `op`'s name: rooted there or anywhere, in order.
     fn patterns_for(&mut self, ctx: &Context, op: OpId) -> usize {
-        let name = ctx.op_name_of(op);
-        if let Some(&i) = self.by_name.get(&name) {
+        let name = ctx.op_name_of(op).index();
+        if let Some(&Some(i)) = self.by_name.get(name) {
             return i;
         }
         let s = ctx.name(op);
@@ -236,7 +235,10 @@ impl Driver<'_> {
             .map(|(i, _)| i)
             .collect();
         self.lists.push(list);
-        self.by_name.insert(name, self.lists.len() - 1);
+        if self.by_name.len() <= name {
+            self.by_name.resize(name + 1, None);
+        }
+        self.by_name[name] = Some(self.lists.len() - 1);
         self.lists.len() - 1
     }
 
