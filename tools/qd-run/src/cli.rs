@@ -135,8 +135,8 @@ struct Cli {
     repeat: u32,
     /// Cancel a launch still running after SECONDS (a decimal: 0.5): it stops at its next
     /// while-loop back edge with an error naming the kernel and the loop (exit status 1). Each
-    /// launch (kernel, gradient, --repeat run) gets SECONDS of its own; compiling is not counted.
-    /// On the devices interp, interp-lowered and cpu
+    /// launch (kernel, gradient, --repeat run) gets SECONDS of its own; compiling is not counted
+    /// (`command` adds the devices that take it, from the registry)
     #[arg(long, value_name = "SECONDS", value_parser = timeout)]
     timeout: Option<Duration>,
     /// Print one JSON object: {"fields": {...}, "timings_ms": {...}} (with --report-adstack, also
@@ -235,14 +235,22 @@ fn save(v: &str) -> Result<(String, String), String> {
 }
 
 /// The command of `registry`'s devices: `--device` takes their names (`--help` lists them with
-/// their descriptions, `-h` by name).
+/// their descriptions, `-h` by name), and `--timeout`'s help names those that can stop a launch.
 pub fn command(registry: &DeviceRegistry) -> clap::Command {
     let devices = registry
         .iter()
         .map(|e| PossibleValue::new(e.name.clone()).help(e.description.clone()));
-    Cli::command().mut_arg("device", |a| {
-        a.value_parser(PossibleValuesParser::new(devices))
-    })
+    let on = format!("On the devices {}", registry.cancellable().join(", "));
+    Cli::command()
+        .mut_arg("device", |a| {
+            a.value_parser(PossibleValuesParser::new(devices))
+        })
+        .mut_arg("timeout", |a| {
+            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+            // The doc comment's note on where the devices come from is for readers of the code.
+            let help = help.split(" (`command` adds").next().unwrap_or_default();
+            a.help(format!("{help}. {on}"))
+        })
 }
 
 /// Parses the command line (`args` starts with the program name). Usage errors (exit status 2)
@@ -636,6 +644,11 @@ mod tests {
                 .join(" ");
             assert!(flat.contains(&format!("- {}: {desc}", e.name)), "{help}");
         }
+        let timeout = format!(
+            "compiling is not counted. On the devices {} --json",
+            reg.cancellable().join(", ")
+        );
+        assert!(flat.contains(&timeout), "{help}");
     }
 
     #[test]
