@@ -9,7 +9,8 @@
 //! - the cost of a cache hit (a call's shapes to its compiled executable);
 //! - a copy kernel (x + 0) on the same device: the floor any kernel of the device has.
 //!
-//! `cargo bench -p qd-benches --bench fusion` (QD_FUSION_LOG2=20 for a quick run). Prints a table.
+//! `cargo bench -p qd-benches --bench fusion` (QD_FUSION_LOG2=20 for a quick run; QD_FUSION_CASES=
+//! chain,copy runs only those groups of rows, to profile them). Prints a table.
 
 use qd_jit::{jit_compile, Executable, Graph, Jit, Operand, Sym};
 use qd_runtime::{DType, Ndarray};
@@ -156,6 +157,14 @@ fn main() {
     let n = 1usize << log2;
     let nl = n >> 2; // the loss: 2^22 at the default size
     let threads = std::thread::available_parallelism().map_or(1, |p| p.get());
+    // QD_FUSION_CASES=chain,copy,... runs those groups of rows only (chain, unfused, copy,
+    // numpy, loss; the cache hit always), to profile one.
+    let cases = std::env::var("QD_FUSION_CASES").ok();
+    let want = |c: &str| {
+        cases
+            .as_deref()
+            .is_none_or(|l| l.split(',').any(|x| x == c))
+    };
     let bw = memcpy_bandwidth(n, threads);
     let f32b = 4.0 * n as f64;
     let mut rows = Vec::new();
@@ -164,7 +173,7 @@ fn main() {
     let mut fused = Jit::new("cpu").unwrap();
     let mut unfused = Jit::new("cpu").unwrap().unfused();
     let ins = || vec![arr(n, 1), arr(n, 2)];
-    {
+    if want("chain") {
         let e = fused.compile(&g).unwrap();
         rows.push(Row {
             what: "chain fwd, fused".into(),
@@ -178,7 +187,7 @@ fn main() {
             bytes: 8.0 * f32b,
         });
     }
-    {
+    if want("unfused") {
         let e = unfused.compile(&g).unwrap();
         // mul 3, add 2, relu 2, mul 2, sub 3, sigmoid 2 arrays.
         rows.push(Row {
@@ -192,7 +201,7 @@ fn main() {
             bytes: 14.0 * f32b + 8.0 * f32b,
         });
     }
-    {
+    if want("copy") {
         // The device's own floor: a kernel that only copies (x + 0: one load, one store).
         let mut c = Graph::new();
         let x = c.input(&[n], DType::F32);
@@ -205,14 +214,14 @@ fn main() {
             bytes: 2.0 * f32b,
         });
     }
-    if let Some(ms) = numpy_ms(n) {
-        rows.push(Row {
+    match want("numpy").then(|| numpy_ms(n)) {
+        Some(Some(ms)) => rows.push(Row {
             what: "chain fwd, NumPy".into(),
             time: Duration::from_secs_f64(ms / 1e3),
             bytes: 3.0 * f32b,
-        });
-    } else {
-        println!("(NumPy not available: pip install numpy)");
+        }),
+        Some(None) => println!("(NumPy not available: pip install numpy)"),
+        None => {}
     }
     let lg = detection_loss(nl);
     let lins = || (0..4).map(|k| arr(nl, 10 + k)).collect::<Vec<_>>();
@@ -223,6 +232,9 @@ fn main() {
         ("fused, generic", &mut generic),
         ("unfused", &mut unfused),
     ] {
+        if !want("loss") {
+            break;
+        }
         let e = jit.compile(&lg).unwrap();
         let steps = e.plan.steps.len();
         // fwd: 4 inputs read; bwd: 4 inputs read, 4 gradients written (the least any kernel

@@ -1,16 +1,26 @@
 // REQUIRES: qd-translate
 // RUN: qd-translate %s --kernel copy --emit=llvm | FileCheck %s
 // An elementwise loop over ndarrays at the thread's (i32) index streams (backends/llvm/src/simd):
-// per group of W threads, the bounds checks are one scalar test of the group's lowest and
-// highest index (the per-lane check runs only when it fails), and the accesses are contiguous
-// vector loads and stores under one scalar test that the i32 index did not wrap within the
-// group, not a comparison of every lane's address.
+// a full group (all W lanes below the task's end) is one scalar test, that the group's lowest and
+// highest index are in bounds for both arrays and that the i32 index does not wrap within the
+// group, then a plain vector load and a plain vector store: no mask, no index vector. When the
+// test fails it runs again as a partial group (as does the last group, its lanes below the end),
+// where the same scalar tests guard the per-lane check (which records the lowest failing lane)
+// and the masked contiguous accesses, not a comparison of every lane's address.
 
 // CHECK-LABEL: define {{.*}}i32 @copy_task0(
 // CHECK: group:
 // CHECK: %nowrap = icmp slt i32 %{{.*}}, {{2147483633|2147483641|2147483645}}
 // CHECK: %hi = add nsw i64 %{{.*}}, {{15|7|3}}
+// CHECK: br i1 %{{.*}}, label %full.ok{{[0-9]*}}, label %partial
+// CHECK: partial:
+// CHECK: %lanes{{[0-9]+}} = phi <{{[0-9]+}} x i1> [ %lanes, %{{.*}} ], [ splat (i1 true), %group ]
 // CHECK: br i1 %{{.*}}, label %bounds.ok, label %bounds.lanes
+// CHECK: full.ok{{[0-9]*}}:
+// CHECK-NOT: {{^[a-z.0-9]+:}}
+// CHECK: load <{{[0-9]+}} x float>, ptr
+// CHECK-NOT: {{^[a-z.0-9]+:}}
+// CHECK: store <{{[0-9]+}} x float>
 // CHECK-NOT: %want
 // CHECK: contig:
 // CHECK-NEXT: add i64

@@ -306,6 +306,8 @@ pub(crate) fn bounds_check(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     // of the group's lowest and highest index skips the per-lane check when every lane is in
     // bounds; else the per-lane check below reports the lowest failing lane as before.
     let done = match in_bounds_now(g, op, n)? {
+        // A full group yet without effect restarts as a partial group, which tests lane by lane.
+        Some(ok) if super::restart_unless(g, ok)? => return Ok(()),
         Some(ok) => {
             let slow = g.llcx.append_basic_block(g.func, "bounds.lanes");
             let done = g.llcx.append_basic_block(g.func, "bounds.ok");

@@ -5,79 +5,118 @@
 //! lowest failing lane's: see `errors`); else it returns 0 after the last group.
 
 use super::uniform::Info;
-use super::{lane_ids, splat, Lanes};
+use super::{lane_ids, ln_mut, splat, Lanes};
 use crate::codegen::{Gen, R};
+use inkwell::basic_block::BasicBlock;
+use inkwell::values::{IntValue, PointerValue, VectorValue};
 use inkwell::IntPredicate;
-use qd_ir::OpId;
 use qd_lowered as lw;
 use std::collections::HashMap;
 
 /// Emits the body of task `task` into `g` (positioned in the function's entry block, where
 /// `first` < `last` is already known) as the group loop; `first` and `last` are the function's
 /// parameters. Ends with the function's returns.
+///
+/// The body is emitted twice. The full groups (`t0 + W <= last`) run the first copy, every
+/// lane alive: its masks are constants LLVM folds away (contiguous loads and stores become
+/// plain vector loads and stores, the lane tests of checks disappear). A check failing there
+/// before the group had any effect restarts the group in the second copy, the partial group's,
+/// whose masks are values: it runs the last group's lanes below `last`, and such a restarted
+/// full group with every lane alive, recording the error of its lowest failing lane and
+/// stopping the lanes after it as before.
 pub(crate) fn emit_task<'ctx>(
     g: &mut Gen<'_, 'ctx>,
     task: lw::TaskOp,
     info: Info,
     w: u32,
-    first: inkwell::values::IntValue<'ctx>,
-    last: inkwell::values::IntValue<'ctx>,
+    first: IntValue<'ctx>,
+    last: IntValue<'ctx>,
 ) -> R<()> {
-    let op: OpId = task.0;
     let i64t = g.i64();
-    let mt = g.llcx.bool_type().vec_type(w);
+    let i1 = g.llcx.bool_type();
+    let mt = i1.vec_type(w);
     let alive = g.ck(g.entry.build_alloca(mt, "alive"))?;
-    let failed = g.ck(g.entry.build_alloca(g.llcx.bool_type(), "failed"))?;
-    g.ck(g.entry.build_store(failed, g.llcx.bool_type().const_zero()))?;
+    let failed = g.ck(g.entry.build_alloca(i1, "failed"))?;
+    g.ck(g.entry.build_store(failed, i1.const_zero()))?;
+    let step = i64t.const_int(u64::from(w), false);
     let pre = g.b.get_insert_block().unwrap();
-    let group = g.llcx.append_basic_block(g.func, "group");
-    let end = g.llcx.append_basic_block(g.func, "group.end");
-    let next_bb = g.llcx.append_basic_block(g.func, "group.next");
-    let fail_bb = g.llcx.append_basic_block(g.func, "group.failed");
-    let done = g.llcx.append_basic_block(g.func, "done");
-    g.ck(g.b.build_unconditional_branch(group))?;
-    g.b.position_at_end(group);
+    let bb = |g: &Gen<'_, 'ctx>, name: &str| g.llcx.append_basic_block(g.func, name);
+    let full_check = bb(g, "full.check");
+    let full = bb(g, "group");
+    let full_next = bb(g, "group.next");
+    let tail_check = bb(g, "tail.check");
+    let partial = bb(g, "partial");
+    let partial_next = bb(g, "partial.next");
+    let resume = bb(g, "partial.resume");
+    let fail_bb = bb(g, "group.failed");
+    let done = bb(g, "done");
+    g.ck(g.b.build_unconditional_branch(full_check))?;
+    // The full groups: t0 from `first` while `last - t0 >= W` (no overflow: t0 <= last).
+    g.b.position_at_end(full_check);
     let phi = g.ck(g.b.build_phi(i64t, "t0"))?;
     phi.add_incoming(&[(&first, pre)]);
     let t0 = phi.as_basic_value().into_int_value();
-    g.thread = t0;
-    g.simt = Some(Lanes {
-        w,
-        info,
-        vals: HashMap::new(),
-        ctrl: mt.const_zero(),
-        alive,
-        failed,
-        bail: vec![end],
-        t0,
-        slots: HashMap::new(),
-    });
-    // The group's lanes: those below `last`.
     let rem = g.ck(g.b.build_int_sub(last, t0, "rem"))?;
+    let is_full = g.ck(g.b.build_int_compare(IntPredicate::SGE, rem, step, "full"))?;
+    g.ck(g.b.build_conditional_branch(is_full, full, tail_check))?;
+    g.b.position_at_end(full);
+    let ones = all_ones(g, w);
+    let restarts = group(
+        g,
+        &task,
+        &info,
+        (alive, failed),
+        t0,
+        ones,
+        Some(partial),
+        (fail_bb, full_next),
+    )?;
+    g.b.position_at_end(full_next);
+    let next = g.ck(g.b.build_int_add(t0, step, "t0.next"))?;
+    phi.add_incoming(&[(&next, full_next)]);
+    g.ck(g.b.build_unconditional_branch(full_check))?;
+    // The last group's lanes, those below `last`, if any.
+    g.b.position_at_end(tail_check);
+    // (The SIMT state of the full groups' emission is still there for splat and lane_ids.)
     let rems = splat(g, rem.into())?;
     let ids = lane_ids(g, i64t);
     let in_range = g.ck(g.b.build_int_compare(IntPredicate::SLT, ids, rems, "lanes"))?;
-    g.ck(g.b.build_store(alive, in_range))?;
-    let ones = splat(g, g.llcx.bool_type().const_int(1, false).into())?;
-    if let Some(l) = g.simt.as_mut() {
-        l.ctrl = ones;
+    let more = g.ck(g.b.build_int_compare(IntPredicate::SLT, t0, last, "more"))?;
+    g.ck(g.b.build_conditional_branch(more, partial, done))?;
+    // The partial group: the last one, or a restarted full one (`redo`).
+    g.b.position_at_end(partial);
+    let pt0 = g.ck(g.b.build_phi(i64t, "t0"))?;
+    let plan = g.ck(g.b.build_phi(mt, "lanes"))?;
+    let redo = g.ck(g.b.build_phi(i1, "redo"))?;
+    pt0.add_incoming(&[(&t0, tail_check)]);
+    plan.add_incoming(&[(&in_range, tail_check)]);
+    redo.add_incoming(&[(&i1.const_zero(), tail_check)]);
+    for b in restarts {
+        pt0.add_incoming(&[(&t0, b)]);
+        plan.add_incoming(&[(&ones, b)]);
+        redo.add_incoming(&[(&i1.const_int(1, false), b)]);
     }
-    if let Some(body) = task.body_block(g.ir) {
-        g.emit_block(body)?;
-    }
-    g.op = op;
-    g.ck(g.b.build_unconditional_branch(end))?;
-    g.b.position_at_end(end);
-    let f = g.ck(g.b.build_load(g.llcx.bool_type(), failed, "failed"))?;
-    g.ck(g
-        .b
-        .build_conditional_branch(f.into_int_value(), fail_bb, next_bb))?;
-    g.b.position_at_end(next_bb);
-    let step = i64t.const_int(u64::from(w), false);
-    let next = g.ck(g.b.build_int_add(t0, step, "t0.next"))?;
-    phi.add_incoming(&[(&next, next_bb)]);
-    let more = g.ck(g.b.build_int_compare(IntPredicate::SLT, next, last, "more"))?;
-    g.ck(g.b.build_conditional_branch(more, group, done))?;
+    let pt0 = pt0.as_basic_value().into_int_value();
+    let lanes = plan.as_basic_value().into_vector_value();
+    group(
+        g,
+        &task,
+        &info,
+        (alive, failed),
+        pt0,
+        lanes,
+        None,
+        (fail_bb, partial_next),
+    )?;
+    // A restarted full group that did not fail (its check depends on nothing the restart
+    // changed, so this does not happen; were it to, the loop goes on as it should).
+    g.b.position_at_end(partial_next);
+    let redo = redo.as_basic_value().into_int_value();
+    g.ck(g.b.build_conditional_branch(redo, resume, done))?;
+    g.b.position_at_end(resume);
+    let next = g.ck(g.b.build_int_add(pt0, step, "t0.next"))?;
+    phi.add_incoming(&[(&next, resume)]);
+    g.ck(g.b.build_unconditional_branch(full_check))?;
     g.b.position_at_end(fail_bb);
     g.ck(g
         .b
@@ -86,4 +125,57 @@ pub(crate) fn emit_task<'ctx>(
     g.ck(g.b.build_return(Some(&g.llcx.i32_type().const_zero())))?;
     g.simt = None;
     Ok(())
+}
+
+/// Emits one group of the task's body at the builder's position: lanes `t0 ..`, `lanes` alive
+/// at the start (`state`: the `alive` and `failed` slots), failing checks restarting at
+/// `restart` while the group is effect-free (see `Lanes::restart`); afterwards control goes to
+/// `fail_bb` if a check failed, else to `next`. Returns the blocks that branch to `restart`.
+#[allow(clippy::too_many_arguments)]
+fn group<'ctx>(
+    g: &mut Gen<'_, 'ctx>,
+    task: &lw::TaskOp,
+    info: &Info,
+    state: (PointerValue<'ctx>, PointerValue<'ctx>),
+    t0: IntValue<'ctx>,
+    lanes: VectorValue<'ctx>,
+    restart: Option<BasicBlock<'ctx>>,
+    (fail_bb, next): (BasicBlock<'ctx>, BasicBlock<'ctx>),
+) -> R<Vec<BasicBlock<'ctx>>> {
+    let (alive, failed) = state;
+    let w = lanes.get_type().get_size();
+    let end = g.llcx.append_basic_block(g.func, "group.end");
+    g.thread = t0;
+    g.simt = Some(Lanes {
+        w,
+        info: info.clone(),
+        vals: HashMap::new(),
+        ctrl: all_ones(g, w),
+        alive,
+        failed,
+        bail: vec![end],
+        t0,
+        slots: HashMap::new(),
+        restart,
+        pure: true,
+        restarts: Vec::new(),
+    });
+    g.ck(g.b.build_store(alive, lanes))?;
+    if let Some(body) = task.body_block(g.ir) {
+        g.emit_block(body)?;
+    }
+    g.op = task.0;
+    g.ck(g.b.build_unconditional_branch(end))?;
+    g.b.position_at_end(end);
+    let f = g.ck(g.b.build_load(g.llcx.bool_type(), failed, "failed"))?;
+    g.ck(g
+        .b
+        .build_conditional_branch(f.into_int_value(), fail_bb, next))?;
+    Ok(std::mem::take(&mut ln_mut(g).restarts))
+}
+
+/// `<W x i1>` all true.
+fn all_ones<'ctx>(g: &Gen<'_, 'ctx>, w: u32) -> VectorValue<'ctx> {
+    let one = g.llcx.bool_type().const_int(1, false);
+    inkwell::types::VectorType::const_vector(&vec![one; w as usize])
 }

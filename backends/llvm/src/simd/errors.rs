@@ -5,7 +5,8 @@
 //! A failing check stops its lane and every lane after it in the group (the scalar code never
 //! runs those threads past the failure: it returns), while the lanes before it go on and may
 //! fail later, which overwrites the record with a lower thread. The group's end returns 1 when
-//! a record was written (see `driver`).
+//! a record was written (see `driver`). In a full group that has had no effect yet, a failing
+//! check instead runs the group again as a partial group (`Lanes::restart`), which records.
 
 use super::{bail_if_none, bits, exec, lane_ids, ln, lowest, splat};
 use crate::codegen::{Gen, R};
@@ -57,8 +58,13 @@ pub(crate) fn fail_lanes<'ctx>(
         .basic()
         .map(|v| v.into_int_value())
         .unwrap_or(some);
-    let err_bb = g.llcx.append_basic_block(g.func, "error");
+    // A full group that had no effect yet runs again as a partial group, which records this.
+    let none = g.ck(g.b.build_not(some, "none"))?;
+    if super::restart_unless(g, none)? {
+        return Ok(());
+    }
     let cont = g.llcx.append_basic_block(g.func, "ok");
+    let err_bb = g.llcx.append_basic_block(g.func, "error");
     g.ck(g.b.build_conditional_branch(some, err_bb, cont))?;
     g.b.position_at_end(err_bb);
     let lane = lowest(g, fail)?;

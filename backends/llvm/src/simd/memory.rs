@@ -622,7 +622,7 @@ enum At<'ctx> {
 /// where its lanes' elements lie, with a run-time branch where that is known only then: loads
 /// and stores share this.
 fn per_lane<'ctx>(
-    g: &Gen<'_, 'ctx>,
+    g: &mut Gen<'_, 'ctx>,
     p: VVal<'ctx>,
     s: u64,
     mask: VectorValue<'ctx>,
@@ -657,6 +657,11 @@ fn per_lane<'ctx>(
                     Some(c) => c,
                     None => linear_now(g, a, l.base, s, mask)?,
                 };
+                // A full group yet without effect restarts as a partial group, which gathers.
+                if super::restart_unless(g, lin_now)? {
+                    let p = g.ck(g.b.build_int_to_ptr(l.base, g.ptr_ty(), "p"))?;
+                    return f(g, At::Contig(p));
+                }
                 branch(
                     g,
                     lin_now,

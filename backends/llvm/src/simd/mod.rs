@@ -173,6 +173,47 @@ pub(crate) struct Lanes<'ctx> {
     pub t0: IntValue<'ctx>,
     /// The storage of varying slots (W copies).
     pub slots: HashMap<Slot, PointerValue<'ctx>>,
+    /// In a full group (see `driver`): where a failing check goes while the group has had no
+    /// effect yet ([`Lanes::pure`]), to run the group again as a partial one, which records the
+    /// error as usual. A full group so keeps every lane alive, its masks constant.
+    pub restart: Option<BasicBlock<'ctx>>,
+    /// Whether no op with an effect (a store, an atomic, a loop that may hold one, ...) was
+    /// emitted yet in this group: running it again from its start changes nothing.
+    pub pure: bool,
+    /// The blocks that branch to `restart`.
+    pub restarts: Vec<BasicBlock<'ctx>>,
+}
+
+/// Whether op `name` has no effect a second run of the group could see (checks count as none:
+/// a failing one either records or restarts the group). Unknown ops have one. `lowered.for` and
+/// `lowered.while` have one: a check in a later iteration follows their earlier iterations'
+/// stores.
+fn effect_free(name: &str) -> bool {
+    name.starts_with("arith.")
+        || name.starts_with("math.")
+        || matches!(
+            name,
+            lw::ARG_OP
+                | lw::NDARRAY_PTR_OP
+                | lw::NDARRAY_DIM_OP
+                | lw::FIELD_PTR_OP
+                | lw::TEMP_PTR_OP
+                | lw::THREAD_ID_OP
+                | lw::OFFSET_OP
+                | lw::LOAD_OP
+                | lw::ALLOCA_OP
+                | lw::ELEM_PTR_OP
+                | lw::MEMBER_PTR_OP
+                | lw::BOUNDS_CHECK_OP
+                | lw::IF_OP
+                | lw::CONDITION_OP
+                | lw::YIELD_OP
+                | lw::ADSTACK_STRIDE_OP
+                | lw::ADSTACK_OFFSET_OP
+                | lw::ADSTACK_MAX_SIZE_OP
+                | lw::ADSTACK_ROW_OP
+                | lw::HEAP_PTR_OP
+        )
 }
 
 /// The SIMT state of `g` (only called while emitting a vectorised task).
@@ -278,6 +319,21 @@ pub(crate) fn lowest<'ctx>(g: &Gen<'_, 'ctx>, m: VectorValue<'ctx>) -> R<IntValu
     g.ck(g.b.build_int_z_extend(z, g.i64(), "lane"))
 }
 
+/// In a full group that had no effect yet (see [`Lanes::restart`]): branches to the restart
+/// unless `ok` holds, and returns true; else emits nothing and returns false (the caller tests
+/// lane by lane, records, or takes the general path).
+pub(crate) fn restart_unless<'ctx>(g: &mut Gen<'_, 'ctx>, ok: IntValue<'ctx>) -> R<bool> {
+    let Some(redo) = ln(g).restart.filter(|_| ln(g).pure) else {
+        return Ok(false);
+    };
+    let cont = g.llcx.append_basic_block(g.func, "full.ok");
+    g.ck(g.b.build_conditional_branch(ok, cont, redo))?;
+    let here = g.b.get_insert_block().expect("positioned");
+    ln_mut(g).restarts.push(here);
+    g.b.position_at_end(cont);
+    Ok(true)
+}
+
 /// Branches to the innermost bail target when no lane is active, else goes on.
 pub(crate) fn bail_if_none(g: &mut Gen<'_, '_>) -> R<()> {
     let m = exec(g)?;
@@ -295,6 +351,26 @@ pub(crate) fn emit_op(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let name = ir.name(op);
     let divergent = ln(g).info.divergent.contains(&op);
     let lanes_operand = ir.operands(op).any(|v| is_lanes(g, v));
+    // A loop's later iterations follow its earlier ones' effects: impure before its body. Other
+    // ops have their effect last (a store's tests of its addresses come before it).
+    if matches!(name, lw::FOR_OP | lw::WHILE_OP) {
+        ln_mut(g).pure = false;
+    }
+    emit_lanes_op(g, op, name, divergent, lanes_operand)?;
+    if !effect_free(name) {
+        ln_mut(g).pure = false;
+    }
+    Ok(())
+}
+
+fn emit_lanes_op(
+    g: &mut Gen<'_, '_>,
+    op: OpId,
+    name: &str,
+    divergent: bool,
+    lanes_operand: bool,
+) -> R<()> {
+    let ir = g.ir;
     match name {
         lw::IF_OP if divergent => control::if_op(g, op),
         lw::FOR_OP if divergent => control::for_loop(g, op),

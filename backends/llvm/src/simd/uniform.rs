@@ -36,7 +36,7 @@ pub(crate) enum Root {
 }
 
 /// The uniformity of one task.
-#[derive(Default, Debug)]
+#[derive(Clone, Default, Debug)]
 pub(crate) struct Info {
     pub varying: HashSet<Value>,
     pub varying_slots: HashSet<Slot>,

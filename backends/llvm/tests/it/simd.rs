@@ -444,6 +444,82 @@ fn an_error_in_a_middle_lane_is_reported_as_in_scalar_mode() {
     all_vectorised(&notes);
 }
 
+/// 1024 threads: the pool's calls (2 workers) run 64 threads each, four full groups of 16.
+const FULL_GROUPS: &str = "module {
+  qd.field @x : !qd.field<1024xi32>
+  qd.field @y : !qd.field<1024xi32>
+  qd.field @z : !qd.field<1024xi32>
+  qd.kernel @divide() {
+    qd.struct_for (%i) in @x {
+      %x_i = qd.load @x[%i] : i32
+      %c100 = arith.constant 100 : i32
+      %q = arith.divsi %c100, %x_i : i32
+      qd.store %q, @y[%i] : i32
+    }
+  }
+  qd.kernel @divide_late() {
+    qd.struct_for (%i) in @x {
+      %x_i = qd.load @x[%i] : i32
+      qd.store %x_i, @y[%i] : i32
+      %c100 = arith.constant 100 : i32
+      %q = arith.divsi %c100, %x_i : i32
+      qd.store %q, @y[%i] : i32
+    }
+  }
+  qd.kernel @gather() {
+    qd.struct_for (%i) in @x {
+      %j = qd.load @x[%i] : i32
+      %v = qd.load @y[%j] : i32
+      qd.store %v, @z[%i] : i32
+    }
+  }
+  qd.kernel @gather_late() {
+    qd.struct_for (%i) in @x {
+      %j = qd.load @x[%i] : i32
+      qd.store %j, @z[%i] : i32
+      %v = qd.load @y[%j] : i32
+      qd.store %v, @z[%i] : i32
+    }
+  }
+}";
+
+#[test]
+fn an_error_in_a_full_group_is_the_lowest_lanes() {
+    // Threads 518 and 520 (lanes 6 and 8 of the full group at 512) and 700 fail: 518 is
+    // reported. `divide` fails before the group stored anything (the group runs again as a
+    // partial one, which records); `divide_late` after it stored y (it records in the full group).
+    let mut xs: Vec<f64> = (0..1024).map(|i| f64::from(i % 3 + 1)).collect();
+    for t in [518, 520, 700] {
+        xs[t] = 0.0;
+    }
+    for kernel in ["divide", "divide_late"] {
+        let mut c = Case::new(FULL_GROUPS, kernel);
+        c.set = vec![("x", xs.clone())];
+        let (err, notes) = check(&c);
+        assert!(err[0].contains("division by zero"), "{kernel}: {err:?}");
+        all_vectorised(&notes);
+    }
+    // The same threads read y out of bounds, each at its own index: 518's is reported.
+    let mut ix: Vec<f64> = (0..1024).map(|i| f64::from((i * 7) % 1024)).collect();
+    for (t, j) in [(518, 5180.0), (520, 5200.0), (700, 7000.0)] {
+        ix[t] = j;
+    }
+    for kernel in ["gather", "gather_late"] {
+        let mut c = Case::new(FULL_GROUPS, kernel);
+        c.set = vec![("x", ix.clone())];
+        let (err, notes) = check(&c);
+        assert!(err[0].contains("5180"), "{kernel}: {err:?}");
+        all_vectorised(&notes);
+    }
+    // No failure: every thread's quotient.
+    let xs: Vec<f64> = (0..1024).map(|i| f64::from(i % 7 + 1)).collect();
+    let mut c = Case::new(FULL_GROUPS, "divide");
+    c.set = vec![("x", xs)];
+    c.exact = &["y"];
+    let (err, _) = check(&c);
+    assert!(err.is_empty(), "{err:?}");
+}
+
 #[test]
 fn an_overflow_matches_the_scalar_report() {
     // A kept stack of 40 entries forced to 32: the report is the lowest overflowing thread's.
