@@ -6,12 +6,25 @@ use crate::diagnostics::{DiagResult, Diagnostic};
 use crate::entity::*;
 use crate::registry::OpInfo;
 
-/// An SSA use not yet resolved to a value: `%name` or `%name#number`.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// An SSA use not yet resolved to a value: `%name` or `%name#number`. It refers to the name by
+/// its place in the text being parsed (made by [`OpAsmParser::parse_operand`] and resolved by the
+/// same parser): a use then costs neither a string nor an interned location, which only a
+/// message needs ([`OpAsmParser::operand_loc`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct UnresolvedOperand {
-    pub name: String,
-    pub number: u32,
-    pub loc: Location,
+    /// Byte range of `%name` in the parser's text.
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) number: u32,
+    /// A location given in the text (an argument's `loc(...)`); None: the position of the name.
+    pub loc: Option<Location>,
+}
+
+impl UnresolvedOperand {
+    /// The `N` of `%name#N` (0 for `%name`).
+    pub fn number(&self) -> u32 {
+        self.number
+    }
 }
 
 /// A value definition in custom syntax, such as a loop induction variable: `%i` or `%i : i32`.
@@ -89,16 +102,18 @@ pub trait OpAsmParser: AsmParser {
     fn parse_operand_list(&mut self, delim: Delimiter) -> DiagResult<Vec<UnresolvedOperand>>;
     /// Resolves a use to a value of type `ty` (a forward reference gets a placeholder).
     fn resolve_operand(&mut self, operand: &UnresolvedOperand, ty: Type) -> DiagResult<Value>;
+    /// The location of a use (or argument), for a message.
+    fn operand_loc(&mut self, operand: &UnresolvedOperand) -> Location;
     fn resolve_operands(
         &mut self,
         operands: &[UnresolvedOperand],
         tys: &[Type],
     ) -> DiagResult<Vec<Value>> {
         if operands.len() != tys.len() {
-            let loc = operands
-                .first()
-                .map(|o| o.loc)
-                .unwrap_or_else(|| self.current_loc());
+            let loc = match operands.first() {
+                Some(o) => self.operand_loc(o),
+                None => self.current_loc(),
+            };
             return Err(Diagnostic::error(
                 loc,
                 format!(

@@ -327,7 +327,7 @@ fn parse_arguments(p: &mut dyn OpAsmParser) -> DiagResult<Vec<SigArg>> {
                 let mut attrs = Vec::new();
                 p.parse_optional_attr_dict(&mut attrs)?;
                 if let Some(l) = p.parse_optional_location()? {
-                    a.name.loc = l;
+                    a.name.loc = Some(l);
                 }
                 let ty = a.ty.expect("parsed with its type");
                 SigArg {

@@ -2,6 +2,7 @@
 //! type hooks.
 
 use super::lexer::Tok;
+use super::lines::At;
 use super::op_parser::EntryArg;
 use super::parser::Parser;
 use crate::asm::{Argument, AsmParser, Delimiter, OpAsmParser, UnresolvedOperand};
@@ -9,7 +10,6 @@ use crate::context::Context;
 use crate::diagnostics::{DiagResult, Diagnostic};
 use crate::entity::*;
 use crate::registry::{OpInfo, OpTraits};
-use std::borrow::Cow;
 
 fn punct_kind(p: &str) -> Option<Tok> {
     Some(match p {
@@ -79,19 +79,30 @@ impl<'a, 'c> Parser<'a, 'c> {
         Ok(out)
     }
 
+    /// The `%name` text of a use this parser made.
+    fn operand_text(&self, o: &UnresolvedOperand) -> &'a str {
+        // Only this parser makes them, from its own text; the fallback is for a use carried over
+        // from another text, which would otherwise slice out of bounds.
+        self.src.get(o.start..o.end).unwrap_or("%<unknown>")
+    }
+
     fn region_from_args(&mut self, args: &[Argument]) -> DiagResult<RegionId> {
         let mut entry = Vec::with_capacity(args.len());
         for a in args {
+            let loc = self.operand_loc(&a.name);
             let Some(ty) = a.ty else {
                 return Err(Diagnostic::error(
-                    a.name.loc,
-                    format!("region argument '{}' needs a type", a.name.name),
+                    loc,
+                    format!(
+                        "region argument '{}' needs a type",
+                        self.operand_text(&a.name)
+                    ),
                 ));
             };
             entry.push(EntryArg {
-                name: Cow::Owned(a.name.name.clone()),
+                name: self.operand_text(&a.name),
                 ty,
-                loc: a.name.loc,
+                loc,
             });
         }
         let isolated = self
@@ -295,24 +306,28 @@ impl OpAsmParser for Parser<'_, '_> {
         }
         let t = self.bump();
         let number = self.parse_result_number()?;
-        let loc = self.loc_of(t.start);
         Ok(Some(UnresolvedOperand {
-            name: self.text(t).to_string(),
+            start: t.start,
+            end: t.end,
             number,
-            loc,
+            loc: None,
         }))
     }
     fn parse_operand_list(&mut self, delim: Delimiter) -> DiagResult<Vec<UnresolvedOperand>> {
         self.parse_list(delim, |p| p.parse_optional_operand(), "SSA operand")
     }
     fn resolve_operand(&mut self, operand: &UnresolvedOperand, ty: Type) -> DiagResult<Value> {
-        self.resolve_use(
-            Cow::Owned(operand.name.clone()),
-            operand.number,
-            ty,
-            0,
-            Some(operand.loc),
-        )
+        let at = match operand.loc {
+            Some(l) => At::Loc(l),
+            None => self.at_of(operand.start),
+        };
+        self.resolve_use(self.operand_text(operand), operand.number, ty, at)
+    }
+    fn operand_loc(&mut self, operand: &UnresolvedOperand) -> Location {
+        match operand.loc {
+            Some(l) => l,
+            None => self.loc_of(operand.start),
+        }
     }
     fn parse_argument(&mut self, with_type: bool) -> DiagResult<Argument> {
         match self.parse_optional_argument(with_type)? {
@@ -325,19 +340,17 @@ impl OpAsmParser for Parser<'_, '_> {
             return Ok(None);
         }
         let t = self.bump();
-        let mut loc = self.loc_of(t.start);
         let ty = if with_type {
             self.expect(Tok::Colon, "expected ':' and type for SSA value")?;
             Some(Parser::parse_type(self)?)
         } else {
             None
         };
-        if let Some(l) = self.parse_optional_loc_now()? {
-            loc = l;
-        }
+        let loc = self.parse_optional_loc_now()?;
         Ok(Some(Argument {
             name: UnresolvedOperand {
-                name: self.text(t).to_string(),
+                start: t.start,
+                end: t.end,
                 number: 0,
                 loc,
             },

@@ -2,6 +2,7 @@
 //! regions, blocks and successors.
 
 use super::lexer::{Tok, Token};
+use super::lines::At;
 use super::parser::{LocSpec, LocTarget, Parser};
 use crate::builder::OperationState;
 use crate::diagnostics::{DiagResult, Diagnostic};
@@ -12,7 +13,7 @@ use std::borrow::Cow;
 
 /// An entry-block argument of a region being parsed.
 pub(crate) struct EntryArg<'a> {
-    pub name: Cow<'a, str>,
+    pub name: &'a str,
     pub ty: Type,
     pub loc: Location,
 }
@@ -80,12 +81,11 @@ impl<'a, 'c> Parser<'a, 'c> {
             }
             let mut index = 0;
             for (name, count, offset) in std::iter::once(first).chain(more) {
-                let def_loc = self.loc_of(offset);
+                let at = self.at_of(offset);
                 for k in 0..count {
                     let v = self.ctx.result(op, index);
                     index += 1;
-                    self.scopes
-                        .define(self.ctx, Cow::Borrowed(name), k, v, def_loc)?;
+                    self.scopes.define(self.ctx, &self.lines, name, k, v, at)?;
                 }
             }
         }
@@ -192,7 +192,8 @@ impl<'a, 'c> Parser<'a, 'c> {
                 _ => unreachable!("checked above"),
             };
             let (name, number, offset) = self.memo.use_stack[base + i];
-            let v = self.resolve_use(Cow::Borrowed(name), number, ty, offset, None)?;
+            let at = self.at_of(offset);
+            let v = self.resolve_use(name, number, ty, at)?;
             state.operands.push(v);
         }
         state.result_types = results;
@@ -243,18 +244,18 @@ impl<'a, 'c> Parser<'a, 'c> {
     /// Resolves a use to a value of type `ty`; unknown names become forward references.
     pub(crate) fn resolve_use(
         &mut self,
-        name: Cow<'a, str>,
+        name: &'a str,
         number: u32,
         ty: Type,
-        offset: usize,
-        loc: Option<Location>,
+        at: At,
     ) -> DiagResult<Value> {
-        if let Some((v, prior_loc)) = self.scopes.lookup(&name, number) {
+        if let Some((v, prior_at)) = self.scopes.lookup(name, number) {
             let prior = self.ctx.value_type(v);
             if prior == ty {
                 return Ok(v);
             }
-            let use_loc = loc.unwrap_or_else(|| self.loc_of(offset));
+            let use_loc = self.resolve_at(at);
+            let prior_loc = self.resolve_at(prior_at);
             let msg = format!(
                 "use of value '{name}' expects different type than prior uses: '{}' vs '{}'",
                 super::type_to_string(self.ctx, ty),
@@ -262,8 +263,9 @@ impl<'a, 'c> Parser<'a, 'c> {
             );
             return Err(Diagnostic::error(use_loc, msg).with_note(prior_loc, "prior use here"));
         }
-        let use_loc = loc.unwrap_or_else(|| self.loc_of(offset));
-        Ok(self.scopes.forward(self.ctx, name, number, ty, use_loc))
+        Ok(self
+            .scopes
+            .forward(self.ctx, &self.lines, name, number, ty, at))
     }
 
     /// `^bb` in a successor position.
@@ -390,7 +392,8 @@ impl<'a, 'c> Parser<'a, 'c> {
             self.ctx.append_block(region, block);
             for a in args {
                 let v = self.ctx.add_block_arg(block, a.ty, a.loc);
-                self.scopes.define(self.ctx, a.name.clone(), 0, v, a.loc)?;
+                self.scopes
+                    .define(self.ctx, &self.lines, a.name, 0, v, At::Loc(a.loc))?;
             }
             self.parse_block_ops(block, lbrace)?;
         }
@@ -445,17 +448,17 @@ impl<'a, 'c> Parser<'a, 'c> {
                     Some(LocSpec::Loc(l)) => l,
                     _ => self.loc_of(a.start),
                 };
-                let def_loc = if spec.is_some() {
-                    self.loc_of(a.start)
+                let def_at = if spec.is_some() {
+                    self.at_of(a.start)
                 } else {
-                    loc
+                    At::Loc(loc)
                 };
                 let v = self.ctx.add_block_arg(block, ty, loc);
                 if let Some(LocSpec::Deferred(n, off)) = spec {
                     self.deferred_locs.push((LocTarget::Arg(v), n, off));
                 }
                 self.scopes
-                    .define(self.ctx, Cow::Borrowed(self.text(a)), 0, v, def_loc)?;
+                    .define(self.ctx, &self.lines, self.text(a), 0, v, def_at)?;
                 if !self.eat(Tok::Comma) {
                     break;
                 }

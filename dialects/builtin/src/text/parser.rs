@@ -2,6 +2,7 @@
 //! (aliases, implicit module) and location syntax.
 
 use super::lexer::{self, Tok, Token};
+use super::lines::{At, Lines};
 use super::scope::Scopes;
 use crate::builder::OperationState;
 use crate::builtin::MODULE;
@@ -63,8 +64,6 @@ pub(crate) struct Memo<'a> {
     pub dialect_attrs: FastMap<&'a str, Attribute>,
     /// A stack of SSA uses `(name, number, offset)` of generic ops being parsed.
     pub use_stack: Vec<(&'a str, u32, usize)>,
-    /// The line found by the last location lookup (ops are mostly read in order).
-    pub line_hint: std::cell::Cell<usize>,
 }
 
 pub(crate) struct Parser<'a, 'c> {
@@ -72,8 +71,7 @@ pub(crate) struct Parser<'a, 'c> {
     pub(crate) src: &'a str,
     /// The current (lookahead) token.
     pub(crate) tok: Token,
-    file: Ident,
-    line_starts: Vec<usize>,
+    pub(crate) lines: Lines,
     pub(crate) attr_aliases: FastMap<&'a str, Alias>,
     pub(crate) type_aliases: FastMap<&'a str, Type>,
     pub(crate) deferred_locs: Vec<(LocTarget, &'a str, usize)>,
@@ -91,20 +89,13 @@ pub(crate) struct Parser<'a, 'c> {
 impl<'a, 'c> Parser<'a, 'c> {
     pub(crate) fn new(ctx: &'c mut Context, src: &'a str, filename: &str) -> Self {
         let file = ctx.ident(filename);
-        let mut line_starts = vec![0];
-        line_starts.extend(
-            src.bytes()
-                .enumerate()
-                .filter(|&(_, c)| c == b'\n')
-                .map(|(i, _)| i + 1),
-        );
+        let lines = Lines::new(file, src);
         let tok = lexer::lex(src.as_bytes(), 0);
         Parser {
             ctx,
             src,
             tok,
-            file,
-            line_starts,
+            lines,
             attr_aliases: FastMap::default(),
             type_aliases: FastMap::default(),
             deferred_locs: Vec::new(),
@@ -163,31 +154,15 @@ impl<'a, 'c> Parser<'a, 'c> {
 
     // ----- locations and errors -------------------------------------------------------------
 
-    pub(crate) fn line_col(&self, offset: usize) -> (u32, u32) {
-        let starts = &self.line_starts;
-        let in_line =
-            |l: usize| starts[l] <= offset && starts.get(l + 1).is_none_or(|&n| offset < n);
-        let hint = self.memo.line_hint.get();
-        // `line` is 1-based: the number of line starts at or before `offset`.
-        let line = if hint < starts.len() && in_line(hint) {
-            hint + 1
-        } else if hint + 1 < starts.len() && in_line(hint + 1) {
-            hint + 2
-        } else {
-            starts.partition_point(|&s| s <= offset)
-        };
-        self.memo.line_hint.set(line.saturating_sub(1));
-        let start = starts[line.saturating_sub(1)];
-        let clamp = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
-        (clamp(line), clamp(offset - start + 1))
-    }
     pub(crate) fn loc_of(&mut self, offset: usize) -> Location {
-        let (line, col) = self.line_col(offset);
-        self.ctx.intern_loc(LocData::FileLineCol {
-            file: self.file,
-            line,
-            col,
-        })
+        self.lines.loc(self.ctx, offset)
+    }
+    /// `offset` kept as a position, made a location only if a message needs it.
+    pub(crate) fn at_of(&mut self, offset: usize) -> At {
+        self.lines.at(self.ctx, offset)
+    }
+    pub(crate) fn resolve_at(&mut self, at: At) -> Location {
+        self.lines.resolve(self.ctx, at)
     }
     pub(crate) fn tok_loc(&mut self) -> Location {
         self.loc_of(self.tok.start)
@@ -254,7 +229,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         }
         // The implicit module is at line 0, column 0 (mlir-opt's `"file":0:0`).
         let loc = self.ctx.intern_loc(LocData::FileLineCol {
-            file: self.file,
+            file: self.lines.file(),
             line: 0,
             col: 0,
         });

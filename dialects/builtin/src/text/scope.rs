@@ -2,14 +2,14 @@
 //! see enclosing names, an isolated-from-above op starts a fresh scope, and forward references
 //! get placeholder values that are replaced when the definition appears.
 
+use super::lines::{At, Lines};
+use super::name_table::NameTable;
 use crate::builder::OperationState;
 use crate::context::Context;
 use crate::diagnostics::{DiagResult, Diagnostic};
 use crate::entity::{BlockId, Location, OpId, RegionId, Type, Value};
 use crate::fast_hash::{FastBuild, FastMap};
 use indexmap::IndexMap;
-use std::borrow::Cow;
-use std::collections::hash_map::Entry;
 
 /// The op name of forward-reference placeholders (never attached to a block).
 const PLACEHOLDER_OP: &str = "builtin.__forward_ref";
@@ -20,7 +20,8 @@ const FORWARD: u32 = u32::MAX;
 #[derive(Copy, Clone)]
 struct Slot {
     value: Value,
-    loc: Location,
+    /// The definition (or first use).
+    at: At,
     /// The region scope that defined the value (or `FORWARD`).
     scope: u32,
 }
@@ -29,29 +30,27 @@ struct Slot {
 /// closes; they become invisible because their scope is no longer open (cheaper than erasing).
 #[derive(Default)]
 struct Isolated<'a> {
-    /// `%x` (result number 0), the common case, in small buckets: the table is most of the cost.
-    first: FastMap<Cow<'a, str>, Slot>,
+    /// `%x` (result number 0), the common case.
+    first: NameTable<'a, Slot>,
     /// `%x#N` for N > 0.
-    rest: FastMap<(Cow<'a, str>, u32), Slot>,
+    rest: FastMap<(&'a str, u32), Slot>,
     /// Region scopes open in this isolated scope.
     open_regions: usize,
     /// Unresolved forward references, in order of first use: placeholder -> (name, number).
-    forward: IndexMap<Value, (Cow<'a, str>, u32), FastBuild>,
+    forward: IndexMap<Value, (&'a str, u32), FastBuild>,
 }
 
 impl<'a> Isolated<'a> {
     fn get(&self, name: &str, number: u32) -> Option<Slot> {
         if number == 0 {
-            self.first.get(name).copied()
+            self.first.get(name)
         } else {
-            self.rest
-                .get(&(Cow::Owned(name.to_string()), number))
-                .copied()
+            self.rest.get(&(name, number)).copied()
         }
     }
-    fn set(&mut self, name: Cow<'a, str>, number: u32, slot: Slot) {
+    fn set(&mut self, name: &'a str, number: u32, slot: Slot) {
         if number == 0 {
-            self.first.insert(name, slot);
+            self.first.set(name, slot);
         } else {
             self.rest.insert((name, number), slot);
         }
@@ -149,10 +148,10 @@ impl<'a> Scopes<'a> {
         slot.scope == FORWARD || open[slot.scope as usize]
     }
 
-    /// The value visible as `name#number` and the location of its definition (or first use).
-    pub(crate) fn lookup(&self, name: &str, number: u32) -> Option<(Value, Location)> {
+    /// The value visible as `name#number` and where it was defined (or first used).
+    pub(crate) fn lookup(&self, name: &str, number: u32) -> Option<(Value, At)> {
         let slot = self.isolated.last()?.get(name, number)?;
-        Self::visible(&self.open, &slot).then_some((slot.value, slot.loc))
+        Self::visible(&self.open, &slot).then_some((slot.value, slot.at))
     }
 
     /// Records a forward reference to `name#number` with type `ty`: a placeholder value that
@@ -160,24 +159,27 @@ impl<'a> Scopes<'a> {
     pub(crate) fn forward(
         &mut self,
         ctx: &mut Context,
-        name: Cow<'a, str>,
+        lines: &Lines,
+        name: &'a str,
         number: u32,
         ty: Type,
-        loc: Location,
+        at: At,
     ) -> Value {
         if self.isolated.is_empty() {
             self.isolated.push(Isolated::default());
         }
         let iso = self.isolated.last_mut().expect("pushed above");
+        // The placeholder's location is the one an undefined name is reported at.
+        let loc = lines.resolve(ctx, at);
         let ph = ctx.create_op(OperationState::new(PLACEHOLDER_OP, loc).results(&[ty]));
         let value = ctx.result(ph, 0);
-        iso.forward.insert(value, (name.clone(), number));
+        iso.forward.insert(value, (name, number));
         iso.set(
             name,
             number,
             Slot {
                 value,
-                loc,
+                at: At::Loc(loc),
                 scope: FORWARD,
             },
         );
@@ -188,49 +190,31 @@ impl<'a> Scopes<'a> {
     pub(crate) fn define(
         &mut self,
         ctx: &mut Context,
-        name: Cow<'a, str>,
+        lines: &Lines,
+        name: &'a str,
         number: u32,
         value: Value,
-        loc: Location,
+        at: At,
     ) -> DiagResult<()> {
-        let scope = match self.regions.last() {
-            Some(r) => r.id,
-            None => return Err(Diagnostic::error(loc, "value defined outside of a region")),
-        };
-        let Some(iso) = self.isolated.last_mut() else {
+        let (Some(r), Some(iso)) = (self.regions.last(), self.isolated.last_mut()) else {
+            let loc = lines.resolve(ctx, at);
             return Err(Diagnostic::error(loc, "value defined outside of a region"));
         };
-        let slot = Slot { value, loc, scope };
-        // One hash lookup in the common case: a fresh `%name`.
-        let prev = if number == 0 {
-            match iso.first.entry(name) {
-                Entry::Vacant(v) => {
-                    v.insert(slot);
-                    return Ok(());
-                }
-                Entry::Occupied(mut o) => {
-                    let prev = *o.get();
-                    if !Self::visible(&self.open, &prev) {
-                        o.insert(slot);
-                        return Ok(());
-                    }
-                    let name = o.key().clone();
-                    Self::check_redefinition(ctx, &name, number, prev, slot)?;
-                    o.insert(slot);
-                    prev
-                }
-            }
-        } else {
-            let prev = iso.rest.get(&(name.clone(), number)).copied();
-            let prev = prev.filter(|p| Self::visible(&self.open, p));
-            if let Some(p) = prev {
-                Self::check_redefinition(ctx, &name, number, p, slot)?;
-            }
-            iso.rest.insert((name, number), slot);
-            match prev {
-                Some(p) => p,
-                None => return Ok(()),
-            }
+        let slot = Slot {
+            value,
+            at,
+            scope: r.id,
+        };
+        // A name whose region closed is free again.
+        let prev = iso
+            .get(name, number)
+            .filter(|p| Self::visible(&self.open, p));
+        if let Some(p) = prev {
+            Self::check_redefinition(ctx, lines, name, number, p, slot)?;
+        }
+        iso.set(name, number, slot);
+        let Some(prev) = prev else {
+            return Ok(());
         };
         // `prev` was a forward reference: its placeholder gives way to the definition.
         let ph: OpId = ctx
@@ -245,18 +229,20 @@ impl<'a> Scopes<'a> {
     /// Checks that defining `slot` over the visible `prev` resolves a forward reference of the
     /// same type.
     fn check_redefinition(
-        ctx: &Context,
+        ctx: &mut Context,
+        lines: &Lines,
         name: &str,
         number: u32,
         prev: Slot,
         slot: Slot,
     ) -> DiagResult<()> {
         if prev.scope != FORWARD {
+            let (loc, prev_loc) = (lines.resolve(ctx, slot.at), lines.resolve(ctx, prev.at));
             return Err(Diagnostic::error(
-                slot.loc,
+                loc,
                 format!("redefinition of SSA value '{}'", fmt_use(name, number)),
             )
-            .with_note(prev.loc, "previously defined here"));
+            .with_note(prev_loc, "previously defined here"));
         }
         let (want, got) = (ctx.value_type(prev.value), ctx.value_type(slot.value));
         if want != got {
@@ -269,7 +255,8 @@ impl<'a> Scopes<'a> {
                 "previously used here with type '{}'",
                 super::type_to_string(ctx, want)
             );
-            return Err(Diagnostic::error(slot.loc, msg).with_note(prev.loc, note));
+            let (loc, prev_loc) = (lines.resolve(ctx, slot.at), lines.resolve(ctx, prev.at));
+            return Err(Diagnostic::error(loc, msg).with_note(prev_loc, note));
         }
         Ok(())
     }
