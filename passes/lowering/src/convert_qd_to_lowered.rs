@@ -220,7 +220,9 @@ fn lower_in_place(
     let body = KernelOp(kernel).body(ctx);
     drop_elided_stacks(ctx, kernel);
     let mut facts = collect(ctx, symbols, kernel, body)?;
-    remove_jumps(ctx, symbols, kernel)?;
+    if facts.has_jumps {
+        remove_jumps(ctx, symbols, kernel)?;
+    }
     let plan = partition(ctx, symbols, KernelOp(kernel))?;
     // The adstacks each top-level op allocates, by their ids.
     let mut stacks: HashMap<OpId, Vec<u32>> = HashMap::new();

@@ -19,7 +19,7 @@ use qd_ad::{element_access, PathIndex, ACC_NDARRAY_ADJOINT_OP, LOAD_ELEMENT_OP};
 use qd_adstack::{stack_id_of, StackType};
 use qd_frontend::{
     lookup_field, lookup_field_in, pointee_of, ArrayType, FieldOp, NdarrayShapeOp, RangeForOp,
-    StructForOp, StructType, RANGE_FOR_OP, STRUCT_FOR_OP,
+    StructForOp, StructType, BREAK_OP, CONTINUE_OP, RANGE_FOR_OP, STRUCT_FOR_OP,
 };
 use qd_ir::symbol_table::{SymbolTable, SymbolTableCollection};
 use qd_ir::{BlockId, Context, Diagnostic, OpId, Type, Value, ValueDef};
@@ -58,6 +58,9 @@ pub struct Facts {
     /// accesses, the k-th value index of the path).
     pub indices: HashMap<(OpId, usize), IndexFact>,
     pub stacks: HashMap<OpId, StackFact>,
+    /// Whether the kernel holds a `qd.break` or `qd.continue` (else there are no jumps to
+    /// remove, and no loop needs scanning for them).
+    pub has_jumps: bool,
     /// The `qd.field` (None: none) that each op with a `field` symbol names, resolved from the
     /// qd kernel through the pass's symbol tables, so that the patterns need no module scan.
     fields: HashMap<OpId, Option<FieldOp>>,
@@ -121,6 +124,7 @@ pub fn collect(
                 }
             }
         }
+        facts.has_jumps |= matches!(ctx.name(op), BREAK_OP | CONTINUE_OP);
         if ctx.dialect_of(op) == "adstack" {
             let f = stack_fact(ctx, op)?;
             if ctx.name(op) == qd_adstack::ALLOCA_OP {

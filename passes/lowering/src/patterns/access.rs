@@ -3,7 +3,7 @@
 //! range (see `facts`) or the pass's `check-bounds` is off, and the row-major
 //! offset `((i0 * d1) + i1) * d2 + i2` in i64. Elements of type `i1` live as `i8`.
 
-use super::emit::{Em, R};
+use super::emit::{Em, InvKey, R};
 use crate::facts::{Extent, IndexFact};
 use qd_arith::names::{ADDI, EXTUI, MULI, TRUNCI};
 use qd_frontend::NdarrayType;
@@ -70,8 +70,14 @@ pub fn field_element(
         let st = storage_type(ctx, elem);
         global_ptr(ctx, st)
     });
-    let name = field.to_string();
-    let base = em.invariant(|b| FieldPtrOp::build(b, stored, &name, grad.then_some(()), loc).0);
+    let key = InvKey::FieldPtr {
+        field: field.to_string(),
+        grad,
+        ty: stored,
+    };
+    let base = em.remembered(key, |b| {
+        FieldPtrOp::build(b, stored, field, grad.then_some(()), loc).0
+    });
     let what = if grad {
         format!("field @{field}.grad")
     } else {

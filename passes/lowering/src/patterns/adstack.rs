@@ -18,7 +18,7 @@
 //!
 //! Every op of an expansion carries the location of the adstack op it comes from.
 
-use super::emit::{Em, R};
+use super::emit::{Em, InvKey, R};
 use crate::facts::StackFact;
 use qd_arith::names::{ADDF, ADDI, EXTUI, MAXSI, MULI, SUBI, TRUNCI};
 use qd_arith::CmpIPredicate;
@@ -110,8 +110,10 @@ fn make_view(em: &mut Em, id: u32, elem: Type) -> R<View> {
     let entry_bytes = if float { 2 * size } else { size };
     let loc = em.loc;
     let i64t = em.rw.intern(|ctx| ctx.i64_type());
-    let row = em.invariant(|b| AdstackRowOp::build(b, i64t, loc).0);
-    let stride = em.invariant(|b| AdstackStrideOp::build(b, i64t, heap, loc).0);
+    let row = em.remembered(InvKey::AdstackRow, |b| AdstackRowOp::build(b, i64t, loc).0);
+    let stride = em.remembered(InvKey::AdstackStride(heap), |b| {
+        AdstackStrideOp::build(b, i64t, heap, loc).0
+    });
     let off = em.invariant(|b| AdstackOffsetOp::build(b, i64t, id, loc).0);
     let cap = em.invariant(|b| AdstackMaxSizeOp::build(b, i64t, id, loc).0);
     let row_start = em.arith_inv(MULI, &[row, stride]);

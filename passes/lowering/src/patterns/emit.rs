@@ -4,7 +4,9 @@
 //!
 //! Task invariants (kernel data, metadata, constants, and arithmetic on them) go into the task's
 //! prologue, the run of pure ops at the head of its block, once per task: [`Em::invariant`]
-//! reuses an identical op already there.
+//! reuses an identical op already there. The invariants asked for again and again (constants,
+//! field pointers, the adstack metadata every stack shares) are also remembered per task by what
+//! they compute ([`Em::remembered`]), so that asking again builds nothing.
 
 use super::prologue::Found;
 use super::State;
@@ -17,7 +19,7 @@ use qd_ir::{
     BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, RegionId, Type, TypeData,
     Value,
 };
-use qd_lowered::TASK_OP;
+use qd_lowered::{Heap, TASK_OP};
 
 pub type R<T> = Result<T, Diagnostic>;
 
@@ -31,6 +33,25 @@ pub struct Em<'r, 'a> {
     pub options: LoweringOptions,
     /// What the patterns remember between ops (the prologue index, stack views).
     pub state: &'r mut State,
+    /// The block of the task the op is in, once asked (see [`Em::task_block`]).
+    task: Option<Option<BlockId>>,
+}
+
+/// An invariant the patterns ask for often, as [`Em`] remembers it per task: what it computes.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum InvKey {
+    /// An integer constant of a type.
+    Int(i64, Type),
+    /// The zero of a float type.
+    FloatZero(Type),
+    /// `lowered.field_ptr` of a field (its adjoint when `grad`), of a pointer type.
+    FieldPtr { field: String, grad: bool, ty: Type },
+    /// `lowered.adstack_row`.
+    AdstackRow,
+    /// `lowered.adstack_stride` of a heap.
+    AdstackStride(Heap),
+    /// A binary arith op on two invariants.
+    Arith(&'static str, Value, Value),
 }
 
 impl<'r, 'a> Em<'r, 'a> {
@@ -50,6 +71,7 @@ impl<'r, 'a> Em<'r, 'a> {
             facts,
             options,
             state,
+            task: None,
         }
     }
 
@@ -94,8 +116,18 @@ impl<'r, 'a> Em<'r, 'a> {
         self.rw.create_block(region, args)
     }
 
-    /// The block of the task the op being converted is in.
-    pub fn task_block(&self) -> Option<BlockId> {
+    /// The block of the task the op being converted is in (found once per op: a pattern asks
+    /// for each invariant and stack it emits, and the op may sit deep in loops).
+    pub fn task_block(&mut self) -> Option<BlockId> {
+        if let Some(tb) = self.task {
+            return tb;
+        }
+        let tb = self.find_task_block();
+        self.task = Some(tb);
+        tb
+    }
+
+    fn find_task_block(&self) -> Option<BlockId> {
         let ctx = self.ctx();
         let mut cur = ctx.parent_op(self.op);
         while let Some(o) = cur {
@@ -136,11 +168,36 @@ impl<'r, 'a> Em<'r, 'a> {
 
     // ----- arith -----------------------------------------------------------------------------
 
+    /// The invariant `key` in the prologue: the one this task already has (as [`Em::invariant`]
+    /// would find it, without building an op to compare), or the result of the op `make`
+    /// builds, as [`Em::invariant`] places it.
+    pub fn remembered(&mut self, key: InvKey, make: impl FnOnce(&mut Builder) -> OpId) -> Value {
+        let Some(tb) = self.task_block() else {
+            return self.invariant(make);
+        };
+        // An invariant of the prologue stays there, the first of its kind: the prologue only
+        // grows at its end while the conversion runs (see `prologue`). It is checked in case a
+        // pattern erased it.
+        let key = (tb, key);
+        let known = self.state.invariants.get(&key).copied().filter(|&v| {
+            let ctx = self.ctx();
+            ctx.defining_op(v)
+                .is_some_and(|o| ctx.is_alive(o) && ctx.parent_block(o) == Some(tb))
+        });
+        if let Some(v) = known {
+            debug_assert_eq!(v, self.invariant(make), "a stale invariant");
+            return v;
+        }
+        let v = self.invariant(make);
+        self.state.invariants.insert(key, v);
+        v
+    }
+
     /// An integer (or index, or i1) constant, in the prologue.
     pub fn const_int(&mut self, v: i64, ty: Type) -> Value {
         let loc = self.loc;
-        let a = self.rw.intern(|ctx| qd_arith::consts::int_attr(ctx, v, ty));
-        self.invariant(|b| {
+        self.remembered(InvKey::Int(v, ty), |b| {
+            let a = qd_arith::consts::int_attr(b.ctx, v, ty);
             let r = build_constant(b, a, ty, loc);
             b.ctx.defining_op(r).expect("a constant op")
         })
@@ -157,7 +214,7 @@ impl<'r, 'a> Em<'r, 'a> {
             return self.const_int(0, ty);
         }
         let loc = self.loc;
-        self.invariant(|b| {
+        self.remembered(InvKey::FloatZero(ty), |b| {
             let r = qd_arith::build_constant_float(b, 0.0, ty, loc);
             b.ctx.defining_op(r).expect("a constant op")
         })
@@ -170,12 +227,16 @@ impl<'r, 'a> Em<'r, 'a> {
     }
 
     /// The same, in the prologue (its operands must be invariants).
-    pub fn arith_inv(&mut self, name: &str, operands: &[Value]) -> Value {
+    pub fn arith_inv(&mut self, name: &'static str, operands: &[Value]) -> Value {
         let loc = self.loc;
-        self.invariant(|b| {
+        let make = |b: &mut Builder| {
             let r = build_elementwise(b, name, operands, loc);
             b.ctx.defining_op(r).expect("an arith op")
-        })
+        };
+        match *operands {
+            [x, y] => self.remembered(InvKey::Arith(name, x, y), make),
+            _ => self.invariant(make),
+        }
     }
 
     pub fn cast(&mut self, name: &str, x: Value, to: Type) -> Value {

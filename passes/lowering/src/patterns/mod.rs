@@ -25,20 +25,23 @@ use prologue::Prologues;
 use qd_adstack::StackType;
 use qd_frontend::PtrType;
 use qd_ir::conversion::{ConversionPattern, ConversionRewriter, ConversionTarget, TypeConverter};
-use qd_ir::{OpId, Value};
+use qd_ir::{BlockId, OpId, Value};
 use qd_lowered::private_ptr;
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 /// What a pattern does with its op.
 type LowerFn = fn(&mut Em, OpId, &[Value]) -> R<()>;
 
-/// What the patterns of one conversion remember between ops: the index of the task prologues
-/// and each stack's view per task (both only spare work; the IR is the same without them).
+/// What the patterns of one conversion remember between ops: the index of the task prologues,
+/// each stack's view and the invariants asked for often, per task (all only spare work; the IR
+/// is the same without them).
 #[derive(Default)]
 pub struct State {
     pub prologues: Prologues,
     pub views: adstack::Views,
+    pub invariants: HashMap<(BlockId, emit::InvKey), Value>,
 }
 
 /// What every pattern of one conversion shares: the facts and the state (patterns get `&self`

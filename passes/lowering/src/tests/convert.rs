@@ -165,3 +165,40 @@ fn many_stacks_share_one_prologue_with_each_invariant_once() {
         assert_eq!(offsets, n, "one offset per stack:\n{prologue:#?}");
     }
 }
+
+#[test]
+fn the_facts_say_whether_a_kernel_has_jumps_to_remove() {
+    // A jump nested in a qd.if in a loop in a loop counts; a kernel without one skips
+    // structurize.
+    let with = r#"
+qd.kernel @k(%c: i1) {
+  %a = arith.constant 0 : i32
+  %b = arith.constant 4 : i32
+  qd.range_for %i = %a to %b : i32 {
+    qd.range_for %j = %a to %b : i32 {
+      qd.if %c {
+        qd.continue
+      }
+    }
+  }
+}
+"#;
+    let without = r#"
+qd.kernel @k(%c: i1) {
+  %a = arith.constant 0 : i32
+  %b = arith.constant 4 : i32
+  qd.range_for %i = %a to %b : i32 {
+    %l = qd.alloca : !qd.ptr<i1>
+    qd.local_store %c, %l : !qd.ptr<i1>
+  }
+}
+"#;
+    for (src, jumps) in [(with, true), (without, false)] {
+        let (mut ctx, m) = parse(src);
+        let k = ops_named(&ctx, m, qd_frontend::KERNEL_OP)[0];
+        let body = qd_frontend::KernelOp(k).body(&ctx);
+        let mut symbols = qd_ir::symbol_table::SymbolTableCollection::new();
+        let facts = crate::facts::collect(&mut ctx, &mut symbols, k, body).unwrap();
+        assert_eq!(facts.has_jumps, jumps, "{src}");
+    }
+}
