@@ -5,7 +5,9 @@
 use crate::types::{verify_type, FieldType};
 use crate::FIELD_OP;
 use qd_ir::symbol_table::SymbolTableCollection;
-use qd_ir::{AttrData, Attribute, BlockId, Context, DiagResult, OpId, OpTraits, Type, Value};
+use qd_ir::{
+    AttrData, Attribute, BlockId, Context, DiagResult, Ident, OpId, OpTraits, Type, Value,
+};
 
 pub(crate) use qd_ir::verify_helpers::{op_error as err, plural};
 
@@ -15,13 +17,12 @@ pub(crate) fn required_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<A
         .ok_or_else(|| err(ctx, op, format!("requires property '{name}'")))
 }
 
-/// A flat symbol reference property (`field = @x`): returns the symbol name.
-pub(crate) fn symbol_ref_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<String> {
+/// A flat symbol reference property (`field = @x`): the symbol name's identifier, as the
+/// reference holds it (symbol tables are keyed by it).
+pub(crate) fn symbol_ref_ident_prop(ctx: &Context, op: OpId, name: &str) -> DiagResult<Ident> {
     let a = required_prop(ctx, op, name)?;
     match ctx.attr_data(a) {
-        AttrData::SymbolRef { root, nested } if nested.is_empty() => {
-            Ok(ctx.ident_str(*root).to_string())
-        }
+        AttrData::SymbolRef { root, nested } if nested.is_empty() => Ok(*root),
         _ => Err(err(
             ctx,
             op,
@@ -86,8 +87,9 @@ pub fn resolve_field(
     op: OpId,
     symbols: &mut SymbolTableCollection,
 ) -> DiagResult<Option<(String, OpId, FieldType)>> {
-    let name = symbol_ref_prop(ctx, op, "field")?;
-    let Some(def) = symbols.lookup_symbol_from(ctx, op, &name) else {
+    let id = symbol_ref_ident_prop(ctx, op, "field")?;
+    let name = ctx.ident_str(id);
+    let Some(def) = symbols.lookup_ident_from(ctx, op, id) else {
         if symbols.nearest_symbol_table(ctx, op).is_some() {
             return Ok(None);
         }
@@ -112,7 +114,7 @@ pub fn resolve_field(
         .and_then(|t| FieldType::from_type(ctx, t))
         .filter(|f| verify_type(ctx, f.0).is_ok());
     match field {
-        Some(f) => Ok(Some((name, def, f))),
+        Some(f) => Ok(Some((name.to_string(), def, f))),
         None => Err(err(
             ctx,
             op,

@@ -30,6 +30,7 @@ use qd_frontend::{
     global_write, is_loop, KernelOp, LoadOp, NdarrayLoadOp, WriteTarget, IF_OP, LOAD_OP,
     NDARRAY_LOAD_OP, RANGE_FOR_OP, STRUCT_FOR_OP,
 };
+use qd_ir::fast_hash::FastMap;
 use qd_ir::text::loc_to_string;
 use qd_ir::{Context, Diagnostic, OpId, Value, ValueDef};
 use std::collections::HashMap;
@@ -56,7 +57,7 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diag
     }
     // Reads by target, in program order: only pairs of one target can conflict, and comparing
     // every write with every read would be quadratic in a kernel of many accesses.
-    let mut by_target: HashMap<&Target, Vec<&Access>> = HashMap::new();
+    let mut by_target: FastMap<&Target, Vec<&Access>> = FastMap::default();
     for r in &reads {
         by_target.entry(&r.target).or_default().push(r);
     }

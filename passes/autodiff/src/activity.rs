@@ -11,12 +11,13 @@
 //! loads and stores of their aggregate). Both directions are fixpoints over the kernel,
 //! so values carried around loops through locals are covered.
 
+use crate::field_set::FieldSet;
 use crate::handle_set::HandleSet;
 use crate::structure::{is_float_value, kernel_ops, local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{global_write, WriteTarget};
 use qd_frontend::{
-    KernelOp, LoadOp, NdarrayLoadOp, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP,
+    KernelOp, NdarrayLoadOp, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP,
 };
 use qd_ir::interfaces::ReverseRule;
 use qd_ir::{Context, OpId, Value};
@@ -43,7 +44,7 @@ impl Activity {
     pub(crate) fn compute(
         ctx: &Context,
         kernel: KernelOp,
-        needs_grad: &HashSet<String>,
+        needs_grad: &FieldSet,
         active_arrays: &HashSet<Value>,
     ) -> Activity {
         let ops = kernel_ops(ctx, kernel);
@@ -75,13 +76,13 @@ impl Activity {
         &mut self,
         ctx: &Context,
         op: OpId,
-        needs_grad: &HashSet<String>,
+        needs_grad: &FieldSet,
         arrays: &HashSet<Value>,
     ) -> bool {
         let mut changed = false;
         match ctx.name(op) {
             LOAD_OP => {
-                if needs_grad.contains(LoadOp(op).field_name(ctx)) {
+                if needs_grad.has_field_of(ctx, op) {
                     changed |= self.vary(ctx, ctx.result(op, 0));
                 }
             }
@@ -123,13 +124,13 @@ impl Activity {
         &mut self,
         ctx: &Context,
         op: OpId,
-        needs_grad: &HashSet<String>,
+        needs_grad: &FieldSet,
         arrays: &HashSet<Value>,
     ) -> bool {
         // A value stored or combined into differentiable memory is used.
         if let Some(w) = global_write(ctx, op) {
             let differentiable = match w.target {
-                WriteTarget::Field(f) => needs_grad.contains(f),
+                WriteTarget::Field(_) => needs_grad.has_field_of(ctx, w.op),
                 WriteTarget::Ndarray(a) => arrays.contains(&a),
             };
             return differentiable && self.use_(ctx, w.value);

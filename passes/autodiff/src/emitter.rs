@@ -3,19 +3,19 @@
 //! and adjoint storage. `forward`, `tape`, `reverse` and `control` add the methods.
 
 use crate::activity::Activity;
+use crate::field_set::FieldSet;
 use crate::structure::Jumps;
 use indexmap::IndexSet;
 use qd_arith::build_constant_float;
 use qd_frontend::{AllocaOp, LocalLoadOp, LocalStoreOp};
 use qd_ir::fast_hash::FastMap;
 use qd_ir::{BlockId, Builder, Context, InsertPoint, Location, OpId, Type, Value};
-use std::collections::HashSet;
 
 /// What the analyses found about the kernel being differentiated.
 pub(crate) struct Facts<'n> {
     pub body: BlockId,
     /// The module's needs_grad fields (borrowed: one set for every kernel of the run).
-    pub needs_grad: &'n HashSet<String>,
+    pub needs_grad: &'n FieldSet,
     pub act: Activity,
     /// Locals that become adstacks (see `stacks`).
     pub stacked: IndexSet<OpId>,

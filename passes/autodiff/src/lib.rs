@@ -110,6 +110,7 @@ mod dependence;
 mod element;
 mod element_access;
 mod emitter;
+mod field_set;
 mod forward;
 mod global_rules;
 mod handle_set;

@@ -4,13 +4,14 @@
 use crate::activity::Activity;
 use crate::element::{Aggregates, ElementPlan};
 use crate::emitter::{Anchor, Emitter, Facts};
+use crate::field_set::FieldSet;
 use crate::stacks::stacked_locals;
 use crate::structure::{groups, kernel_ops, parallel_ancestor, Group, Jumps};
 use qd_ad::{default_activity, gradient_arg_types, reverse_decls, ReverseOp};
 use qd_frontend::{global_write, AtomicKind, GlobalWrite, WriteKind, WriteTarget};
 use qd_frontend::{lookup_field_in, STRUCT_FOR_OP};
-use qd_frontend::{FieldOp, KernelOp, RangeForOp, StructForOp, LOAD_OP, NDARRAY_LOAD_OP};
-use qd_ir::symbol_table::{SymbolTable, SymbolTableCollection};
+use qd_frontend::{KernelOp, RangeForOp, StructForOp, LOAD_OP, NDARRAY_LOAD_OP};
+use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{BlockId, Builder, Context, Diagnostic, InsertPoint, OpId, Value};
 use qd_pass::{
     OptionDecl, ParsedOptions, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic,
@@ -122,21 +123,17 @@ pub fn reverse_mode_ad(
     else {
         return Ok(Report::default());
     };
-    let needs_grad: HashSet<String> = ctx
-        .block_ops(body)
-        .filter_map(|o| FieldOp::from_op(ctx, o))
-        .filter(|f| f.needs_grad(ctx))
-        .map(|f| f.name(ctx).to_string())
-        .collect();
     // Looked up per kernel, so built once: the declaration of each kernel (the first, as
-    // `qd_ad::find_reverse`) and the module's symbols, which gain only the gradient kernels.
+    // `qd_ad::find_reverse`).
     let mut decls: HashMap<String, ReverseOp> = HashMap::new();
     for d in reverse_decls(ctx, body) {
         decls.entry(d.kernel_name(ctx)).or_insert(d);
     }
-    let mut symbols = SymbolTable::new(ctx, module);
-    // Field lookups (per struct_for) resolve through tables built once: fields do not change.
-    let mut fields = SymbolTableCollection::new();
+    // Field lookups (per struct_for) resolve through tables built once (fields do not change),
+    // the module's among them, which also answers whether a gradient kernel's name is taken and
+    // gains each gradient kernel as it is made.
+    let mut symbols = SymbolTableCollection::new();
+    let needs_grad = FieldSet::of_module(ctx, symbols.table(ctx, module), body);
     let kernels = match select(ctx, module, body, options, &needs_grad, &decls) {
         Ok(k) => k,
         Err(d) => {
@@ -152,8 +149,8 @@ pub fn reverse_mode_ad(
         let decl = decls.get(k.name(ctx)).copied();
         match differentiate(
             ctx,
+            module,
             &mut symbols,
-            &mut fields,
             decl,
             k,
             &needs_grad,
@@ -181,7 +178,7 @@ fn select(
     module: OpId,
     body: BlockId,
     options: &Options,
-    needs_grad: &HashSet<String>,
+    needs_grad: &FieldSet,
     decls: &HashMap<String, ReverseOp>,
 ) -> Result<Vec<KernelOp>, Vec<Diagnostic>> {
     let kernels: Vec<KernelOp> = ctx
@@ -225,16 +222,16 @@ fn select(
 }
 
 /// Whether a kernel reads and writes differentiable data (needs_grad fields, float ndarrays).
-fn interacts(ctx: &Context, k: KernelOp, needs_grad: &HashSet<String>) -> bool {
+fn interacts(ctx: &Context, k: KernelOp, needs_grad: &FieldSet) -> bool {
     let arrays = active_arrays(ctx, k, &default_activity(ctx, &k.arg_types(ctx)));
     let (mut reads, mut writes) = (false, false);
     for op in kernel_ops(ctx, k) {
         if let Some(w) = global_write(ctx, op) {
-            writes |= differentiable(&w, needs_grad, &arrays);
+            writes |= differentiable(ctx, &w, needs_grad, &arrays);
             continue;
         }
         match ctx.name(op) {
-            LOAD_OP => reads |= needs_grad.contains(crate::structure::field_of(ctx, op)),
+            LOAD_OP => reads |= needs_grad.has_field_of(ctx, op),
             NDARRAY_LOAD_OP => reads |= arrays.contains(&ctx.operand(op, 0)),
             _ => {}
         }
@@ -243,9 +240,14 @@ fn interacts(ctx: &Context, k: KernelOp, needs_grad: &HashSet<String>) -> bool {
 }
 
 /// Whether `w` writes differentiable memory: a needs_grad field or an active ndarray.
-fn differentiable(w: &GlobalWrite, needs_grad: &HashSet<String>, arrays: &HashSet<Value>) -> bool {
+fn differentiable(
+    ctx: &Context,
+    w: &GlobalWrite,
+    needs_grad: &FieldSet,
+    arrays: &HashSet<Value>,
+) -> bool {
     match w.target {
-        WriteTarget::Field(f) => needs_grad.contains(f),
+        WriteTarget::Field(_) => needs_grad.has_field_of(ctx, w.op),
         WriteTarget::Ndarray(a) => arrays.contains(&a),
     }
 }
@@ -263,11 +265,11 @@ fn active_arrays(ctx: &Context, k: KernelOp, activity: &[bool]) -> HashSet<Value
 /// Builds `@NAME_grad` for kernel `k`; returns (name, gradient name, adstacks).
 fn differentiate(
     ctx: &mut Context,
-    symbols: &mut SymbolTable,
-    fields: &mut SymbolTableCollection,
+    module: OpId,
+    symbols: &mut SymbolTableCollection,
     decl: Option<ReverseOp>,
     k: KernelOp,
-    needs_grad: &HashSet<String>,
+    needs_grad: &FieldSet,
     aggregates: Aggregates,
 ) -> Result<(String, String, usize), Vec<Diagnostic>> {
     // Element and member accesses of local aggregates become addressed loads and stores.
@@ -291,7 +293,7 @@ fn differentiate(
         }
     };
     let grad_name = format!("{name}_grad");
-    if symbols.contains(&grad_name) {
+    if symbols.table_mut(ctx, module).contains(ctx, &grad_name) {
         diags.push(Diagnostic::error(
             ctx.loc(k.0),
             format!("reverse-mode-ad: cannot name the gradient kernel of @{name}: the symbol @{grad_name} already exists"),
@@ -307,12 +309,14 @@ fn differentiate(
         let mut b = Builder::new(ctx, InsertPoint::After(k.0));
         KernelOp::build(&mut b, &grad_name, &grad_types, loc)
     };
-    symbols.insert(&grad_name, grad.0);
+    symbols
+        .table_mut(ctx, module)
+        .insert(ctx, &grad_name, grad.0);
     let gbody = grad.ensure_body(ctx);
     // A kernel whose body is an empty region computes nothing: its gradient is empty too.
     let stacks = match k.body(ctx) {
         Some(kbody) => emit_gradient(
-            ctx, fields, k, kbody, grad, gbody, act, elements, needs_grad, &activity,
+            ctx, symbols, k, kbody, grad, gbody, act, elements, needs_grad, &activity,
         ),
         None => 0,
     };
@@ -340,7 +344,7 @@ fn emit_gradient(
     gbody: BlockId,
     act: Activity,
     elements: ElementPlan,
-    needs_grad: &HashSet<String>,
+    needs_grad: &FieldSet,
     activity: &[bool],
 ) -> usize {
     let struct_for_shapes = kernel_ops(ctx, k)
@@ -441,7 +445,7 @@ fn check_active_uses(
     ctx: &Context,
     k: KernelOp,
     act: &Activity,
-    needs_grad: &HashSet<String>,
+    needs_grad: &FieldSet,
     arrays: &HashSet<Value>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -451,7 +455,7 @@ fn check_active_uses(
             matches!(
                 w.kind,
                 WriteKind::Atomic(AtomicKind::Min) | WriteKind::Atomic(AtomicKind::Max)
-            ) && differentiable(w, needs_grad, arrays)
+            ) && differentiable(ctx, w, needs_grad, arrays)
                 && act.is_active(w.value)
         };
         if let Some(w) = global_write(ctx, op).filter(picks) {

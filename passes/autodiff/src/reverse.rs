@@ -140,10 +140,10 @@ impl Emitter<'_> {
     fn reverse_field_load(&mut self, ctx: &mut Context, op: OpId) {
         let l = LoadOp(op);
         let loc = ctx.loc(op);
-        let field = l.field_name(ctx).to_string();
-        if !self.f.needs_grad.contains(&field) {
+        if !self.f.needs_grad.has_field_of(ctx, op) {
             return;
         }
+        let field = l.field_name(ctx).to_string();
         let Some(a) = self.take_adjoint(ctx, l.result(ctx), loc) else {
             return;
         };
@@ -155,10 +155,10 @@ impl Emitter<'_> {
     fn reverse_field_store(&mut self, ctx: &mut Context, op: OpId) {
         let s = StoreOp(op);
         let loc = ctx.loc(op);
-        let field = s.field_name(ctx).to_string();
-        if !self.f.needs_grad.contains(&field) {
+        if !self.f.needs_grad.has_field_of(ctx, op) {
             return;
         }
+        let field = s.field_name(ctx).to_string();
         let v = s.value(ctx);
         let ty = ctx.value_type(v);
         let idx = self.primals(ctx, &s.indices(ctx));
@@ -175,11 +175,11 @@ impl Emitter<'_> {
     fn reverse_atomic_add(&mut self, ctx: &mut Context, op: OpId) {
         let a = AtomicOp(op);
         let loc = ctx.loc(op);
-        let field = a.field_name(ctx).to_string();
         let v = a.value(ctx);
-        if !self.f.needs_grad.contains(&field) || !self.f.act.is_active(v) {
+        if !self.f.needs_grad.has_field_of(ctx, op) || !self.f.act.is_active(v) {
             return;
         }
+        let field = a.field_name(ctx).to_string();
         let ty = ctx.value_type(v);
         let idx = self.primals(ctx, &a.indices(ctx));
         let mut b = self.builder(ctx);

@@ -241,11 +241,3 @@ fn walk_governed(ctx: &Context, block: BlockId, f: &mut impl FnMut(OpId)) {
         }
     }
 }
-
-/// The field (symbol name) a field access names in its `field` property ("" when none).
-pub(crate) fn field_of(ctx: &Context, op: OpId) -> &str {
-    match ctx.prop(op, "field").map(|a| ctx.attr_data(a)) {
-        Some(qd_ir::AttrData::SymbolRef { root, .. }) => ctx.ident_str(*root),
-        _ => "",
-    }
-}

@@ -2,6 +2,7 @@
 //! rules (no false alarms on valid kernels), kernel selection.
 
 use crate::activity::Activity;
+use crate::field_set::FieldSet;
 use crate::stacks::stacked_locals;
 use crate::structure::{groups, kernel_ops, Group, Jumps};
 use qd_frontend::{KernelOp, LocalLoadOp};
@@ -43,8 +44,8 @@ qd.field @c : !qd.field<4xf32>
 qd.field @y : !qd.field<4xf32> {needs_grad}
 "#;
 
-fn needs_grad() -> HashSet<String> {
-    ["x", "y"].into_iter().map(String::from).collect()
+fn needs_grad(ctx: &Context) -> FieldSet {
+    FieldSet::new(ctx, ["x", "y"])
 }
 
 #[test]
@@ -71,7 +72,7 @@ qd.kernel @k(%n: i32) {
     );
     let (ctx, m) = parse(&src);
     let k = kernel(&ctx, m, "k");
-    let act = Activity::compute(&ctx, k, &needs_grad(), &HashSet::new());
+    let act = Activity::compute(&ctx, k, &needs_grad(&ctx), &HashSet::new());
     let load = results_of(&ctx, k, "qd.load");
     let (a, b) = (load[0], load[1]);
     assert!(act.is_active(a));
@@ -110,7 +111,7 @@ qd.kernel @k(%n: i32) {
     );
     let (ctx, m) = parse(&src);
     let k = kernel(&ctx, m, "k");
-    let act = Activity::compute(&ctx, k, &needs_grad(), &HashSet::new());
+    let act = Activity::compute(&ctx, k, &needs_grad(&ctx), &HashSet::new());
     let allocas: Vec<OpId> = kernel_ops(&ctx, k)
         .into_iter()
         .filter(|&o| ctx.name(o) == "qd.alloca")
@@ -178,7 +179,7 @@ qd.kernel @k(%n: i32) {
 fn recurrences_become_stacks_and_accumulators_do_not() {
     let (ctx, m) = parse(&format!("{FIELDS}{LOCALS}"));
     let k = kernel(&ctx, m, "k");
-    let act = Activity::compute(&ctx, k, &needs_grad(), &HashSet::new());
+    let act = Activity::compute(&ctx, k, &needs_grad(&ctx), &HashSet::new());
     let stacked = stacked_locals(&ctx, k, &act);
     let allocas: Vec<OpId> = kernel_ops(&ctx, k)
         .into_iter()
@@ -267,7 +268,7 @@ fn valid_kernels_pass_the_global_data_access_rules() {
         let src = std::fs::read_to_string(path).unwrap();
         let (ctx, m) = parse(&src);
         let k = kernel(&ctx, m, "compute");
-        let ng: HashSet<String> = ["x", "y"].into_iter().map(String::from).collect();
+        let ng = FieldSet::new(&ctx, ["x", "y"]);
         let act = Activity::compute(&ctx, k, &ng, &HashSet::new());
         assert!(crate::global_rules::check(&ctx, k).is_empty(), "{name}");
         assert!(
@@ -310,7 +311,7 @@ qd.kernel @k2() {
     let (ctx, m) = parse(&src);
     for name in ["k", "k2"] {
         let k = kernel(&ctx, m, name);
-        let act = Activity::compute(&ctx, k, &needs_grad(), &HashSet::new());
+        let act = Activity::compute(&ctx, k, &needs_grad(&ctx), &HashSet::new());
         assert!(crate::global_rules::check(&ctx, k).is_empty(), "{name}");
         assert!(
             crate::access_rule::check(&ctx, k, &act).is_empty(),
@@ -407,4 +408,81 @@ qd.kernel @k() {
     assert!(may_meet(&ctx, j, c5, &free));
     // Two threads' (or iterations') x[i]: distinct when the variables differ.
     assert!(!may_meet(&ctx, i, i, &|_| Rel::Differs));
+}
+
+/// The needs_grad set answers for field accesses by their `field` references.
+#[test]
+fn field_set_answers_for_accesses() {
+    let src = format!(
+        "{FIELDS}{}",
+        r#"
+qd.kernel @k() {
+  qd.struct_for (%i) in @x {
+    %a = qd.load @x[%i] : f32
+    %b = qd.load @c[%i] : f32
+    qd.store %a, @y[%i] : f32
+    qd.atomic_add %b, @c[%i] : f32
+  }
+}
+"#
+    );
+    let (ctx, m) = parse(&src);
+    let k = kernel(&ctx, m, "k");
+    let ng = needs_grad(&ctx);
+    let answers: Vec<(&str, bool)> = kernel_ops(&ctx, k)
+        .into_iter()
+        .filter(|&o| ctx.prop(o, "field").is_some() && ctx.name(o) != "qd.struct_for")
+        .map(|o| (ctx.name(o), ng.has_field_of(&ctx, o)))
+        .collect();
+    assert_eq!(
+        answers,
+        [
+            ("qd.load", true),
+            ("qd.load", false),
+            ("qd.store", true),
+            ("qd.atomic_add", false)
+        ]
+    );
+    // An op without a `field` reference names no field.
+    assert!(!ng.has_field_of(&ctx, k.0));
+}
+
+/// The module's needs_grad fields, read off its symbol table: a redefinition counts too (the
+/// pass may see IR that was not verified), a field of another block or a plain field does not.
+#[test]
+fn field_set_of_a_module() {
+    let mut ctx = Context::new();
+    ctx.register_dialect(qd_frontend::dialect());
+    let src = format!(
+        "{FIELDS}{}",
+        r#"
+qd.field @c : !qd.field<4xf32> {needs_grad}
+qd.field @d : !qd.field<4xf32>
+qd.kernel @k() {
+  qd.struct_for (%i) in @x {
+    %a = qd.load @c[%i] : f32
+    %b = qd.load @d[%i] : f32
+    qd.store %a, @y[%i] : f32
+  }
+}
+"#
+    );
+    let m = parse_source(&mut ctx, &src, "t.mlir").expect("parses");
+    let body = ctx.entry_block(ctx.region(m, 0)).unwrap();
+    let table = qd_ir::symbol_table::SymbolTable::new(&ctx, m);
+    let s = FieldSet::of_module(&ctx, &table, body);
+    for (name, needs) in [
+        ("x", true),
+        ("y", true),
+        ("c", true),
+        ("d", false),
+        ("k", false),
+    ] {
+        let id = ctx.lookup_ident(name);
+        assert_eq!(id.is_some_and(|id| s.contains_ident(id)), needs, "@{name}");
+    }
+    let other = ctx.create_block(&[]);
+    assert!(
+        !FieldSet::of_module(&ctx, &table, other).contains_ident(ctx.lookup_ident("x").unwrap())
+    );
 }

@@ -143,7 +143,7 @@ pub fn fuse_function(
     // Symbols of the module, once (the kernels' names must be new).
     let mut taken: HashSet<String> = match ctx.parent_op(f) {
         Some(m) => qd_ir::symbol_table::SymbolTable::new(ctx, m)
-            .iter()
+            .iter(ctx)
             .map(|(n, _)| n.to_string())
             .collect(),
         None => HashSet::new(),

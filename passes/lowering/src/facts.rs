@@ -84,7 +84,11 @@ impl Facts {
     /// qd kernel (the lowered kernel's parent is the qd kernel's). A scan only for an op the
     /// facts did not see.
     pub fn field(&self, ctx: &Context, op: OpId, name: &str) -> Option<FieldOp> {
-        if let Some(d) = self.lowered_symbols.as_ref().and_then(|t| t.lookup(name)) {
+        if let Some(d) = self
+            .lowered_symbols
+            .as_ref()
+            .and_then(|t| t.lookup(ctx, name))
+        {
             return FieldOp::from_op(ctx, d);
         }
         match self.fields.get(&op) {

@@ -8,12 +8,12 @@
 //! (ops with the SYMBOL trait) directly in a symbol table that are not live are erased.
 //! References that resolve to nothing are ignored.
 
+use qd_ir::fast_hash::{FastMap, FastSet};
 use qd_ir::symbol_table::{
     is_symbol_table, symbol_visibility, visit_op_symbol_refs, SymbolTable, Visibility,
 };
 use qd_ir::{AttrData, Attribute, Context, OpId, OpTraits};
 use qd_pass::{Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
-use std::collections::{HashMap, HashSet};
 
 pub fn symbol_dce_pass_info() -> PassInfo {
     PassInfo::new("symbol-dce", "Eliminate dead symbols", |_| {
@@ -48,7 +48,7 @@ impl Pass for SymbolDcePass {
         let (live, private) = Liveness::compute(ctx, op);
         // When every private symbol of the tables reached is live, the sweep would erase nothing
         // (it only enters ops the liveness walk reached): skip that second walk of the IR.
-        let erased = if private.iter().all(|s| live.contains(s)) {
+        let erased = if private.iter().all(|&s| live.contains(s)) {
             0
         } else {
             erase_dead_symbols(ctx, op, &live)
@@ -78,14 +78,14 @@ fn results_used(ctx: &Context, op: OpId) -> bool {
 /// table's dead symbols go before the ops left in it are entered. Recursing instead of collecting
 /// every op first (`walk_pre_order`) keeps a million-op block from costing two million-entry
 /// vectors; only ops with regions are entered.
-fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &HashSet<OpId>) -> u64 {
+fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &OpSet) -> u64 {
     if ctx.regions(op).is_empty() {
         return 0;
     }
     let mut erased = 0;
     if is_symbol_table(ctx, op) {
-        for child in direct_children(ctx, op) {
-            if is_symbol(ctx, child) && !live.contains(&child) && !results_used(ctx, child) {
+        for child in children(ctx, op).collect::<Vec<_>>() {
+            if is_symbol(ctx, child) && !live.contains(child) && !results_used(ctx, child) {
                 ctx.erase_op(child);
                 erased += 1;
             }
@@ -105,26 +105,57 @@ fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &HashSet<OpId>) -> u64 
     erased
 }
 
-fn direct_children(ctx: &Context, op: OpId) -> Vec<OpId> {
+/// The ops directly in `op`'s regions, in order.
+fn children(ctx: &Context, op: OpId) -> impl Iterator<Item = OpId> + '_ {
     ctx.regions(op)
         .iter()
         .flat_map(|&r| ctx.region_blocks(r).iter())
         .flat_map(|&b| ctx.block_ops(b))
-        .collect()
+}
+
+/// A set of ops as a bit per op index: the live set holds every public symbol of a module,
+/// and a bit vector stays in cache where a hash set of a quarter of a million ops does not.
+#[derive(Default)]
+struct OpSet(Vec<u64>);
+
+impl OpSet {
+    /// Adds `op`; whether it was new.
+    fn insert(&mut self, op: OpId) -> bool {
+        let (w, bit) = (op.index() / 64, 1u64 << (op.index() % 64));
+        if w >= self.0.len() {
+            self.0.resize(w + 1, 0);
+        }
+        let new = self.0[w] & bit == 0;
+        self.0[w] |= bit;
+        new
+    }
+    fn contains(&self, op: OpId) -> bool {
+        self.0
+            .get(op.index() / 64)
+            .is_some_and(|w| w & (1u64 << (op.index() % 64)) != 0)
+    }
 }
 
 struct Liveness {
-    live: HashSet<OpId>,
-    tables: HashMap<OpId, SymbolTable>,
+    live: OpSet,
+    tables: FastMap<OpId, SymbolTable>,
+    /// The symbol tables reached whose symbols are all public (or nested): a reference that
+    /// resolves in such tables only can only name a symbol already live.
+    all_public: FastSet<OpId>,
+    /// The last answer of [`Self::only_public_around`], by the scope it was asked for: the ops
+    /// of one block ask for one scope.
+    last_scope: Option<(Option<OpId>, bool)>,
 }
 
 impl Liveness {
     /// The live symbols under `root`, and the private symbols directly in the symbol tables it
     /// reached (the only ones that may be dead).
-    fn compute(ctx: &Context, root: OpId) -> (HashSet<OpId>, Vec<OpId>) {
+    fn compute(ctx: &Context, root: OpId) -> (OpSet, Vec<OpId>) {
         let mut l = Liveness {
-            live: HashSet::new(),
-            tables: HashMap::new(),
+            live: OpSet::default(),
+            tables: FastMap::default(),
+            all_public: FastSet::default(),
+            last_scope: None,
         };
         // Live ops whose nested ops have not been looked at yet, and whether their own
         // references have been (those of plain children are read as the block is walked, so
@@ -138,27 +169,50 @@ impl Liveness {
                 l.mark_referenced(ctx, op, &mut refs, &mut work);
             }
             let table = is_symbol_table(ctx, op);
-            for ri in 0..ctx.regions(op).len() {
-                let r = ctx.region(op, ri);
-                for &b in ctx.region_blocks(r) {
-                    for child in ctx.block_ops(b) {
-                        if table && is_symbol(ctx, child) {
-                            if symbol_visibility(ctx, child) == Visibility::Private {
-                                private.push(child);
-                            } else if l.live.insert(child) {
-                                work.push((child, false));
-                            }
-                        } else {
-                            l.mark_referenced(ctx, child, &mut refs, &mut work);
-                            if !ctx.regions(child).is_empty() {
-                                work.push((child, true));
-                            }
-                        }
+            // A table's symbols first: whether it has private ones decides how the references
+            // of its other ops are resolved (see `only_public_around`).
+            if table {
+                let before = private.len();
+                for child in children(ctx, op) {
+                    if !is_symbol(ctx, child) {
+                        continue;
                     }
+                    if symbol_visibility(ctx, child) == Visibility::Private {
+                        private.push(child);
+                    } else if l.live.insert(child) {
+                        work.push((child, false));
+                    }
+                }
+                if private.len() == before {
+                    l.all_public.insert(op);
+                }
+            }
+            for child in children(ctx, op) {
+                if table && is_symbol(ctx, child) {
+                    continue;
+                }
+                l.mark_referenced(ctx, child, &mut refs, &mut work);
+                if !ctx.regions(child).is_empty() {
+                    work.push((child, true));
                 }
             }
         }
         (l.live, private)
+    }
+
+    /// Whether every symbol table around `user` was reached and has no private symbol: then a
+    /// flat reference of `user` names a public symbol, live already, or nothing.
+    fn only_public_around(&mut self, ctx: &Context, user: OpId) -> bool {
+        let scope = ctx.parent_op(user);
+        if let Some((s, answer)) = self.last_scope {
+            if s == scope {
+                return answer;
+            }
+        }
+        let answer = std::iter::successors(scope, |&o| ctx.parent_op(o))
+            .all(|t| !is_symbol_table(ctx, t) || self.all_public.contains(&t));
+        self.last_scope = Some((scope, answer));
+        answer
     }
 
     /// Marks live the symbols `op` references, queueing the newly live ones.
@@ -172,11 +226,13 @@ impl Liveness {
         refs.clear();
         visit_op_symbol_refs(ctx, op, &mut |a| refs.push(a));
         for &r in refs.iter() {
-            for s in self.resolve(ctx, op, r) {
-                if self.live.insert(s) {
-                    work.push((s, false));
-                }
-            }
+            self.resolve(ctx, op, r, work);
+        }
+    }
+
+    fn mark(&mut self, s: OpId, work: &mut Vec<(OpId, bool)>) {
+        if self.live.insert(s) {
+            work.push((s, false));
         }
     }
 
@@ -186,35 +242,45 @@ impl Liveness {
             .or_insert_with(|| SymbolTable::new(ctx, op))
     }
 
-    /// The symbols `sym_ref`, held by `user`, refers to: the root, resolved in the symbol tables
-    /// around `user` (innermost first), then each nested name.
-    fn resolve(&mut self, ctx: &Context, user: OpId, sym_ref: Attribute) -> Vec<OpId> {
+    /// Marks live the symbols `sym_ref`, held by `user`, refers to: the root, resolved in the
+    /// symbol tables around `user` (innermost first), then each nested name. Names are resolved
+    /// by their identifiers, as the reference holds them.
+    fn resolve(
+        &mut self,
+        ctx: &Context,
+        user: OpId,
+        sym_ref: Attribute,
+        work: &mut Vec<(OpId, bool)>,
+    ) {
         let AttrData::SymbolRef { root, nested } = ctx.attr_data(sym_ref) else {
-            return Vec::new();
+            return;
         };
-        let root = ctx.ident_str(*root);
-        let mut path = Vec::new();
+        if nested.is_empty() && self.only_public_around(ctx, user) {
+            return;
+        }
         let mut scope = ctx.parent_op(user);
-        while let Some(s) = scope {
+        let mut cur = loop {
+            let Some(s) = scope else { return };
             if is_symbol_table(ctx, s) {
-                if let Some(found) = self.table(ctx, s).lookup(root) {
-                    path.push(found);
-                    break;
+                if let Some(found) = self.table(ctx, s).get(ctx, *root) {
+                    break found;
                 }
             }
             scope = ctx.parent_op(s);
-        }
-        for n in nested {
-            let Some(&cur) = path.last() else { break };
+        };
+        self.mark(cur, work);
+        for &n in nested {
             if !is_symbol_table(ctx, cur) {
                 break;
             }
-            match self.table(ctx, cur).lookup(ctx.ident_str(*n)) {
-                Some(found) => path.push(found),
+            match self.table(ctx, cur).get(ctx, n) {
+                Some(found) => {
+                    self.mark(found, work);
+                    cur = found;
+                }
                 None => break,
             }
         }
-        path
     }
 }
 

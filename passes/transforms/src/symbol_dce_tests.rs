@@ -154,3 +154,27 @@ fn unresolved_references_are_ignored() {
     assert!(!SymbolDcePass::default().run(&mut ctx, m).unwrap().changed);
     assert_eq!(symbols(&ctx, top), ["main"]);
 }
+
+/// References resolved only in tables without private symbols name live symbols and are not
+/// looked up; a reference from such a table to a private symbol of a table around it still is.
+#[test]
+fn references_out_of_all_public_tables_still_resolve() {
+    let (mut ctx, m, top) = setup();
+    let pubs = table(&mut ctx, top, "pubs", None);
+    func(&mut ctx, pubs, "p", None, &["helper"]);
+    func(&mut ctx, pubs, "q", None, &["p", "nowhere"]);
+    func(&mut ctx, top, "helper", Some("private"), &[]);
+    func(&mut ctx, top, "dead", Some("private"), &["helper"]);
+    assert!(SymbolDcePass::default().run(&mut ctx, m).unwrap().changed);
+    assert_eq!(symbols(&ctx, top), ["pubs", "helper"]);
+    assert_eq!(symbols(&ctx, pubs), ["p", "q"]);
+    // On the inner table alone: the tables around it were not reached, so its references
+    // resolve outward as usual, and it keeps everything.
+    let (mut ctx, _, top) = setup();
+    let pubs = table(&mut ctx, top, "pubs", None);
+    func(&mut ctx, pubs, "p", None, &["helper"]);
+    func(&mut ctx, top, "helper", Some("private"), &[]);
+    let t = ctx.first_op(top).unwrap();
+    assert!(!SymbolDcePass::default().run(&mut ctx, t).unwrap().changed);
+    assert_eq!(symbols(&ctx, pubs), ["p"]);
+}

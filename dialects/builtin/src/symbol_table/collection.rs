@@ -9,20 +9,22 @@
 use super::{is_symbol_table, SymbolTable};
 use crate::attributes::AttrData;
 use crate::context::Context;
-use crate::entity::{Attribute, BlockId, OpId};
-use std::collections::HashMap;
+use crate::entity::{Attribute, BlockId, Ident, OpId};
+use crate::fast_hash::FastMap;
 
 /// Symbol tables by table op, built on first use. Valid while the symbols and the nesting of the
 /// IR it has seen stay unchanged (one verification, or an analysis between rewrites).
 #[derive(Default, Debug)]
 pub struct SymbolTableCollection {
-    tables: HashMap<OpId, SymbolTable>,
-    /// The nearest symbol table of each op walked through (itself included), or None at the top.
-    nearest: HashMap<OpId, Option<OpId>>,
+    tables: FastMap<OpId, SymbolTable>,
+    /// The nearest symbol table of each op with regions walked through (itself included), or
+    /// None at the top. Ops without regions are not remembered: they are never another op's
+    /// parent, and a million of them would make this map the walk's main cost.
+    nearest: FastMap<OpId, Option<OpId>>,
     /// Reused buffer for the ops of one upward walk.
     path: Vec<OpId>,
     /// Per (block, key kind): the first op of the block with each key (see [`Self::first_keyed_op`]).
-    keyed: HashMap<(BlockId, &'static str), HashMap<String, OpId>>,
+    keyed: FastMap<(BlockId, &'static str), FastMap<String, OpId>>,
 }
 
 impl SymbolTableCollection {
@@ -32,6 +34,14 @@ impl SymbolTableCollection {
 
     /// The symbol table of `table` (a symbol-table op), built on first use.
     pub fn table(&mut self, ctx: &Context, table: OpId) -> &SymbolTable {
+        self.tables
+            .entry(table)
+            .or_insert_with(|| SymbolTable::new(ctx, table))
+    }
+
+    /// The symbol table of `table`, built on first use, for recording symbols added to it while
+    /// the collection is in use ([`SymbolTable::insert`], [`SymbolTable::remove`]).
+    pub fn table_mut(&mut self, ctx: &Context, table: OpId) -> &mut SymbolTable {
         self.tables
             .entry(table)
             .or_insert_with(|| SymbolTable::new(ctx, table))
@@ -71,7 +81,7 @@ impl SymbolTableCollection {
     /// The op directly in `table`'s first region that defines `name` (as
     /// [`lookup_symbol_in`](super::lookup_symbol_in)).
     pub fn lookup_symbol_in(&mut self, ctx: &Context, table: OpId, name: &str) -> Option<OpId> {
-        self.table(ctx, table).lookup(name)
+        self.table(ctx, table).lookup(ctx, name)
     }
 
     /// The nearest symbol table enclosing `op`, `op` itself included (as
@@ -90,7 +100,9 @@ impl SymbolTableCollection {
             if let Some(&t) = self.nearest.get(&o) {
                 break t;
             }
-            path.push(o);
+            if o != op || !ctx.regions(op).is_empty() {
+                path.push(o);
+            }
             cur = ctx.parent_op(o);
         };
         for &o in &path {
@@ -103,9 +115,29 @@ impl SymbolTableCollection {
     /// Resolves `name` from `from`: the nearest enclosing symbol table that defines it, searching
     /// outward (as [`lookup_symbol_from`](super::lookup_symbol_from)).
     pub fn lookup_symbol_from(&mut self, ctx: &Context, from: OpId, name: &str) -> Option<OpId> {
+        match ctx.lookup_ident(name) {
+            Some(id) => self.lookup_ident_from(ctx, from, id),
+            // No identifier: only a table's by-text names can match.
+            None => self.lookup_from_with(ctx, from, |ctx, t| t.lookup(ctx, name)),
+        }
+    }
+
+    /// [`lookup_symbol_from`](Self::lookup_symbol_from) for a name as a `SymbolRef` holds it:
+    /// no string is hashed.
+    pub fn lookup_ident_from(&mut self, ctx: &Context, from: OpId, name: Ident) -> Option<OpId> {
+        self.lookup_from_with(ctx, from, |ctx, t| t.get(ctx, name))
+    }
+
+    /// The first answer of `find` in the tables around `from`, innermost first.
+    fn lookup_from_with(
+        &mut self,
+        ctx: &Context,
+        from: OpId,
+        find: impl Fn(&Context, &SymbolTable) -> Option<OpId>,
+    ) -> Option<OpId> {
         let mut table = self.nearest_symbol_table(ctx, from);
         while let Some(t) = table {
-            if let Some(found) = self.lookup_symbol_in(ctx, t, name) {
+            if let Some(found) = find(ctx, self.table(ctx, t)) {
                 return Some(found);
             }
             table = ctx
@@ -130,7 +162,7 @@ impl SymbolTableCollection {
         self.keyed
             .entry((block, kind))
             .or_insert_with(|| {
-                let mut first = HashMap::new();
+                let mut first = FastMap::default();
                 for o in ctx.block_ops(block) {
                     if let Some(k) = key(ctx, o) {
                         first.entry(k).or_insert(o);
@@ -153,12 +185,12 @@ impl SymbolTableCollection {
         let AttrData::SymbolRef { root, nested } = ctx.attr_data(sym_ref) else {
             return None;
         };
-        let mut found = self.lookup_symbol_from(ctx, from, ctx.ident_str(*root))?;
-        for n in nested {
+        let mut found = self.lookup_ident_from(ctx, from, *root)?;
+        for &n in nested {
             if !is_symbol_table(ctx, found) {
                 return None;
             }
-            found = self.lookup_symbol_in(ctx, found, ctx.ident_str(*n))?;
+            found = self.table(ctx, found).get(ctx, n)?;
         }
         Some(found)
     }

@@ -7,17 +7,29 @@
 use crate::attributes::AttrData;
 use crate::context::Context;
 use crate::entity::{Attribute, Ident, OpId};
+use crate::fast_hash::FastMap;
 use crate::registry::OpTraits;
-use indexmap::IndexMap;
 
 mod collection;
+mod ident_map;
 pub use collection::SymbolTableCollection;
+use ident_map::IdentMap;
 
 /// The symbols of one symbol-table op, in definition order.
+///
+/// Keyed by the interned identifier of each name: a `SymbolRef` holds its names as [`Ident`]s,
+/// so resolving one hashes and compares no string and copies no name (a module of a quarter of
+/// a million fields otherwise spends its lookups on string memory; see [`IdentMap`]). A name
+/// the context has no identifier for (no `SymbolRef` was ever made of it) is kept by its text
+/// instead; lookups by text or identifier see both.
 #[derive(Clone, Debug)]
 pub struct SymbolTable {
     op: OpId,
-    symbols: IndexMap<String, OpId>,
+    /// First definitions, in definition order (for [`Self::iter`]).
+    order: Vec<OpId>,
+    by_ident: IdentMap,
+    /// Names that had no identifier when recorded; usually empty.
+    by_text: FastMap<Box<str>, OpId>,
     /// `(first definition, redefinition)` pairs of names defined more than once.
     duplicates: Vec<(OpId, OpId)>,
 }
@@ -26,78 +38,138 @@ impl SymbolTable {
     /// Collects the symbols of the ops directly in the blocks of `op`'s first region. A name
     /// defined twice maps to its first definition; later ones are listed in [`Self::duplicates`].
     pub fn new(ctx: &Context, op: OpId) -> Self {
-        let mut symbols = IndexMap::new();
-        let mut duplicates = Vec::new();
-        if let Some(&region) = ctx.regions(op).first() {
+        // The names first, to size the map by them.
+        let mut names: Vec<(Option<Ident>, &str, OpId)> = Vec::new();
+        // No op has a `sym_name` unless the context interned that key.
+        if let (Some(&region), Some(key)) = (ctx.regions(op).first(), ctx.lookup_ident("sym_name"))
+        {
             for &block in ctx.region_blocks(region) {
                 for o in ctx.block_ops(block) {
-                    let Some(name) = symbol_name(ctx, o) else {
-                        continue;
-                    };
-                    match symbols.get(name) {
-                        Some(&first) => duplicates.push((first, o)),
-                        None => {
-                            symbols.insert(name.to_string(), o);
-                        }
+                    if let Some(name) = symbol_name_keyed(ctx, o, key) {
+                        names.push((ctx.lookup_ident(name), name, o));
                     }
                 }
             }
         }
-        SymbolTable {
+        let max = names.iter().filter_map(|n| n.0).max();
+        let mut t = SymbolTable {
             op,
-            symbols,
-            duplicates,
+            order: Vec::with_capacity(names.len()),
+            by_ident: IdentMap::with_names(names.len(), max),
+            by_text: FastMap::default(),
+            duplicates: Vec::new(),
+        };
+        for (id, name, o) in names {
+            t.record(id, name, o);
         }
+        t
+    }
+
+    /// Adds `op` under `name` (whose identifier is `id`, if the context has one), or lists it as
+    /// a redefinition; whether it was added.
+    fn record(&mut self, id: Option<Ident>, name: &str, op: OpId) -> bool {
+        if let Some(first) = self.find(id, name) {
+            self.duplicates.push((first, op));
+            return false;
+        }
+        match id {
+            Some(id) => self.by_ident.insert(id, op),
+            None => {
+                self.by_text.insert(name.into(), op);
+            }
+        }
+        self.order.push(op);
+        true
+    }
+
+    /// The symbol named `name`, whose identifier (if the context has one) is `id`.
+    fn find(&self, id: Option<Ident>, name: &str) -> Option<OpId> {
+        if let Some(o) = id.and_then(|id| self.by_ident.get(id)) {
+            return Some(o);
+        }
+        if self.by_text.is_empty() {
+            return None;
+        }
+        self.by_text.get(name).copied()
     }
 
     /// The symbol-table op.
     pub fn op(&self) -> OpId {
         self.op
     }
-    pub fn lookup(&self, name: &str) -> Option<OpId> {
-        self.symbols.get(name).copied()
+    /// The symbol named `name` (a `SymbolRef`'s root or nested name): the fast lookup.
+    pub fn get(&self, ctx: &Context, name: Ident) -> Option<OpId> {
+        if let Some(o) = self.by_ident.get(name) {
+            return Some(o);
+        }
+        if self.by_text.is_empty() {
+            return None;
+        }
+        self.by_text.get(ctx.ident_str(name)).copied()
     }
-    pub fn contains(&self, name: &str) -> bool {
-        self.symbols.contains_key(name)
+    /// The symbol named `name`.
+    pub fn lookup(&self, ctx: &Context, name: &str) -> Option<OpId> {
+        self.find(ctx.lookup_ident(name), name)
+    }
+    pub fn contains(&self, ctx: &Context, name: &str) -> bool {
+        self.lookup(ctx, name).is_some()
     }
     pub fn len(&self) -> usize {
-        self.symbols.len()
+        self.order.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.symbols.is_empty()
+        self.order.is_empty()
     }
-    /// `(name, op)` in definition order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, OpId)> + '_ {
-        self.symbols.iter().map(|(k, &v)| (k.as_str(), v))
+    /// The symbol ops in definition order.
+    pub fn ops(&self) -> &[OpId] {
+        &self.order
+    }
+    /// `(identifier of the name, op)` for the symbols whose names had identifiers when recorded
+    /// (all but those no `SymbolRef` was made of), in no particular order: for code that wants
+    /// the symbols' identifiers without looking each name up.
+    pub fn idents(&self) -> impl Iterator<Item = (Ident, OpId)> + '_ {
+        self.by_ident.iter()
+    }
+    /// `(name, op)` in definition order (names as the ops hold them now).
+    pub fn iter<'a>(&'a self, ctx: &'a Context) -> impl Iterator<Item = (&'a str, OpId)> + 'a {
+        self.order
+            .iter()
+            .map(move |&o| (symbol_name(ctx, o).unwrap_or_default(), o))
     }
     /// `(first definition, redefinition)` for each repeated name, in program order.
     pub fn duplicates(&self) -> &[(OpId, OpId)] {
         &self.duplicates
     }
     /// Forgets a symbol (after its op was erased), keeping the order of the others.
-    pub fn remove(&mut self, name: &str) -> Option<OpId> {
-        self.symbols.shift_remove(name)
+    pub fn remove(&mut self, ctx: &Context, name: &str) -> Option<OpId> {
+        let id = ctx.lookup_ident(name);
+        let op = match id.and_then(|id| self.by_ident.remove(id)) {
+            Some(o) => o,
+            None => self.by_text.remove(name)?,
+        };
+        // Linear, as removing from the middle of an ordered map is.
+        self.order.retain(|&o| o != op);
+        Some(op)
     }
     /// Records symbol `op` named `name`, added to the table's region after the table was built
     /// (last in [`Self::iter`]'s order). A name already defined keeps its first definition and
     /// `op` is listed as a redefinition; false then.
-    pub fn insert(&mut self, name: &str, op: OpId) -> bool {
-        match self.symbols.get(name) {
-            Some(&first) => {
-                self.duplicates.push((first, op));
-                false
-            }
-            None => {
-                self.symbols.insert(name.to_string(), op);
-                true
-            }
-        }
+    pub fn insert(&mut self, ctx: &Context, name: &str, op: OpId) -> bool {
+        self.record(ctx.lookup_ident(name), name, op)
     }
 }
 
 /// The symbol name of `op`: its `sym_name` string property or attribute.
 pub fn symbol_name(ctx: &Context, op: OpId) -> Option<&str> {
-    match ctx.attr_data(ctx.prop_or_attr(op, "sym_name")?) {
+    symbol_name_keyed(ctx, op, ctx.lookup_ident("sym_name")?)
+}
+
+/// [`symbol_name`] with the identifier of `sym_name` looked up once by the caller (a table of a
+/// million symbols would hash the key a million times otherwise).
+fn symbol_name_keyed(ctx: &Context, op: OpId, key: Ident) -> Option<&str> {
+    let find = |list: &[(Ident, Attribute)]| list.iter().find(|(k, _)| *k == key).map(|e| e.1);
+    let a = find(ctx.properties(op)).or_else(|| find(ctx.attrs(op)))?;
+    match ctx.attr_data(a) {
         AttrData::String(s) => Some(s),
         _ => None,
     }
@@ -144,10 +216,11 @@ pub fn enclosing_symbol_tables(ctx: &Context, op: OpId) -> impl Iterator<Item = 
 /// [`SymbolTableCollection`] for repeated lookups).
 pub fn lookup_symbol_in(ctx: &Context, table: OpId, name: &str) -> Option<OpId> {
     let region = *ctx.regions(table).first()?;
+    let key = ctx.lookup_ident("sym_name")?;
     ctx.region_blocks(region)
         .iter()
         .flat_map(|&b| ctx.block_ops(b))
-        .find(|&o| symbol_name(ctx, o) == Some(name))
+        .find(|&o| symbol_name_keyed(ctx, o, key) == Some(name))
 }
 
 /// Resolves `sym` from `from`: the nearest enclosing symbol table that defines it, searching

@@ -55,14 +55,18 @@ fn table_maps_names_in_order() {
     assert_eq!(t.op(), n.outer);
     assert_eq!(t.len(), 3);
     assert!(!t.is_empty());
-    let names: Vec<(&str, OpId)> = t.iter().collect();
+    let names: Vec<(&str, OpId)> = t.iter(&n.ctx).collect();
     assert_eq!(names, vec![("f", n.f), ("inner", n.inner), ("h", n.h)]);
-    assert_eq!(t.lookup("inner"), Some(n.inner));
-    assert_eq!(t.lookup("g"), None, "nested tables are not flattened");
-    assert!(t.contains("h"));
+    assert_eq!(t.lookup(&n.ctx, "inner"), Some(n.inner));
+    assert_eq!(
+        t.lookup(&n.ctx, "g"),
+        None,
+        "nested tables are not flattened"
+    );
+    assert!(t.contains(&n.ctx, "h"));
     assert!(t.duplicates().is_empty());
     let inner = SymbolTable::new(&n.ctx, n.inner);
-    assert_eq!(inner.lookup("f"), Some(n.inner_f));
+    assert_eq!(inner.lookup(&n.ctx, "f"), Some(n.inner_f));
 }
 
 #[test]
@@ -72,9 +76,9 @@ fn duplicates_keep_the_first() {
     let (a1, _) = func(&mut ctx, body, "a", 0, 2);
     let (a2, _) = func(&mut ctx, body, "a", 0, 3);
     let mut t = SymbolTable::new(&ctx, m);
-    assert_eq!(t.lookup("a"), Some(a1));
+    assert_eq!(t.lookup(&ctx, "a"), Some(a1));
     assert_eq!(t.duplicates(), &[(a1, a2)]);
-    assert_eq!(t.remove("a"), Some(a1));
+    assert_eq!(t.remove(&ctx, "a"), Some(a1));
     assert!(t.is_empty());
     // An op without regions has an empty table.
     let leaf = op(&mut ctx, body, "test.pure", &[], 0, 4);
@@ -88,21 +92,72 @@ fn insert_records_added_symbols() {
     let (a, _) = func(&mut ctx, body, "a", 0, 2);
     let mut t = SymbolTable::new(&ctx, m);
     let (b, _) = func(&mut ctx, body, "b", 0, 3);
-    assert!(!t.contains("b"));
-    assert!(t.insert("b", b));
-    assert_eq!(t.lookup("b"), Some(b));
-    let names: Vec<(&str, OpId)> = t.iter().collect();
+    assert!(!t.contains(&ctx, "b"));
+    assert!(t.insert(&ctx, "b", b));
+    assert_eq!(t.lookup(&ctx, "b"), Some(b));
+    let names: Vec<(&str, OpId)> = t.iter(&ctx).collect();
     assert_eq!(names, vec![("a", a), ("b", b)]);
     // A second definition keeps the first, as `new` does.
     let (a2, _) = func(&mut ctx, body, "a", 0, 4);
-    assert!(!t.insert("a", a2));
-    assert_eq!(t.lookup("a"), Some(a));
+    assert!(!t.insert(&ctx, "a", a2));
+    assert_eq!(t.lookup(&ctx, "a"), Some(a));
     assert_eq!(t.duplicates(), &[(a, a2)]);
     let fresh = SymbolTable::new(&ctx, m);
     assert_eq!(
-        fresh.iter().collect::<Vec<_>>(),
-        t.iter().collect::<Vec<_>>()
+        fresh.iter(&ctx).collect::<Vec<_>>(),
+        t.iter(&ctx).collect::<Vec<_>>()
     );
+}
+
+/// Names with an identifier are keyed by it, names without one by their text; every lookup
+/// (by text, by identifier, through a `SymbolRef`) and the duplicate check see both kinds, also
+/// when the identifier of a text-keyed name is interned after the table was built.
+#[test]
+fn names_with_and_without_identifiers() {
+    let mut ctx = td::ctx();
+    let (m, body) = td::module(&mut ctx);
+    let a_ref = ctx.symbol_ref_attr("a");
+    let (a, _) = func(&mut ctx, body, "a", 0, 2);
+    let (b, _) = func(&mut ctx, body, "b", 0, 3);
+    assert!(
+        ctx.lookup_ident("b").is_none(),
+        "the test needs @b without an identifier"
+    );
+    let mut t = SymbolTable::new(&ctx, m);
+    let a_id = ctx.lookup_ident("a").unwrap();
+    assert_eq!(t.get(&ctx, a_id), Some(a));
+    assert_eq!(t.lookup(&ctx, "a"), Some(a));
+    assert_eq!(t.lookup(&ctx, "b"), Some(b));
+    // @b's identifier appears only now: found by identifier, by text and through a reference.
+    let b_ref = ctx.symbol_ref_attr("b");
+    let b_id = ctx.lookup_ident("b").unwrap();
+    assert_eq!(t.get(&ctx, b_id), Some(b));
+    assert_eq!(t.lookup(&ctx, "b"), Some(b));
+    let mut symbols = SymbolTableCollection::new();
+    let (c, c_entry) = func(&mut ctx, body, "c", 0, 4);
+    let user = op(&mut ctx, c_entry, "test.pure", &[], 0, 5);
+    assert_eq!(symbols.lookup_symbol_ref_from(&ctx, user, b_ref), Some(b));
+    assert_eq!(symbols.lookup_symbol_ref_from(&ctx, user, a_ref), Some(a));
+    assert_eq!(symbols.lookup_symbol_from(&ctx, user, "c"), Some(c));
+    assert_eq!(symbols.lookup_ident_from(&ctx, user, b_id), Some(b));
+    // A redefinition is one whichever way the first was keyed.
+    let (b2, _) = func(&mut ctx, body, "b", 0, 6);
+    assert!(!t.insert(&ctx, "b", b2));
+    let (a2, _) = func(&mut ctx, body, "a", 0, 7);
+    assert!(!t.insert(&ctx, "a", a2));
+    assert_eq!(t.duplicates(), &[(b, b2), (a, a2)]);
+    // Unknown names, with or without an identifier.
+    let z = ctx.ident("z");
+    assert_eq!(t.get(&ctx, z), None);
+    assert_eq!(t.lookup(&ctx, "z"), None);
+    assert_eq!(t.lookup(&ctx, "nowhere"), None);
+    assert_eq!(symbols.lookup_symbol_from(&ctx, user, "nowhere"), None);
+    // Removing either kind keeps the order of the rest.
+    assert_eq!(t.remove(&ctx, "a"), Some(a));
+    assert_eq!(t.remove(&ctx, "a"), None);
+    assert_eq!(t.ops(), &[b]);
+    assert_eq!(t.remove(&ctx, "b"), Some(b));
+    assert!(t.is_empty() && t.lookup(&ctx, "b").is_none());
 }
 
 #[test]
@@ -315,4 +370,85 @@ fn symbol_name_formatting() {
     assert_eq!(format_symbol_name("a b"), "@\"a b\"");
     assert_eq!(format_symbol_name(""), "@\"\"");
     assert_eq!(format_symbol_name("q\"x"), "@\"q\\\"x\"");
+}
+
+#[test]
+fn ident_maps_dense_and_sparse() {
+    let id = Ident::from_index;
+    let op = OpId::from_index;
+    // 100 names among the first 200 identifiers: a vector.
+    let mut m = IdentMap::with_names(100, Some(id(199)));
+    assert!(m.is_dense());
+    for i in 0..100 {
+        m.insert(id(2 * i), op(i));
+    }
+    assert_eq!(m.get(id(10)), Some(op(5)));
+    assert_eq!(m.get(id(11)), None);
+    assert_eq!(m.get(id(5000)), None);
+    // Growing while dense enough stays a vector; far beyond, a map with every entry kept.
+    m.insert(id(500), op(1000));
+    assert!(m.is_dense());
+    m.insert(id(1_000_000), op(7));
+    assert!(!m.is_dense());
+    assert_eq!(m.get(id(10)), Some(op(5)));
+    assert_eq!(m.get(id(500)), Some(op(1000)));
+    assert_eq!(m.get(id(1_000_000)), Some(op(7)));
+    assert_eq!(m.get(id(11)), None);
+    assert_eq!(m.remove(id(10)), Some(op(5)));
+    assert_eq!(m.remove(id(10)), None);
+    // A few names of a large context: a map, whose size follows the names.
+    assert!(!IdentMap::with_names(3, Some(id(100_000))).is_dense());
+    assert!(!IdentMap::with_names(0, None).is_dense());
+    let mut d = IdentMap::with_names(1, Some(id(3)));
+    assert!(d.is_dense());
+    d.insert(id(3), op(1));
+    assert_eq!(d.remove(id(3)), Some(op(1)));
+    assert_eq!((d.get(id(3)), d.remove(id(3))), (None, None));
+}
+
+/// A module whose symbols are all referenced (so named by identifiers) gets a vector-backed
+/// table, which answers as the scans do.
+#[test]
+fn large_table_resolves_as_the_scan() {
+    let mut ctx = td::ctx();
+    let (m, body) = td::module(&mut ctx);
+    let (user_fn, entry) = func(&mut ctx, body, "user", 0, 1);
+    let mut defs = Vec::new();
+    for i in 0..300 {
+        let name = format!("s{i}");
+        call(&mut ctx, entry, &name, 2);
+        defs.push(func(&mut ctx, body, &name, 0, 3).0);
+    }
+    let t = SymbolTable::new(&ctx, m);
+    assert!(t.by_ident.is_dense());
+    assert_eq!(t.len(), 301);
+    let mut symbols = SymbolTableCollection::new();
+    for (i, &d) in defs.iter().enumerate() {
+        let name = format!("s{i}");
+        assert_eq!(t.lookup(&ctx, &name), Some(d));
+        assert_eq!(lookup_symbol_in(&ctx, m, &name), Some(d));
+        assert_eq!(symbols.lookup_symbol_from(&ctx, user_fn, &name), Some(d));
+    }
+    assert_eq!(t.lookup(&ctx, "user"), Some(user_fn));
+    assert_eq!(t.lookup(&ctx, "s300"), None);
+}
+
+/// A collection's table sees a symbol added after it was built once it is recorded there.
+#[test]
+fn collection_tables_record_added_symbols() {
+    let mut ctx = td::ctx();
+    let (m, body) = td::module(&mut ctx);
+    let (f, entry) = func(&mut ctx, body, "f", 0, 1);
+    let user = op(&mut ctx, entry, "test.pure", &[], 0, 2);
+    let mut symbols = SymbolTableCollection::new();
+    assert_eq!(symbols.lookup_symbol_from(&ctx, user, "f"), Some(f));
+    let (g, _) = func(&mut ctx, body, "g", 0, 3);
+    assert_eq!(
+        symbols.lookup_symbol_from(&ctx, user, "g"),
+        None,
+        "built before @g"
+    );
+    assert!(symbols.table_mut(&ctx, m).insert(&ctx, "g", g));
+    assert_eq!(symbols.lookup_symbol_from(&ctx, user, "g"), Some(g));
+    assert_eq!(symbols.table(&ctx, m).len(), 2);
 }
