@@ -160,6 +160,31 @@ fn custom_op_errors() {
 }
 
 #[test]
+fn custom_form_uses_are_located_when_reported() {
+    // A custom-form use keeps its text position; the location is made for the message.
+    let src = "\"t.use\"(%x) : (f32) -> ()\ntest.add %x : i32\n";
+    let (l, c, m) = parse_error(src);
+    assert_eq!(
+        (l, c, m.as_str()),
+        (
+            2,
+            10,
+            "use of value '%x' expects different type than prior uses: 'i32' vs 'f32'"
+        )
+    );
+    let mut ctx = ctx();
+    assert!(parse_source(&mut ctx, src, FILE).is_none());
+    let note = &ctx.diagnostics()[0].notes[0];
+    assert_eq!(ctx.file_line_col(note.loc), Some((FILE, 1, 9)));
+    // A forward reference through the custom form is reported at its first use.
+    let (l, c, m) = parse_error("\"t.r\"() ({\n  test.add %y, %y : i32\n}) : () -> ()\n");
+    assert_eq!(
+        (l, c, m.as_str()),
+        (2, 12, "use of undeclared SSA value name '%y'")
+    );
+}
+
+#[test]
 fn dialect_types_and_attributes_through_hooks() {
     let (l, c, m) = parse_error("\"t.a\"() : () -> !test.bogus<f32>\n");
     assert_eq!((l, c, m.as_str()), (1, 28, "unknown test type 'bogus'"));

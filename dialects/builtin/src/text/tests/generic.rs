@@ -154,6 +154,39 @@ fn forward_references_resolve() {
 }
 
 #[test]
+fn numbered_names_resolve_to_their_own_values() {
+    // Names with a number are kept by template and number (text/name_table.rs): `%v12` and
+    // `%v012` differ, as do `%w1a` and `%w1b`; numbers far past the others, and those of more
+    // than 9 digits, are hashed, before and after the vector reaches them.
+    let src = r#"
+%v012 = "t.d"() : () -> i16
+%v12 = "t.d"() : () -> i32
+%w1a = "t.d"() : () -> i64
+%w1b = "t.d"() : () -> f32
+%v999999 = "t.d"() : () -> f64
+%v4000000000 = "t.d"() : () -> f16
+%v0 = "t.d"() : () -> i8
+"t.use"(%v012, %v12, %w1a, %w1b, %v999999, %v4000000000, %v0, %v2000) : (i16, i32, i64, f32, f64, f16, i8, i1) -> ()
+%v2000 = "t.d"() : () -> i1
+"#;
+    let mut c = ctx();
+    let m = parse(&mut c, src);
+    let ops = c.block_op_vec(crate::builtin::module_body(&c, m));
+    let use_op = ops[7];
+    for (k, def) in [0, 1, 2, 3, 4, 5, 6, 8].into_iter().enumerate() {
+        assert_eq!(c.operand(use_op, k), c.result(ops[def], 0), "operand {k}");
+    }
+    // In one isolated scope a name is defined once, whichever table holds it.
+    let (l, col, m) = parse_error(
+        "%v999999 = \"t.d\"() : () -> i32\n%v1 = \"t.d\"() : () -> i32\n%v999999 = \"t.d\"() : () -> i32\n",
+    );
+    assert_eq!(
+        (l, col, m.as_str()),
+        (3, 1, "redefinition of SSA value '%v999999'")
+    );
+}
+
+#[test]
 fn sibling_regions_reuse_names_and_unregistered_ops_see_outer_names() {
     let src = r#"
 %outer = "t.d"() : () -> i32
