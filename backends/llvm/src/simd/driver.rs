@@ -5,7 +5,7 @@
 //! lowest failing lane's: see `errors`); else it returns 0 after the last group.
 
 use super::uniform::Info;
-use super::{lane_ids, ln_mut, splat, Lanes};
+use super::{ln_mut, Lanes};
 use crate::codegen::{Gen, R};
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{IntValue, PointerValue, VectorValue};
@@ -17,7 +17,7 @@ use std::collections::HashMap;
 /// `first` < `last` is already known) as the group loop; `first` and `last` are the function's
 /// parameters. Ends with the function's returns.
 ///
-/// The body is emitted twice. The full groups (`t0 + W <= last`) run the first copy, every
+/// The body is emitted twice (once if it holds a loop: see `has_loop`). The full groups (`t0 + W <= last`) run the first copy, every
 /// lane alive: its masks are constants LLVM folds away (contiguous loads and stores become
 /// plain vector loads and stores, the lane tests of checks disappear). A check failing there
 /// before the group had any effect restarts the group in the second copy, the partial group's,
@@ -61,26 +61,29 @@ pub(crate) fn emit_task<'ctx>(
     g.ck(g.b.build_conditional_branch(is_full, full, tail_check))?;
     g.b.position_at_end(full);
     let ones = all_ones(g, w);
-    let restarts = group(
-        g,
-        &task,
-        &info,
-        (alive, failed),
-        t0,
-        ones,
-        Some(partial),
-        (fail_bb, full_next),
-    )?;
+    let restarts = if has_loop(g, &task) {
+        // The body once: a full group goes straight to the partial group's code.
+        g.ck(g.b.build_unconditional_branch(partial))?;
+        vec![full]
+    } else {
+        group(
+            g,
+            &task,
+            &info,
+            (alive, failed),
+            t0,
+            ones,
+            Some(partial),
+            (fail_bb, full_next),
+        )?
+    };
     g.b.position_at_end(full_next);
     let next = g.ck(g.b.build_int_add(t0, step, "t0.next"))?;
     phi.add_incoming(&[(&next, full_next)]);
     g.ck(g.b.build_unconditional_branch(full_check))?;
     // The last group's lanes, those below `last`, if any.
     g.b.position_at_end(tail_check);
-    // (The SIMT state of the full groups' emission is still there for splat and lane_ids.)
-    let rems = splat(g, rem.into())?;
-    let ids = lane_ids(g, i64t);
-    let in_range = g.ck(g.b.build_int_compare(IntPredicate::SLT, ids, rems, "lanes"))?;
+    let in_range = lanes_below(g, w, rem)?;
     let more = g.ck(g.b.build_int_compare(IntPredicate::SLT, t0, last, "more"))?;
     g.ck(g.b.build_conditional_branch(more, partial, done))?;
     // The partial group: the last one, or a restarted full one (`redo`).
@@ -172,6 +175,35 @@ fn group<'ctx>(
         .b
         .build_conditional_branch(f.into_int_value(), fail_bb, next))?;
     Ok(std::mem::take(&mut ln_mut(g).restarts))
+}
+
+/// Whether the task's body holds a loop. Such a body is emitted once (every group runs the
+/// partial group's code, as before the split): it would double the compile time of the
+/// kernels that take longest to compile (a gradient's adstack loops: +48% over examples/ to
+/// object code) for groups whose masks cost little beside their loops.
+fn has_loop(g: &Gen<'_, '_>, task: &lw::TaskOp) -> bool {
+    g.ir.walk_pre_order(task.0)
+        .iter()
+        .any(|&op| matches!(g.ir.name(op), lw::FOR_OP | lw::WHILE_OP))
+}
+
+/// `<W x i1>`: lane l is below `rem` (i64).
+fn lanes_below<'ctx>(g: &Gen<'_, 'ctx>, w: u32, rem: IntValue<'ctx>) -> R<VectorValue<'ctx>> {
+    let i64t = g.i64();
+    let vt = i64t.vec_type(w);
+    let i32t = g.llcx.i32_type();
+    let one = g.ck(g
+        .b
+        .build_insert_element(vt.get_poison(), rem, i32t.const_zero(), "one"))?;
+    let zeros = i32t.vec_type(w).const_zero();
+    let rems = g.ck(g
+        .b
+        .build_shuffle_vector(one, vt.get_poison(), zeros, "splat"))?;
+    let ids: Vec<IntValue> = (0..w)
+        .map(|l| i64t.const_int(u64::from(l), false))
+        .collect();
+    let ids = inkwell::types::VectorType::const_vector(&ids);
+    g.ck(g.b.build_int_compare(IntPredicate::SLT, ids, rems, "lanes"))
 }
 
 /// `<W x i1>` all true.
