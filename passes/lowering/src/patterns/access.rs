@@ -37,10 +37,11 @@ pub fn stored_value(em: &mut Em, v: Value, p: Value) -> Value {
     }
 }
 
-/// The shape and element type of field `field` (an error when the op names no field).
-pub fn field_info(em: &Em, op: OpId, field: &str) -> R<(Vec<i64>, Type)> {
+/// The shape, element type and declaration (`qd.field` op) of field `field` (an error when the
+/// op names no field).
+pub fn field_info(em: &Em, op: OpId, field: &str) -> R<(Vec<i64>, Type, OpId)> {
     match em.facts.field(em.ctx(), op, field) {
-        Some(f) => Ok((f.shape(em.ctx()), f.elem(em.ctx()))),
+        Some(f) => Ok((f.shape(em.ctx()), f.elem(em.ctx()), f.0)),
         None => Err(em.error(format!(
             "'{}' refers to unknown field @{field}",
             em.ctx().name(op)
@@ -49,10 +50,12 @@ pub fn field_info(em: &Em, op: OpId, field: &str) -> R<(Vec<i64>, Type)> {
 }
 
 /// A field element: `(pointer to it, element type)`; `grad` addresses the adjoint buffer.
-/// `indices` are the access's (converted) index operands.
+/// `indices` are the access's (converted) index operands; `decl` is the field's declaration
+/// (one per name, so it stands for the name in what is remembered).
 pub fn field_element(
     em: &mut Em,
     field: &str,
+    decl: OpId,
     shape: &[i64],
     elem: Type,
     grad: bool,
@@ -71,7 +74,7 @@ pub fn field_element(
         global_ptr(ctx, st)
     });
     let key = InvKey::FieldPtr {
-        field: field.to_string(),
+        decl,
         grad,
         ty: stored,
     };

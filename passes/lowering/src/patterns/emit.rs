@@ -38,14 +38,15 @@ pub struct Em<'r, 'a> {
 }
 
 /// An invariant the patterns ask for often, as [`Em`] remembers it per task: what it computes.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum InvKey {
     /// An integer constant of a type.
     Int(i64, Type),
     /// The zero of a float type.
     FloatZero(Type),
-    /// `lowered.field_ptr` of a field (its adjoint when `grad`), of a pointer type.
-    FieldPtr { field: String, grad: bool, ty: Type },
+    /// `lowered.field_ptr` of a field (its adjoint when `grad`), of a pointer type: the field
+    /// by its declaration, which names it.
+    FieldPtr { decl: OpId, grad: bool, ty: Type },
     /// `lowered.adstack_row`.
     AdstackRow,
     /// `lowered.adstack_stride` of a heap.

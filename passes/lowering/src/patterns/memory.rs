@@ -43,8 +43,8 @@ fn atomic(em: &mut Em, kind: AtomicKind, v: Value, p: Value) -> Value {
 
 pub fn field_load(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     let name = LoadOp(op).field_name(em.ctx()).to_string();
-    let (shape, elem) = field_info(em, op, &name)?;
-    let (p, elem) = field_element(em, &name, &shape, elem, false, operands)?;
+    let (shape, elem, decl) = field_info(em, op, &name)?;
+    let (p, elem) = field_element(em, &name, decl, &shape, elem, false, operands)?;
     let v = load_elem(em, p, elem);
     em.rw.replace_op(op, &[v]);
     Ok(())
@@ -52,8 +52,8 @@ pub fn field_load(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 
 pub fn field_store(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     let name = StoreOp(op).field_name(em.ctx()).to_string();
-    let (shape, elem) = field_info(em, op, &name)?;
-    let (p, _) = field_element(em, &name, &shape, elem, false, &operands[1..])?;
+    let (shape, elem, decl) = field_info(em, op, &name)?;
+    let (p, _) = field_element(em, &name, decl, &shape, elem, false, &operands[1..])?;
     let v = stored_value(em, operands[0], p);
     store(em, v, p);
     em.rw.erase_op(op);
@@ -64,12 +64,12 @@ pub fn field_atomic(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     let a = AtomicOp(op);
     let name = a.field_name(em.ctx()).to_string();
     let kind = a.kind(em.ctx());
-    let (shape, elem) = field_info(em, op, &name)?;
+    let (shape, elem, decl) = field_info(em, op, &name)?;
     // Atomics on i1 would need a read-modify-write of a byte the devices do not have.
     if matches!(em.ctx().type_data(elem), TypeData::Integer { width: 1, .. }) {
         return Err(em.error("cannot lower an atomic on an i1 element"));
     }
-    let (p, _) = field_element(em, &name, &shape, elem, false, &operands[1..])?;
+    let (p, _) = field_element(em, &name, decl, &shape, elem, false, &operands[1..])?;
     let old = atomic(em, kind, operands[0], p);
     if em.ctx().num_results(op) > 0 {
         em.rw.replace_op(op, &[old]);
@@ -137,8 +137,8 @@ pub fn ndarray_shape(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 
 pub fn load_field_adjoint(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     let name = LoadFieldAdjointOp(op).field_name(em.ctx()).to_string();
-    let (shape, elem) = field_info(em, op, &name)?;
-    let (p, elem) = field_element(em, &name, &shape, elem, true, operands)?;
+    let (shape, elem, decl) = field_info(em, op, &name)?;
+    let (p, elem) = field_element(em, &name, decl, &shape, elem, true, operands)?;
     let v = load_elem(em, p, elem);
     em.rw.replace_op(op, &[v]);
     Ok(())
@@ -149,8 +149,8 @@ pub fn write_field_adjoint(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     let w = FieldAdjointWriteOp(op);
     let name = w.field_name(em.ctx()).to_string();
     let accumulate = w.is_accumulate(em.ctx());
-    let (shape, elem) = field_info(em, op, &name)?;
-    let (p, _) = field_element(em, &name, &shape, elem, true, &operands[1..])?;
+    let (shape, elem, decl) = field_info(em, op, &name)?;
+    let (p, _) = field_element(em, &name, decl, &shape, elem, true, &operands[1..])?;
     if accumulate {
         atomic(em, AtomicKind::Add, operands[0], p);
     } else {
