@@ -62,9 +62,45 @@ pub(crate) struct OpData {
     pub(crate) attributes: List,
     pub(crate) loc: Location,
     pub(crate) parent: Option<BlockId>,
-    pub(crate) prev: Option<OpId>,
-    pub(crate) next: Option<OpId>,
     pub(crate) alive: bool,
+}
+
+/// An op's neighbours in its block, kept apart from [`OpData`] in [`Context::links`]: walking a
+/// block follows these links one load after another, and at 8 bytes an op the links of a
+/// million-op kernel stay in cache, so a walk's chain of dependent loads does not wait on
+/// memory for each op even where ops are not laid out in walk order (a region op is created
+/// after its body).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct OpLinks {
+    prev: u32,
+    next: u32,
+}
+
+impl OpLinks {
+    const NONE: u32 = u32::MAX;
+    pub(crate) const DETACHED: OpLinks = OpLinks {
+        prev: Self::NONE,
+        next: Self::NONE,
+    };
+
+    fn get(raw: u32) -> Option<OpId> {
+        (raw != Self::NONE).then_some(OpId(raw))
+    }
+    fn raw(op: Option<OpId>) -> u32 {
+        op.map_or(Self::NONE, |o| o.0)
+    }
+    pub(crate) fn prev(self) -> Option<OpId> {
+        Self::get(self.prev)
+    }
+    pub(crate) fn next(self) -> Option<OpId> {
+        Self::get(self.next)
+    }
+    pub(crate) fn set_prev(&mut self, op: Option<OpId>) {
+        self.prev = Self::raw(op);
+    }
+    pub(crate) fn set_next(&mut self, op: Option<OpId>) {
+        self.next = Self::raw(op);
+    }
 }
 
 #[derive(Clone, Debug, Default)]
@@ -78,7 +114,8 @@ pub(crate) struct BlockData {
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RegionData {
-    pub(crate) blocks: Vec<BlockId>,
+    /// In [`Context::block_pool`].
+    pub(crate) blocks: List,
     pub(crate) parent: Option<OpId>,
 }
 
@@ -94,6 +131,8 @@ pub(crate) struct DialectEntry {
 /// Owns every IR entity. Read with `&Context`, mutate with `&mut Context`.
 pub struct Context {
     pub(crate) ops: Vec<OpData>,
+    /// Indexed like `ops`.
+    pub(crate) links: Vec<OpLinks>,
     pub(crate) blocks: Vec<BlockData>,
     pub(crate) regions: Vec<RegionData>,
     pub(crate) values: Vec<ValueData>,
@@ -127,6 +166,7 @@ impl Context {
     pub fn new() -> Self {
         let mut ctx = Context {
             ops: Vec::new(),
+            links: Vec::new(),
             blocks: Vec::new(),
             regions: Vec::new(),
             values: Vec::new(),
@@ -227,6 +267,7 @@ impl Context {
         &self.op_names[name.index()].name
     }
 
+    #[inline]
     pub fn op_name_info(&self, name: OpName) -> Option<&OpInfo> {
         self.op_names[name.index()].info.map(|i| &self.op_infos[i])
     }

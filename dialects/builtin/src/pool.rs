@@ -1,6 +1,6 @@
 //! Lists of many entities stored in one vector (Cranelift's `ListPool`): an op's operands,
-//! results, attributes and a value's uses live in pools of the [`crate::Context`], each entity
-//! holding a [`List`] (start, length) into one. A walk over ops then reads a few contiguous
+//! results, attributes, a region's blocks and a value's uses live in pools of the
+//! [`crate::Context`], each entity holding a [`List`] (start, length) into one. A walk over ops then reads a few contiguous
 //! vectors in creation order instead of a heap allocation per op, and creating an op allocates
 //! nothing in the common case.
 //!
@@ -86,10 +86,12 @@ impl<T: Copy> ListPool<T> {
         to
     }
 
+    #[inline]
     pub(crate) fn get(&self, list: List) -> &[T] {
         &self.data[list.start as usize..][..list.len()]
     }
 
+    #[inline]
     pub(crate) fn get_mut(&mut self, list: List) -> &mut [T] {
         &mut self.data[list.start as usize..][..list.len()]
     }

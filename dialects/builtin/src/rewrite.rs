@@ -321,7 +321,7 @@ impl<'c> Rewriter<'c> {
 
     /// Moves every block of `from` into `to`, before block `before` (at the end when `None`).
     pub fn inline_region_before(&mut self, from: RegionId, to: RegionId, before: Option<BlockId>) {
-        let moved = std::mem::take(&mut self.ctx.regions[from.index()].blocks);
+        let moved = self.ctx.take_region_block_vec(from);
         let at = match before {
             Some(b) => self
                 .ctx
@@ -334,9 +334,9 @@ impl<'c> Rewriter<'c> {
         for &b in &moved {
             self.ctx.blocks[b.index()].parent = Some(to);
         }
-        self.ctx.regions[to.index()]
-            .blocks
-            .splice(at..at, moved.iter().copied());
+        let mut blocks = self.ctx.region_blocks(to).to_vec();
+        blocks.splice(at..at, moved.iter().copied());
+        self.ctx.set_region_block_list(to, &blocks);
         for b in moved {
             self.notify(|l, ctx| l.notify_block_inserted(ctx, b));
         }
