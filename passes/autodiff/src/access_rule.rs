@@ -24,6 +24,7 @@
 
 use crate::activity::Activity;
 use crate::dependence::{iv_range, may_meet, Affine, Rel, Var};
+use crate::field_set::field_ident;
 use crate::needs::replay_needed;
 use crate::structure::{kernel_ops, parallel_ancestor};
 use qd_frontend::{
@@ -32,13 +33,14 @@ use qd_frontend::{
 };
 use qd_ir::fast_hash::FastMap;
 use qd_ir::text::loc_to_string;
-use qd_ir::{Context, Diagnostic, OpId, Value, ValueDef};
+use qd_ir::{Context, Diagnostic, Ident, OpId, Value, ValueDef};
 use std::collections::HashMap;
 
-/// The memory an access addresses.
+/// The memory an access addresses: a field by the identifier its reference holds (None: no
+/// reference), which costs no copy or hash of its name.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 enum Target {
-    Field(String),
+    Field(Option<Ident>),
     Ndarray(Value),
 }
 
@@ -90,9 +92,8 @@ fn accesses(ctx: &Context, kernel: KernelOp) -> (Vec<Access>, Vec<Access>) {
         };
         match ctx.name(op) {
             LOAD_OP => {
-                let l = LoadOp(op);
-                let t = Target::Field(l.field_name(ctx).to_string());
-                reads.push(access(t, l.indices(ctx)));
+                let t = Target::Field(field_ident(ctx, op));
+                reads.push(access(t, LoadOp(op).indices(ctx)));
             }
             NDARRAY_LOAD_OP => {
                 let l = NdarrayLoadOp(op);
@@ -101,7 +102,7 @@ fn accesses(ctx: &Context, kernel: KernelOp) -> (Vec<Access>, Vec<Access>) {
             _ => {
                 if let Some(w) = global_write(ctx, op) {
                     let t = match w.target {
-                        WriteTarget::Field(f) => Target::Field(f.to_string()),
+                        WriteTarget::Field(_) => Target::Field(field_ident(ctx, op)),
                         WriteTarget::Ndarray(a) => Target::Ndarray(a),
                     };
                     writes.push(access(t, w.indices));
@@ -351,7 +352,7 @@ fn place(ctx: &Context, op: OpId) -> String {
 /// How a diagnostic names the memory an access addresses.
 fn describe(ctx: &Context, a: &Access) -> String {
     match &a.target {
-        Target::Field(f) => format!("@{f}"),
+        Target::Field(f) => format!("@{}", f.map_or("", |f| ctx.ident_str(f))),
         Target::Ndarray(v) => match ctx.value_def(*v) {
             ValueDef::BlockArg { index, .. } => format!("ndarray argument #{index}"),
             ValueDef::OpResult { .. } => "an ndarray".to_string(),

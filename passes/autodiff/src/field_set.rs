@@ -68,10 +68,15 @@ impl FieldSet {
     /// Whether the field `op` accesses (its `field` reference: a load, store or atomic) is in
     /// the set.
     pub(crate) fn has_field_of(&self, ctx: &Context, op: OpId) -> bool {
-        match ctx.prop(op, "field").map(|a| ctx.attr_data(a)) {
-            Some(AttrData::SymbolRef { root, .. }) => self.contains_ident(*root),
-            _ => false,
-        }
+        field_ident(ctx, op).is_some_and(|id| self.contains_ident(id))
+    }
+}
+
+/// The identifier of the field `op` accesses: the root of its `field` reference.
+pub(crate) fn field_ident(ctx: &Context, op: OpId) -> Option<Ident> {
+    match ctx.prop(op, "field").map(|a| ctx.attr_data(a)) {
+        Some(AttrData::SymbolRef { root, .. }) => Some(*root),
+        _ => None,
     }
 }
 
