@@ -1,8 +1,8 @@
 //! Lists of many entities stored in one vector (Cranelift's `ListPool`): an op's operands,
 //! results, attributes, a region's blocks and a value's uses live in pools of the
-//! [`crate::Context`], each entity holding a [`List`] (start, length) into one. A walk over ops then reads a few contiguous
-//! vectors in creation order instead of a heap allocation per op, and creating an op allocates
-//! nothing in the common case.
+//! [`crate::Context`], each entity holding a [`List`] (start, length) into one. A walk over ops
+//! then reads a few contiguous vectors in creation order instead of a heap allocation per op,
+//! and creating an op allocates nothing in the common case.
 //!
 //! A list of length `n` occupies a block of `n.next_power_of_two()` slots: pushing past that
 //! moves the list to a block of the next size, and removing down to a power of two moves it to
