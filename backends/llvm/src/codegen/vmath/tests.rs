@@ -662,6 +662,52 @@ fn vmath_f32_exhaustive() {
     }
 }
 
+/// f32 exp and exp2 (their own f64 code, `exp_log::exp_f32`): within 0.501 ulp of the exact
+/// value on every 127th f32 of the range where the result is finite and nonzero (subnormal
+/// results included), as glibc's expf and exp2f (0.502), which the interpreter calls; the
+/// number of results that differ from glibc's is printed.
+#[test]
+fn vmath_f32_exp_within_half_ulp() {
+    extern "C" {
+        fn expf(x: f32) -> f32;
+        fn exp2f(x: f32) -> f32;
+    }
+    type Case = (
+        &'static str,
+        fn(f64) -> f64,
+        unsafe extern "C" fn(f32) -> f32,
+        f32,
+        f32,
+    );
+    let cases: [Case; 2] = [
+        (names::EXP, f64::exp, expf, -104.0, 89.0),
+        (names::EXP2, f64::exp2, exp2f, -150.0, 128.0),
+    ];
+    for (name, reference, glibc, lo, hi) in cases {
+        let mut xs: Vec<f64> = (0..hi.to_bits())
+            .step_by(127)
+            .chain((0x8000_0000..lo.to_bits()).step_by(127))
+            .map(|b| f64::from(f32::from_bits(b)))
+            .collect();
+        let mut cols = vec![std::mem::take(&mut xs)];
+        pad(&mut cols, 16);
+        let got = run(name, true, Some(16), &cols);
+        let (mut worst, mut at, mut differ) = (0.0f64, 0.0, 0usize);
+        for (&x, &g) in cols[0].iter().zip(&got) {
+            let e = err(true, g, reference(x));
+            if e > worst || e.is_nan() {
+                (worst, at) = (e, x);
+            }
+            differ += usize::from(g as f32 != unsafe { glibc(x as f32) });
+        }
+        println!(
+            "{name} f32: {} points, max {worst:.4} ulp at {at:e}, {differ} differ from glibc",
+            got.len()
+        );
+        assert!(worst <= 0.501, "{name} f32: {worst} ulp at {at:e}");
+    }
+}
+
 #[test]
 fn vmath_rejects_bad_operands() {
     let llcx = Context::create();
