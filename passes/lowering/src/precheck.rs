@@ -115,7 +115,7 @@ impl Check<'_, '_> {
         let mut work = vec![lb];
         while let Some(b) = work.pop() {
             for o in ctx.block_ops(b) {
-                if !ctx.operands(o).all(|v| self.operand_ok(v)) || !self.op_cannot_fail(o) {
+                if !ctx.operands(o).all(|v| self.operand_ok(b, v)) || !self.op_cannot_fail(o) {
                     return false;
                 }
                 if ctx.name(o) == qd::RANGE_FOR_OP {
@@ -132,17 +132,17 @@ impl Check<'_, '_> {
         true
     }
 
-    /// An operand defined in the loop (by an op or as a block argument of a block in it) or a
-    /// scalar kernel argument.
-    fn operand_ok(&self, v: Value) -> bool {
+    /// An operand (of an op of block `at`) defined in the loop (by an op or as a block argument
+    /// of a block in it) or a scalar kernel argument. Most are defined in `at` itself: that is
+    /// asked first, without a lookup.
+    fn operand_ok(&self, at: BlockId, v: Value) -> bool {
         let ctx = self.ctx;
+        let inside = |b: BlockId| b == at || self.inside.contains(&b);
         match ctx.value_def(v) {
             ValueDef::BlockArg { block, .. } => {
-                self.inside.contains(&block) || (block == self.kbody && scalar(ctx, v))
+                inside(block) || (block == self.kbody && scalar(ctx, v))
             }
-            ValueDef::OpResult { op, .. } => ctx
-                .parent_block(op)
-                .is_some_and(|b| self.inside.contains(&b)),
+            ValueDef::OpResult { op, .. } => ctx.parent_block(op).is_some_and(inside),
         }
     }
 
