@@ -29,6 +29,7 @@ pub mod pass;
 mod select_store;
 mod size_expr_capture;
 mod value_bound;
+pub mod walk;
 mod while_bound;
 
 pub use minimize_tape::{minimize_tape_pass_info, MinimizeTapePass};

@@ -31,6 +31,7 @@
 //! elided, and `convert-qd-to-lowered` drops it, so that it costs no heap and no check on a
 //! device. A stack that fails the condition, or whose uses are not understood, is kept as it is.
 
+use crate::walk::ops_named;
 use qd_adstack::{
     AllocaOp, StackType, ACC_ADJOINT_OP, ALLOCA_OP, LOAD_TOP_ADJ_OP, LOAD_TOP_OP, MAX_SIZE, POP_OP,
     PUSH_OP, SIZE_EXPR,
@@ -294,12 +295,15 @@ impl Pass for MinimizeTapePass {
         DESCRIPTION
     }
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
-        let allocas: Vec<OpId> = ctx
-            .walk_pre_order(op)
+        let allocas: Vec<OpId> = ops_named(ctx, op, ALLOCA_OP)
             .into_iter()
-            .filter(|&o| ctx.name(o) == ALLOCA_OP && !AllocaOp(o).is_primal_elided(ctx))
+            .filter(|&o| !AllocaOp(o).is_primal_elided(ctx))
             .collect();
         let mut changed = false;
+        // A scope with no stack to elide needs no positions (a walk over every op).
+        if allocas.is_empty() {
+            return Ok(PassOutcome::changed(false));
+        }
         let mut positions = Positions::spanning(ctx, op);
         for a in allocas {
             match elidable_in(ctx, a, &mut positions) {

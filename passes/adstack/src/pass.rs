@@ -15,6 +15,7 @@ use crate::bellman_ford::{max_depth_in, Phase1};
 use crate::index::SizingIndex;
 use crate::size_expr_capture::capture;
 use crate::value_bound::Unbounded;
+use crate::walk::ops_named;
 use qd_adstack::size_expr::SizeExpr;
 use qd_adstack::{stack_id_of, AllocaOp, ALLOCA_OP, MAX_SIZE, SIZE_EXPR};
 use qd_frontend::KERNEL_OP;
@@ -64,10 +65,9 @@ impl DetermineAdStackSize {
 /// The `adstack.alloca` ops of `scope` in pre-order, without those of kernels nested in it: the
 /// stacks whose ids must be unique together.
 pub fn kernel_allocas(ctx: &Context, scope: OpId) -> Vec<OpId> {
-    ctx.walk_pre_order(scope)
+    ops_named(ctx, scope, ALLOCA_OP)
         .into_iter()
-        .filter(|&o| ctx.name(o) == ALLOCA_OP && ctx.num_results(o) == 1)
-        .filter(|&o| id_scope(ctx, o) == scope)
+        .filter(|&o| ctx.num_results(o) == 1 && id_scope(ctx, o) == scope)
         .collect()
 }
 
@@ -168,10 +168,9 @@ impl Pass for DetermineAdStackSize {
         DESCRIPTION
     }
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
-        let allocas: Vec<OpId> = ctx
-            .walk_pre_order(op)
+        let allocas: Vec<OpId> = ops_named(ctx, op, ALLOCA_OP)
             .into_iter()
-            .filter(|&o| ctx.name(o) == ALLOCA_OP && ctx.num_results(o) == 1)
+            .filter(|&o| ctx.num_results(o) == 1)
             .collect();
         let mut sized = Vec::with_capacity(allocas.len());
         // Built once, for every stack; nothing changes the IR until every stack is sized.

@@ -6,6 +6,7 @@
 use crate::simplify::{simplify, Limits, DEFAULT_ITER_LIMIT, DEFAULT_NODE_LIMIT};
 use qd_adstack::size_expr::SizeExpr;
 use qd_adstack::{ALLOCA_OP, MAX_SIZE, SIZE_EXPR};
+use qd_adstack_passes::walk::ops_named;
 use qd_ir::{Context, Diagnostic, OpId};
 use qd_pass::{OptionDecl, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
 
@@ -75,10 +76,7 @@ impl Pass for SimplifySizeExpr {
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
         let mut bounds = Vec::new();
         let mut errors = Vec::new();
-        for a in ctx.walk_pre_order(op) {
-            if ctx.name(a) != ALLOCA_OP {
-                continue;
-            }
+        for a in ops_named(ctx, op, ALLOCA_OP) {
             let Some(attr) = ctx.prop(a, SIZE_EXPR) else {
                 continue;
             };
