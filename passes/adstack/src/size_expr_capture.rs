@@ -215,9 +215,14 @@ impl Capture<'_> {
                 POP_OP => Effect::pop(),
                 // A region that only pops never rises above its start and ends no higher: where
                 // its exact effect cannot be had, (0, 0) bounds it.
-                _ if !self.holds_push.contains(&op) => {
+                IF_OP | RANGE_FOR_OP | STRUCT_FOR_OP | WHILE_OP
+                    if !self.holds_push.contains(&op) =>
+                {
                     self.compound(op).unwrap_or_else(|_| Effect::zero())
                 }
+                // An op `compound` does not model, holding no push: its error read as no effect,
+                // as above, without building the error's message for every plain op.
+                _ if !self.holds_push.contains(&op) => Effect::zero(),
                 _ => self.compound(op)?,
             };
             parts.push(t);
