@@ -623,6 +623,32 @@ fn vmath_vector_code_calls_no_libm() {
     }
 }
 
+/// The largest error in ulps (and where) of f32 `name`, 16 lanes at a time, over every f32
+/// whose bits are in one of `ranges` (half-open), against `reference` in f64.
+fn worst_over_bits(name: &str, reference: fn(f64) -> f64, ranges: &[(u32, u32)]) -> (f64, f32) {
+    let (mut worst, mut at) = (0.0f64, 0.0f32);
+    with_kernel(name, true, Some(16), |k| {
+        let mut xs = [0.0f32; 16];
+        let mut out = [0.0f32; 16];
+        for &(start, end) in ranges {
+            for base in (start..end).step_by(16) {
+                for (i, x) in xs.iter_mut().enumerate() {
+                    *x = f32::from_bits((base + i as u32).min(end - 1));
+                }
+                let p = xs.as_ptr() as *const u8;
+                unsafe { k(p, p, p, out.as_mut_ptr() as *mut u8) };
+                for i in 0..16 {
+                    let e = err(true, f64::from(out[i]), reference(f64::from(xs[i])));
+                    if e > worst || e.is_nan() {
+                        (worst, at) = (e, xs[i]);
+                    }
+                }
+            }
+        }
+    });
+    (worst, at)
+}
+
 /// Every f32 of the f32 paths: sin and cos below their limit, tanh below its polynomial's (all
 /// lanes of a vector there), against the f64 libm result: max 1 ulp. The functions are
 /// symmetric in the sign of x (every op of the paths is). Long (2.4 billion inputs per
@@ -638,25 +664,7 @@ fn vmath_f32_exhaustive() {
         (names::TANH, f64::tanh, super::tanh::NEAR32),
     ];
     for (name, reference, limit) in cases {
-        let end = limit.to_bits();
-        let (mut worst, mut at) = (0.0f64, 0.0f32);
-        with_kernel(name, true, Some(16), |k| {
-            let mut xs = [0.0f32; 16];
-            let mut out = [0.0f32; 16];
-            for base in (0..end).step_by(16) {
-                for (i, x) in xs.iter_mut().enumerate() {
-                    *x = f32::from_bits((base + i as u32).min(end - 1));
-                }
-                let p = xs.as_ptr() as *const u8;
-                unsafe { k(p, p, p, out.as_mut_ptr() as *mut u8) };
-                for i in 0..16 {
-                    let e = err(true, f64::from(out[i]), reference(f64::from(xs[i])));
-                    if e > worst || e.is_nan() {
-                        (worst, at) = (e, xs[i]);
-                    }
-                }
-            }
-        });
+        let (worst, at) = worst_over_bits(name, reference, &[(0, limit.to_bits())]);
         println!("{name}: max {worst} ulp at {at:e} over [0, {limit})");
         assert!(worst <= 1.0, "{name}: {worst} ulp at {at:e}");
     }
@@ -720,26 +728,8 @@ fn vmath_f32_exp_exhaustive() {
         (names::EXP2, f64::exp2, -150.0, 128.0),
     ];
     for (name, reference, lo, hi) in cases {
-        let (mut worst, mut at) = (0.0f64, 0.0f32);
-        with_kernel(name, true, Some(16), |k| {
-            let mut xs = [0.0f32; 16];
-            let mut out = [0.0f32; 16];
-            for (start, end) in [(0, hi.to_bits()), (0x8000_0000, lo.to_bits())] {
-                for base in (start..end).step_by(16) {
-                    for (i, x) in xs.iter_mut().enumerate() {
-                        *x = f32::from_bits((base + i as u32).min(end - 1));
-                    }
-                    let p = xs.as_ptr() as *const u8;
-                    unsafe { k(p, p, p, out.as_mut_ptr() as *mut u8) };
-                    for i in 0..16 {
-                        let e = err(true, f64::from(out[i]), reference(f64::from(xs[i])));
-                        if e > worst || e.is_nan() {
-                            (worst, at) = (e, xs[i]);
-                        }
-                    }
-                }
-            }
-        });
+        let ranges = [(0, hi.to_bits()), (0x8000_0000, lo.to_bits())];
+        let (worst, at) = worst_over_bits(name, reference, &ranges);
         println!("{name}: max {worst} ulp at {at:e} over [{lo}, {hi}]");
         assert!(worst <= 0.501, "{name}: {worst} ulp at {at:e}");
     }
