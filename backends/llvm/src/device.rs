@@ -43,6 +43,7 @@ use crate::launch::{run_inline, run_range, Contexts, TaskCost};
 use crate::sites::Sites;
 use qd_ir::{Context, Diagnostic, Location};
 use qd_lowered::{TaskBound, TaskKind};
+use qd_runtime::adstack::host_heap::ensure_host_heap;
 use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
 use qd_runtime::device::KernelIr;
 use qd_runtime::{
@@ -100,13 +101,6 @@ pub struct CpuDevice {
     ctxs: Contexts,
     /// How many tasks were handed to the pool (the others ran on the calling thread).
     pool_runs: Arc<AtomicU64>,
-}
-
-fn heap_index(h: Heap) -> usize {
-    match h {
-        Heap::Float => 0,
-        Heap::Int => 1,
-    }
 }
 
 /// The address of a host buffer's first element.
@@ -214,40 +208,8 @@ impl CpuDevice {
 
     /// Bytes currently held by heap `h` (for tests: heaps are workers x stride).
     pub fn heap_bytes(&self, h: Heap) -> usize {
-        self.heaps[heap_index(h)].len() * 8
+        self.heaps[h.index()].len() * 8
     }
-}
-
-/// Makes `heap` (heap `h`) hold at least `bytes` (doubling, or exactly `bytes` when doubling
-/// cannot be allocated) and zeroes its first `bytes`.
-fn ensure_heap(
-    heap: &mut Vec<u64>,
-    kernel: &str,
-    h: Heap,
-    bytes: usize,
-) -> Result<(), RuntimeError> {
-    let words = bytes.div_ceil(8);
-    if words > heap.len() {
-        let doubled = words.max(heap.len().saturating_mul(2));
-        let mut fresh: Vec<u64> = Vec::new();
-        if fresh.try_reserve_exact(doubled).is_err() && fresh.try_reserve_exact(words).is_err() {
-            return Err(RuntimeError::device(
-                kernel,
-                format!(
-                    "cannot allocate the {} adstack heap of kernel @{kernel}: {bytes} bytes",
-                    h.name()
-                ),
-            ));
-        }
-        let cap = fresh.capacity();
-        fresh.resize(cap.min(doubled), 0);
-        // The old heap is dropped here: no task is running.
-        *heap = fresh;
-    }
-    if words > 0 {
-        heap[..words].fill(0);
-    }
-    Ok(())
 }
 
 impl Default for CpuDevice {
@@ -535,7 +497,7 @@ impl TaskRun<'_> {
             let bytes = layout
                 .heap_bytes(name, heap, rows)
                 .map_err(|e| at(e.to_string()))?;
-            ensure_heap(&mut self.heaps[heap_index(heap)], name, heap, bytes).map_err(Box::new)?;
+            ensure_host_heap(&mut self.heaps[heap.index()], name, heap, bytes).map_err(Box::new)?;
         }
         base[W_HEAP_FLOAT as usize] = self.heaps[0].as_mut_ptr() as u64;
         base[W_HEAP_INT as usize] = self.heaps[1].as_mut_ptr() as u64;

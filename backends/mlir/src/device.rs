@@ -28,6 +28,7 @@ use crate::export::{export_kernel, status, Param, TaskSig};
 use crate::pipeline::{lower_to_llvm, Jit};
 use qd_ir::{Context, Diagnostic, Location};
 use qd_lowered::{TaskBound, TaskKind};
+use qd_runtime::adstack::host_heap::ensure_host_heap;
 use qd_runtime::adstack::layout::{lowered_entry_bytes, Heap, HeapLayout};
 use qd_runtime::device::KernelIr;
 use qd_runtime::sites::Sites;
@@ -97,34 +98,6 @@ impl MlirCpuDevice {
     pub fn with_check_bounds(mut self, check_bounds: bool) -> Self {
         self.check_bounds = check_bounds;
         self
-    }
-
-    /// Makes heap `h` hold at least `bytes` and zeroes its first `bytes`.
-    fn ensure_heap(&mut self, kernel: &str, h: Heap, bytes: usize) -> Result<(), RuntimeError> {
-        let heap = &mut self.heaps[match h {
-            Heap::Float => 0,
-            Heap::Int => 1,
-        }];
-        let words = bytes.div_ceil(8);
-        if words > heap.len() {
-            let doubled = words.max(heap.len().saturating_mul(2));
-            let mut fresh: Vec<u64> = Vec::new();
-            if fresh.try_reserve_exact(doubled).is_err() && fresh.try_reserve_exact(words).is_err()
-            {
-                return Err(RuntimeError::device(
-                    kernel,
-                    format!(
-                        "cannot allocate the {} adstack heap of kernel @{kernel}: {bytes} bytes",
-                        h.name()
-                    ),
-                ));
-            }
-            let cap = fresh.capacity();
-            fresh.resize(cap.min(doubled), 0);
-            *heap = fresh;
-        }
-        heap[..words].fill(0);
-        Ok(())
     }
 }
 
@@ -278,7 +251,7 @@ impl MlirCpuDevice {
             let bytes = layout
                 .heap_bytes(&name, heap, 1)
                 .map_err(|e| at(e.to_string()))?;
-            self.ensure_heap(&name, heap, bytes)?;
+            ensure_host_heap(&mut self.heaps[heap.index()], &name, heap, bytes)?;
         }
         let mut meta: Vec<u64> = vec![layout.stride(Heap::Float), layout.stride(Heap::Int)];
         for &(id, _) in &task_stacks {

@@ -42,6 +42,14 @@ impl Heap {
         }
     }
 
+    /// 0 for `Float`, 1 for `Int`: the heap's slot in a device's pair of heaps.
+    pub fn index(self) -> usize {
+        match self {
+            Heap::Float => 0,
+            Heap::Int => 1,
+        }
+    }
+
     /// `float` or `int`, as lowered IR spells it.
     pub fn name(self) -> &'static str {
         match self {

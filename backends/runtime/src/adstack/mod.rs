@@ -34,6 +34,7 @@
 
 mod check;
 mod env;
+pub mod host_heap;
 pub mod layout;
 
 pub use env::LaunchEnv;
