@@ -37,14 +37,7 @@ impl DenseElements {
 
     /// Element `i` as 64-bit words (little-endian), zero-extended.
     pub fn element_words(&self, i: usize) -> Vec<u64> {
-        self.element(i)
-            .chunks(8)
-            .map(|c| {
-                let mut b = [0u8; 8];
-                b[..c.len()].copy_from_slice(c);
-                u64::from_le_bytes(b)
-            })
-            .collect()
+        bytes_to_words(self.element(i))
     }
 
     /// Elements of `elem_bits` bits each in `data`, made a splat when there is one or they are
@@ -69,6 +62,18 @@ impl DenseElements {
 /// Bytes that hold `bits` bits (at least one).
 pub fn bytes_for(bits: u32) -> usize {
     (bits as usize).div_ceil(8).max(1)
+}
+
+/// Little-endian `bytes` as 64-bit words, the last zero-extended.
+pub fn bytes_to_words(bytes: &[u8]) -> Vec<u64> {
+    bytes
+        .chunks(8)
+        .map(|c| {
+            let mut b = [0u8; 8];
+            b[..c.len()].copy_from_slice(c);
+            u64::from_le_bytes(b)
+        })
+        .collect()
 }
 
 /// The little-endian bytes of the low `bits` bits of `words`.

@@ -7,7 +7,7 @@ use super::attr_parser::NumLit;
 use super::lexer::Tok;
 use super::parser::Parser;
 use crate::attributes::AttrData;
-use crate::dense::{bytes_for, words_to_bytes, DenseElements};
+use crate::dense::{bytes_for, bytes_to_words, words_to_bytes, DenseElements};
 use crate::diagnostics::DiagResult;
 use crate::entity::{Attribute, Type};
 use crate::float::f64_to_native;
@@ -364,15 +364,7 @@ impl<'a, 'c> Parser<'a, 'c> {
         // Bits above the width in each element's last byte are dropped, as the type holds none.
         let mut data = Vec::with_capacity(raw.len());
         for chunk in raw.chunks(n) {
-            let words: Vec<u64> = chunk
-                .chunks(8)
-                .map(|c| {
-                    let mut b = [0u8; 8];
-                    b[..c.len()].copy_from_slice(c);
-                    u64::from_le_bytes(b)
-                })
-                .collect();
-            words_to_bytes(&words, bits, &mut data);
+            words_to_bytes(&bytes_to_words(chunk), bits, &mut data);
         }
         Ok(data)
     }

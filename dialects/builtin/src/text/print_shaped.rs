@@ -162,14 +162,7 @@ impl Printer<'_> {
 
     /// An integer or float element from its little-endian bytes.
     fn write_scalar_bytes(&mut self, bytes: &[u8], elem: Type) {
-        let words: Vec<u64> = bytes
-            .chunks(8)
-            .map(|c| {
-                let mut b = [0u8; 8];
-                b[..c.len()].copy_from_slice(c);
-                u64::from_le_bytes(b)
-            })
-            .collect();
+        let words = crate::dense::bytes_to_words(bytes);
         match self.ctx.type_data(elem) {
             TypeData::Float(k) => self.out.push_str(&float_fmt::format_bits(*k, words[0])),
             TypeData::Integer {
