@@ -54,7 +54,7 @@ pub use error::{Error, RuntimeError, RuntimeErrorKind};
 pub use grad::{Adjoints, GradientKernel};
 pub use memory::{
     AdstackOverflow, ExternalOwner, FieldInfo, FieldRef, FieldSlot, HostBuf, Memory, MemoryLimit,
-    Storage,
+    Storage, BLOCK_ALIGN,
 };
 pub use ndarray::{Ndarray, NdarrayId};
 pub use program::{adstack_overflow_error, signature, KernelId, ParamType, Program, ProgramConfig};

@@ -1,9 +1,11 @@
-//! [`HostBuf`]: the elements of one [`super::Storage`]: either a `Vec` of the runtime's own or
-//! memory someone else owns (a NumPy array), kept alive by an owner value the buffer holds and
-//! drops instead of freeing the memory. Kernels on host devices read and write either kind in
-//! place; only the owned kind can be replaced or grown (callers that need a new buffer make an
-//! owned one and, if the external memory must see the result, copy it back).
+//! [`HostBuf`]: the elements of one [`super::Storage`]: memory of the runtime's own (a
+//! [`ZeroedBlock`], cache-line aligned, from [`HostBuf::zeroed`]; or any `Vec`) or memory someone
+//! else owns (a NumPy array), kept alive by an owner value the buffer holds and drops instead of
+//! freeing the memory. Kernels on host devices read and write either kind in place; only the
+//! runtime's own can be replaced (callers that need a new buffer make one and, if the external
+//! memory must see the result, copy it back).
 
+use super::zeroed::ZeroedBlock;
 use std::any::Any;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
@@ -19,6 +21,12 @@ pub struct HostBuf<T> {
 
 enum Repr<T> {
     Owned(Vec<T>),
+    /// `len` elements at the start of the block (`len > 0`).
+    Block {
+        block: ZeroedBlock,
+        len: usize,
+        _elems: std::marker::PhantomData<T>,
+    },
     External {
         ptr: NonNull<T>,
         len: usize,
@@ -33,6 +41,50 @@ enum Repr<T> {
 unsafe impl<T: Send> Send for HostBuf<T> {}
 // SAFETY: as above; `&HostBuf` only gives `&[T]`.
 unsafe impl<T: Sync> Sync for HostBuf<T> {}
+
+/// Element types whose all-zero bit pattern is a valid value equal to `Default::default()`
+/// (false, 0, +0.0).
+///
+/// # Safety
+/// Implement only for such types: [`HostBuf::zeroed`] makes their values from zeroed bytes.
+pub(crate) unsafe trait ZeroBits: Copy {}
+unsafe impl ZeroBits for bool {}
+unsafe impl ZeroBits for i8 {}
+unsafe impl ZeroBits for i16 {}
+unsafe impl ZeroBits for i32 {}
+unsafe impl ZeroBits for i64 {}
+unsafe impl ZeroBits for u8 {}
+unsafe impl ZeroBits for u16 {}
+unsafe impl ZeroBits for u32 {}
+unsafe impl ZeroBits for u64 {}
+unsafe impl ZeroBits for f32 {}
+unsafe impl ZeroBits for f64 {}
+
+impl<T> HostBuf<T> {
+    /// `len` zeros in a [`ZeroedBlock`] (cache-line aligned, lazily zeroed when large), or an
+    /// error when the memory cannot be had (no abort). No zeros are written for a large block.
+    pub(crate) fn zeroed(len: usize) -> Result<HostBuf<T>, String>
+    where
+        T: ZeroBits,
+    {
+        let err = || format!("cannot allocate {len} elements of {} bytes", size_of::<T>());
+        let bytes = len.checked_mul(size_of::<T>()).ok_or_else(err)?;
+        if bytes == 0 {
+            return Ok(Vec::new().into());
+        }
+        if isize::try_from(bytes).is_err() {
+            return Err(err());
+        }
+        let block = ZeroedBlock::new(bytes).ok_or_else(err)?;
+        Ok(HostBuf {
+            repr: Repr::Block {
+                block,
+                len,
+                _elems: std::marker::PhantomData,
+            },
+        })
+    }
+}
 
 impl<T> HostBuf<T> {
     /// A buffer over `len` elements at `ptr` that `owner` keeps alive; `owner` is dropped when
@@ -70,6 +122,11 @@ impl<T> HostBuf<T> {
     pub fn as_slice(&self) -> &[T] {
         match &self.repr {
             Repr::Owned(v) => v,
+            // SAFETY: `len` zero-initialised (`ZeroBits`) or since written elements of the
+            // block, which is aligned for any element type; `&self` borrows it.
+            Repr::Block { block, len, .. } => unsafe {
+                std::slice::from_raw_parts(block.as_ptr().cast(), *len)
+            },
             // SAFETY: `from_external`'s contract: `len` valid elements that nothing else
             // touches while this borrow lives (a dangling, aligned pointer when `len == 0`).
             Repr::External { ptr, len, .. } => unsafe {
@@ -82,6 +139,10 @@ impl<T> HostBuf<T> {
         match &mut self.repr {
             Repr::Owned(v) => v,
             // SAFETY: as in `as_slice`; `&mut self` makes this the only borrow.
+            Repr::Block { block, len, .. } => unsafe {
+                std::slice::from_raw_parts_mut(block.as_ptr().cast(), *len)
+            },
+            // SAFETY: as in `as_slice`; `&mut self` makes this the only borrow.
             Repr::External { ptr, len, .. } => unsafe {
                 std::slice::from_raw_parts_mut(ptr.as_ptr(), *len)
             },
@@ -90,11 +151,11 @@ impl<T> HostBuf<T> {
 }
 
 impl<T: Clone> HostBuf<T> {
-    /// The elements as a `Vec`: the buffer itself when owned, a copy when external.
+    /// The elements as a `Vec`: the buffer itself when it is one, else a copy.
     pub fn into_vec(self) -> Vec<T> {
         match self.repr {
             Repr::Owned(v) => v,
-            Repr::External { .. } => self.as_slice().to_vec(),
+            Repr::Block { .. } | Repr::External { .. } => self.as_slice().to_vec(),
         }
     }
 }
@@ -120,10 +181,29 @@ impl<T> DerefMut for HostBuf<T> {
     }
 }
 
-/// A clone is always owned: a copy of the elements in memory of the runtime's own.
-impl<T: Clone> Clone for HostBuf<T> {
+/// A clone is always the runtime's own: a copy of the elements in a new block (cache-line
+/// aligned as `HostBuf::zeroed`'s), or in a `Vec` when no block can be had.
+impl<T: Copy> Clone for HostBuf<T> {
     fn clone(&self) -> Self {
-        self.as_slice().to_vec().into()
+        let src = self.as_slice();
+        let bytes = std::mem::size_of_val(src);
+        match (bytes > 0).then(|| ZeroedBlock::new(bytes)).flatten() {
+            Some(block) => {
+                // SAFETY: the block holds `bytes` bytes, aligned for any element type, and
+                // does not overlap `src`; after the copy it holds `src.len()` valid elements.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(src.as_ptr(), block.as_ptr().cast(), src.len())
+                };
+                HostBuf {
+                    repr: Repr::Block {
+                        block,
+                        len: src.len(),
+                        _elems: std::marker::PhantomData,
+                    },
+                }
+            }
+            None => src.to_vec().into(),
+        }
     }
 }
 

@@ -5,10 +5,12 @@
 mod host_buf;
 mod limit;
 mod storage;
+mod zeroed;
 
 pub use host_buf::{ExternalOwner, HostBuf};
 pub use limit::{available_bytes, MemoryLimit, AUTO_RESERVE_BYTES};
 pub use storage::Storage;
+pub use zeroed::BLOCK_ALIGN;
 
 use crate::error::Error;
 use crate::ndarray::{checked_num_elements, Ndarray, NdarrayId};

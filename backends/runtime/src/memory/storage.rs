@@ -1,7 +1,7 @@
 //! [`Storage`]: a typed, dense, row-major host buffer (one [`HostBuf`] per element type: memory
 //! of the runtime's own or external memory such as a NumPy array's).
 
-use super::host_buf::{ExternalOwner, HostBuf};
+use super::host_buf::{ExternalOwner, HostBuf, ZeroBits};
 use crate::value::{DType, Scalar};
 
 /// A typed buffer. i1 elements are `bool`s.
@@ -39,45 +39,9 @@ macro_rules! each {
     };
 }
 
-/// Element types whose all-zero bit pattern is a valid value equal to `Default::default()`
-/// (false, 0, +0.0).
-///
-/// # Safety
-/// Implement only for such types: [`zeroed`] builds vectors of them from zeroed bytes.
-unsafe trait ZeroBits: Copy {}
-unsafe impl ZeroBits for bool {}
-unsafe impl ZeroBits for i8 {}
-unsafe impl ZeroBits for i16 {}
-unsafe impl ZeroBits for i32 {}
-unsafe impl ZeroBits for i64 {}
-unsafe impl ZeroBits for u8 {}
-unsafe impl ZeroBits for u16 {}
-unsafe impl ZeroBits for u32 {}
-unsafe impl ZeroBits for u64 {}
-unsafe impl ZeroBits for f32 {}
-unsafe impl ZeroBits for f64 {}
-
-/// A zeroed vector of `len` elements, or an error when the allocation fails (no abort).
-///
-/// The memory comes from the global allocator's `alloc_zeroed` (calloc), which takes large
-/// blocks straight from the kernel (mmap) as pages that are zero until first written and cost
-/// nothing until touched: a big field a kernel only partly touches costs what it touches. No
-/// zeros are written here.
-fn zeroed<T: ZeroBits>(len: usize) -> Result<Vec<T>, String> {
-    let err = || format!("cannot allocate {len} elements of {} bytes", size_of::<T>());
-    let layout = std::alloc::Layout::array::<T>(len).map_err(|_| err())?;
-    if layout.size() == 0 {
-        return Ok(Vec::new());
-    }
-    // SAFETY: the layout has a nonzero size.
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut T;
-    if ptr.is_null() {
-        return Err(err());
-    }
-    // SAFETY: `ptr` comes from the global allocator with the layout of `[T; len]` (the layout a
-    // Vec of capacity `len` frees with), and `len` zeroed elements are initialised values of T
-    // (`ZeroBits`).
-    Ok(unsafe { Vec::from_raw_parts(ptr, len, len) })
+/// `len` zeros (see [`HostBuf::zeroed`]: cache-line aligned, lazily zeroed when large).
+fn zeroed<T: ZeroBits>(len: usize) -> Result<HostBuf<T>, String> {
+    HostBuf::zeroed(len)
 }
 
 /// Buffers of at least this many bytes are zeroed by replacing them with fresh zeroed memory
@@ -88,17 +52,17 @@ impl Storage {
     /// `len` zeros of `dtype`; fails cleanly when the memory cannot be allocated.
     pub fn zeros(dtype: DType, len: usize) -> Result<Storage, String> {
         Ok(match dtype {
-            DType::I1 => Storage::I1(zeroed(len)?.into()),
-            DType::I8 => Storage::I8(zeroed(len)?.into()),
-            DType::I16 => Storage::I16(zeroed(len)?.into()),
-            DType::I32 => Storage::I32(zeroed(len)?.into()),
-            DType::I64 => Storage::I64(zeroed(len)?.into()),
-            DType::U8 => Storage::U8(zeroed(len)?.into()),
-            DType::U16 => Storage::U16(zeroed(len)?.into()),
-            DType::U32 => Storage::U32(zeroed(len)?.into()),
-            DType::U64 => Storage::U64(zeroed(len)?.into()),
-            DType::F32 => Storage::F32(zeroed(len)?.into()),
-            DType::F64 => Storage::F64(zeroed(len)?.into()),
+            DType::I1 => Storage::I1(zeroed(len)?),
+            DType::I8 => Storage::I8(zeroed(len)?),
+            DType::I16 => Storage::I16(zeroed(len)?),
+            DType::I32 => Storage::I32(zeroed(len)?),
+            DType::I64 => Storage::I64(zeroed(len)?),
+            DType::U8 => Storage::U8(zeroed(len)?),
+            DType::U16 => Storage::U16(zeroed(len)?),
+            DType::U32 => Storage::U32(zeroed(len)?),
+            DType::U64 => Storage::U64(zeroed(len)?),
+            DType::F32 => Storage::F32(zeroed(len)?),
+            DType::F64 => Storage::F64(zeroed(len)?),
         })
     }
 
@@ -453,6 +417,23 @@ mod tests {
             unsafe { Storage::from_external(DType::F32, std::ptr::null_mut(), 0, Box::new(())) }
                 .unwrap();
         assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn storage_of_the_runtime_is_cache_line_aligned() {
+        for dt in DType::ALL {
+            for len in [1, 3, 1000, (1 << 20) + 5] {
+                let s = Storage::zeros(dt, len).unwrap();
+                assert_eq!(s.as_ptr() as usize % crate::BLOCK_ALIGN, 0, "{dt} x {len}");
+                let mut c = s.clone();
+                assert_eq!(c.as_ptr() as usize % crate::BLOCK_ALIGN, 0, "a clone");
+                assert_eq!(c, s);
+                c.fill_zero();
+                assert_eq!(c.as_ptr() as usize % crate::BLOCK_ALIGN, 0, "zeroed again");
+            }
+        }
+        let f = Storage::from_f64(DType::F32, &[1.0, 2.0]).unwrap();
+        assert_eq!(f.as_ptr() as usize % crate::BLOCK_ALIGN, 0);
     }
 
     #[test]
