@@ -23,11 +23,12 @@ use super::type_converter::TypeConverter;
 use crate::builtin::UNREALIZED_CONVERSION_CAST;
 use crate::context::Context;
 use crate::diagnostics::Diagnostic;
-use crate::entity::{OpId, Value};
+use crate::entity::{OpId, OpName, Value};
+use crate::fast_hash::{FastMap, FastSet};
 use crate::mapping::IRMapping;
 use crate::rewrite::{RecordingListener, RewriteEvent};
 use crate::text::type_to_string;
-use std::collections::HashSet;
+use std::rc::Rc;
 
 /// What a conversion did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -98,17 +99,18 @@ pub fn apply_analysis_conversion(
         ctx.erase_op(o);
     }
     let (_, converted) = result?;
-    let legal: HashSet<OpId> = legal.into_iter().collect();
+    let legal: FastSet<OpId> = legal.into_iter().collect();
     Ok(originals
         .into_iter()
         .filter(|&o| legal.contains(&o) || map.lookup(o).is_some_and(|c| converted.contains(&c)))
         .collect())
 }
 
-/// An op waiting to be legalized, with the patterns that created it (not to be reapplied).
+/// An op waiting to be legalized, with the patterns that created it (not to be reapplied;
+/// shared by the ops one application inserted).
 struct Pending {
     op: OpId,
-    active: Vec<usize>,
+    active: Option<Rc<[usize]>>,
 }
 
 fn run(
@@ -118,31 +120,44 @@ fn run(
     patterns: &[Box<dyn ConversionPattern>],
     converter: &TypeConverter,
     mode: Mode,
-) -> Result<(ConversionResult, HashSet<OpId>), Diagnostic> {
+) -> Result<(ConversionResult, FastSet<OpId>), Diagnostic> {
     let mut state = ConversionState::default();
     let mut result = ConversionResult::default();
-    let mut converted = HashSet::new();
+    // Only the analysis driver reports which ops were converted.
+    let mut converted = FastSet::default();
     let mut stack: Vec<Pending> = ctx
         .walk_pre_order(root)
         .into_iter()
         .filter(|&o| o != root || ctx.parent_block(o).is_some())
         .rev()
-        .map(|op| Pending {
-            op,
-            active: Vec::new(),
-        })
+        .map(|op| Pending { op, active: None })
         .collect();
+    // The patterns that may apply to each op name, in order (found once per name, not by
+    // comparing every pattern's root with every op's name).
+    let mut by_name: FastMap<OpName, Rc<[usize]>> = FastMap::default();
+    let mut rec = RecordingListener::default();
+    let mut seen = FastSet::default();
     while let Some(Pending { op, active }) = stack.pop() {
         if !ctx.is_alive(op) || state.cast_set.contains(&op) || target.is_legal(ctx, op) {
             continue;
         }
-        let name = ctx.name(op).to_string();
-        for (k, p) in patterns.iter().enumerate() {
-            if active.contains(&k) || p.root().is_some_and(|r| r != name) {
+        let name = ctx.op_name_of(op);
+        let candidates = by_name
+            .entry(name)
+            .or_insert_with(|| {
+                let s = ctx.op_name_str(name);
+                (0..patterns.len())
+                    .filter(|&k| patterns[k].root().is_none_or(|r| r == s))
+                    .collect()
+            })
+            .clone();
+        for &k in candidates.iter() {
+            if active.as_deref().is_some_and(|a| a.contains(&k)) {
                 continue;
             }
+            let p = &patterns[k];
             let mark = state.casts.len();
-            let mut rec = RecordingListener::default();
+            rec.events.clear();
             let ok = {
                 let mut rw = ConversionRewriter::new(ctx, &mut rec, &mut state, converter);
                 let operands = rw.adaptor(op);
@@ -164,8 +179,9 @@ fn run(
                     let d = Diagnostic::error(
                         ctx.loc(op),
                         format!(
-                            "pattern '{}' changed the IR and then failed on '{name}'",
-                            p.name()
+                            "pattern '{}' changed the IR and then failed on '{}'",
+                            p.name(),
+                            ctx.op_name_str(name)
                         ),
                     );
                     ctx.emit(d.clone());
@@ -174,8 +190,10 @@ fn run(
                 continue;
             }
             result.rewrites += 1;
-            converted.insert(op);
-            let mut seen = HashSet::new();
+            if mode == Mode::Analysis {
+                converted.insert(op);
+            }
+            seen.clear();
             let inserted: Vec<OpId> = rec
                 .events
                 .iter()
@@ -185,13 +203,16 @@ fn run(
                 })
                 .filter(|o| seen.insert(*o))
                 .collect();
-            let mut chain = active.clone();
-            chain.push(k);
-            for o in inserted.into_iter().rev() {
-                stack.push(Pending {
-                    op: o,
-                    active: chain.clone(),
-                });
+            if !inserted.is_empty() {
+                let mut chain = active.as_deref().unwrap_or(&[]).to_vec();
+                chain.push(k);
+                let chain: Rc<[usize]> = chain.into();
+                for o in inserted.into_iter().rev() {
+                    stack.push(Pending {
+                        op: o,
+                        active: Some(chain.clone()),
+                    });
+                }
             }
             break;
         }

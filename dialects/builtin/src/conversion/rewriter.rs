@@ -8,18 +8,19 @@ use crate::builder::{Builder, InsertPoint, OperationState};
 use crate::builtin::UNREALIZED_CONVERSION_CAST;
 use crate::context::{Context, ValueDef};
 use crate::entity::*;
+use crate::fast_hash::{FastMap, FastSet};
 use crate::mapping::IRMapping;
 use crate::rewrite::{Listener, Rewriter};
-use std::collections::HashSet;
 
 /// What the driver keeps across pattern applications.
 #[derive(Default)]
 pub(super) struct ConversionState {
-    /// A source materialization's result -> the converted value it stands for.
-    pub(super) mapping: IRMapping,
+    /// A source materialization's result -> the converted value it stands for (asked for each
+    /// operand of each converted op: a fast hash, not SipHash).
+    pub(super) mapping: FastMap<Value, Value>,
     /// The `unrealized_conversion_cast`s the driver built, in creation order.
     pub(super) casts: Vec<OpId>,
-    pub(super) cast_set: HashSet<OpId>,
+    pub(super) cast_set: FastSet<OpId>,
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -75,10 +76,13 @@ impl<'a> ConversionRewriter<'a> {
     /// The converted value `v` stands for: through source materializations, or `v` itself.
     pub fn remapped(&self, v: Value) -> Value {
         let mut cur = v;
+        if self.state.mapping.is_empty() {
+            return cur;
+        }
         // The mapping is acyclic (each entry maps a new cast result); the bound is a guard.
         for _ in 0..64 {
-            match self.state.mapping.lookup(cur) {
-                Some(n) if n != cur => cur = n,
+            match self.state.mapping.get(&cur) {
+                Some(&n) if n != cur => cur = n,
                 _ => break,
             }
         }
@@ -170,7 +174,7 @@ impl<'a> ConversionRewriter<'a> {
                 _ => InsertPoint::Before(op),
             };
             let c = self.materialize(Materialization::Source, ip, ty, &[n], loc);
-            self.state.mapping.map(c, n);
+            self.state.mapping.insert(c, n);
             self.rw.replace_all_uses_with(r, c);
         }
         self.rw.erase_op(op);
@@ -233,7 +237,7 @@ impl<'a> ConversionRewriter<'a> {
                     let loc = self.ctx().value_loc(a);
                     let c = self.materialize(Materialization::Source, ip, ty, news, loc);
                     if news.len() == 1 {
-                        self.state.mapping.map(c, news[0]);
+                        self.state.mapping.insert(c, news[0]);
                     }
                     after = self
                         .ctx()

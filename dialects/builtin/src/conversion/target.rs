@@ -6,7 +6,7 @@
 
 use crate::context::Context;
 use crate::entity::OpId;
-use std::collections::HashMap;
+use crate::fast_hash::FastMap;
 
 /// A legality callback: whether this op instance is legal.
 pub type LegalityFn = Box<dyn Fn(&Context, OpId) -> bool>;
@@ -22,8 +22,9 @@ pub enum Legality {
 /// The ops that are legal after a conversion.
 #[derive(Default)]
 pub struct ConversionTarget {
-    ops: HashMap<String, Legality>,
-    dialects: HashMap<String, Legality>,
+    // Asked for every op a conversion visits: a fast hash of the name, not SipHash.
+    ops: FastMap<String, Legality>,
+    dialects: FastMap<String, Legality>,
     unknown: Option<Legality>,
 }
 
