@@ -18,12 +18,12 @@ use crate::remat::const_int;
 use qd_ad::{element_access, PathIndex, ACC_NDARRAY_ADJOINT_OP, LOAD_ELEMENT_OP};
 use qd_adstack::{stack_id_of, StackType};
 use qd_frontend::{
-    lookup_field, lookup_field_in, pointee_of, ArrayType, FieldOp, NdarrayShapeOp, RangeForOp,
-    StructForOp, StructType, BREAK_OP, CONTINUE_OP, RANGE_FOR_OP, STRUCT_FOR_OP,
+    lookup_field, pointee_of, ArrayType, FieldOp, NdarrayShapeOp, RangeForOp, StructType, BREAK_OP,
+    CONTINUE_OP, RANGE_FOR_OP, STRUCT_FOR_OP,
 };
+use qd_ir::fast_hash::FastMap;
 use qd_ir::symbol_table::{SymbolTable, SymbolTableCollection};
-use qd_ir::{BlockId, Context, Diagnostic, OpId, Type, Value, ValueDef};
-use std::collections::HashMap;
+use qd_ir::{AttrData, BlockId, Context, Diagnostic, Ident, OpId, OpName, Type, Value, ValueDef};
 
 /// The extent of one axis of an accessed array.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -52,18 +52,22 @@ pub struct StackFact {
     pub elem: Type,
 }
 
+// The maps are keyed by op and asked once or twice per op: fast hashes, not SipHash.
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
     /// `(access op, k)`: the k-th index of the access (in its accessor's order; for element
     /// accesses, the k-th value index of the path).
-    pub indices: HashMap<(OpId, usize), IndexFact>,
-    pub stacks: HashMap<OpId, StackFact>,
+    pub indices: FastMap<(OpId, usize), IndexFact>,
+    pub stacks: FastMap<OpId, StackFact>,
     /// Whether the kernel holds a `qd.break` or `qd.continue` (else there are no jumps to
     /// remove, and no loop needs scanning for them).
     pub has_jumps: bool,
-    /// The `qd.field` (None: none) that each op with a `field` symbol names, resolved from the
-    /// qd kernel through the pass's symbol tables, so that the patterns need no module scan.
-    fields: HashMap<OpId, Option<FieldOp>>,
+    /// The `field` symbol of each op that has one, with the `qd.field` it names (None: none),
+    /// resolved from the qd kernel through the pass's symbol tables, so that the patterns need
+    /// no module scan.
+    fields: FastMap<OpId, (Ident, Option<FieldOp>)>,
+    /// The identifier `field` (the property), looked up once instead of per op.
+    field_key: Option<Ident>,
     /// The symbols of the lowered kernel the ops were outlined into: from inside it they
     /// shadow the module's, as `lookup_field` would see them. Set by [`Facts::outlined_into`].
     lowered_symbols: Option<SymbolTable>,
@@ -77,24 +81,90 @@ impl Facts {
     /// Records that the ops now sit in lowered kernel `lk` (its tasks are all built).
     pub fn outlined_into(&mut self, ctx: &Context, lk: OpId) {
         self.lowered_symbols = Some(SymbolTable::new(ctx, lk));
+        self.field_key = ctx.lookup_ident("field");
+    }
+
+    /// The root of `op`'s `field` symbol (field accesses and `qd.struct_for`), by identifier.
+    pub fn field_sym(&self, ctx: &Context, op: OpId) -> Option<Ident> {
+        symbol_root(ctx, op, self.field_key?)
     }
 
     /// The field named `name` as [`qd_frontend::lookup_field`] resolves it from `op` (in the
     /// lowered kernel): a symbol of the lowered kernel first, then what was resolved from the
     /// qd kernel (the lowered kernel's parent is the qd kernel's). A scan only for an op the
     /// facts did not see.
-    pub fn field(&self, ctx: &Context, op: OpId, name: &str) -> Option<FieldOp> {
-        if let Some(d) = self
-            .lowered_symbols
-            .as_ref()
-            .and_then(|t| t.lookup(ctx, name))
-        {
+    pub fn field(&self, ctx: &Context, op: OpId, name: Ident) -> Option<FieldOp> {
+        if let Some(d) = self.lowered_symbols.as_ref().and_then(|t| t.get(ctx, name)) {
             return FieldOp::from_op(ctx, d);
         }
         match self.fields.get(&op) {
-            Some(&f) if f.is_none_or(|f| f.name(ctx) == name) => f,
-            _ => lookup_field(ctx, op, name),
+            Some(&(n, f)) if n == name => f,
+            _ => lookup_field(ctx, op, ctx.ident_str(name)),
         }
+    }
+}
+
+/// The root of `op`'s symbol property `key` (an identifier, so no name is hashed).
+fn symbol_root(ctx: &Context, op: OpId, key: Ident) -> Option<Ident> {
+    let &(_, a) = ctx.properties(op).iter().find(|(k, _)| *k == key)?;
+    match ctx.attr_data(a) {
+        AttrData::SymbolRef { root, .. } => Some(*root),
+        _ => None,
+    }
+}
+
+/// What [`collect`] looks for in an op, by its name (decided once per op name).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Kind {
+    Other,
+    Jump,
+    Adstack,
+    AdstackAlloca,
+    /// A field access whose indices start at this operand.
+    Field(usize),
+    /// An ndarray access whose array is this operand (its indices follow).
+    Ndarray(usize),
+    ElemPtr,
+    Element,
+}
+
+fn kind_of(name: &str) -> Kind {
+    use qd_frontend as qd;
+    match name {
+        BREAK_OP | CONTINUE_OP => Kind::Jump,
+        qd_adstack::ALLOCA_OP => Kind::AdstackAlloca,
+        n if n.split_once('.').is_some_and(|(d, _)| d == "adstack") => Kind::Adstack,
+        qd::LOAD_OP | qd_ad::LOAD_FIELD_ADJOINT_OP => Kind::Field(0),
+        qd::STORE_OP
+        | qd::ATOMIC_ADD_OP
+        | qd::ATOMIC_MIN_OP
+        | qd::ATOMIC_MAX_OP
+        | qd_ad::ACC_FIELD_ADJOINT_OP
+        | qd_ad::STORE_FIELD_ADJOINT_OP => Kind::Field(1),
+        qd::NDARRAY_LOAD_OP => Kind::Ndarray(0),
+        qd::NDARRAY_STORE_OP
+        | qd::NDARRAY_ATOMIC_ADD_OP
+        | qd::NDARRAY_ATOMIC_SUB_OP
+        | qd::NDARRAY_ATOMIC_MIN_OP
+        | qd::NDARRAY_ATOMIC_MAX_OP
+        | ACC_NDARRAY_ADJOINT_OP => Kind::Ndarray(1),
+        qd::ELEM_PTR_OP => Kind::ElemPtr,
+        LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP => Kind::Element,
+        _ => Kind::Other,
+    }
+}
+
+/// [`kind_of`] by op name, each name's string compared once.
+#[derive(Default)]
+struct Kinds(Vec<Option<Kind>>);
+
+impl Kinds {
+    fn get(&mut self, ctx: &Context, name: OpName) -> Kind {
+        let i = name.index();
+        if i >= self.0.len() {
+            self.0.resize(i + 1, None);
+        }
+        *self.0[i].get_or_insert_with(|| kind_of(ctx.op_name_str(name)))
     }
 }
 
@@ -111,27 +181,35 @@ pub fn collect(
     };
     // The first alloca of each stack id: the runtime knows stacks by id, so two allocas of one
     // id would share one stack (and a task may list an id once).
-    let mut allocas: HashMap<u32, OpId> = HashMap::new();
+    let mut allocas: FastMap<u32, OpId> = FastMap::default();
+    let field_key = ctx.lookup_ident("field");
+    let mut kinds = Kinds::default();
+    let mut accesses = Vec::new();
     for op in ctx.walk_pre_order(kernel) {
-        if let Some(name) = field_ref(ctx, op) {
-            let f = lookup_field_in(ctx, symbols, op, &name);
-            facts.fields.insert(op, f);
+        let mut field = None;
+        if let Some(name) = field_key.and_then(|k| symbol_root(ctx, op, k)) {
+            field = symbols
+                .lookup_ident_from(ctx, op, name)
+                .and_then(|d| FieldOp::from_op(ctx, d));
+            facts.fields.insert(op, (name, field));
         }
-        if let Some(accesses) = accessed(ctx, symbols, body, op) {
-            for (k, (i, e)) in accesses.into_iter().enumerate() {
+        let kind = kinds.get(ctx, ctx.op_name_of(op));
+        accesses.clear();
+        if accessed(ctx, body, op, kind, field, &mut accesses).is_some() {
+            for (k, &(i, e)) in accesses.iter().enumerate() {
                 let fact = match const_int(ctx, i) {
                     Some(c) => Some(IndexFact::Const(c)),
-                    None => in_range(ctx, symbols, body, i, e).then_some(IndexFact::InRange),
+                    None => in_range(ctx, &facts, body, i, e).then_some(IndexFact::InRange),
                 };
                 if let Some(f) = fact {
                     facts.indices.insert((op, k), f);
                 }
             }
         }
-        facts.has_jumps |= matches!(ctx.name(op), BREAK_OP | CONTINUE_OP);
-        if ctx.dialect_of(op) == "adstack" {
+        facts.has_jumps |= kind == Kind::Jump;
+        if matches!(kind, Kind::Adstack | Kind::AdstackAlloca) {
             let f = stack_fact(ctx, op)?;
-            if ctx.name(op) == qd_adstack::ALLOCA_OP {
+            if kind == Kind::AdstackAlloca {
                 if let Some(&first) = allocas.get(&f.id) {
                     return Err(duplicate_id(ctx, f.id, first, op));
                 }
@@ -193,78 +271,50 @@ pub fn ndarray_arg(ctx: &Context, body: BlockId, arr: Value) -> Option<u32> {
     }
 }
 
-/// The root of `op`'s `field` symbol (field accesses and `qd.struct_for`).
-fn field_ref(ctx: &Context, op: OpId) -> Option<String> {
-    match ctx.attr_data(ctx.prop(op, "field")?) {
-        qd_ir::AttrData::SymbolRef { root, .. } => Some(ctx.ident_str(*root).to_string()),
-        _ => None,
-    }
-}
-
-/// The indices `op` accesses with their extents, for field, ndarray and local-array accesses.
+/// The indices `op` (of kind `kind`, naming `field` when it has a field symbol) accesses with
+/// their extents, for field, ndarray and local-array accesses, pushed on `out`; None for other
+/// ops.
 fn accessed(
     ctx: &Context,
-    symbols: &mut SymbolTableCollection,
     body: BlockId,
     op: OpId,
-) -> Option<Vec<(Value, Extent)>> {
-    use qd_frontend as qd;
-    let name = ctx.name(op);
-    let operands = ctx.operand_vec(op);
-    let mut field_indices = |skip: usize| -> Option<Vec<(Value, Extent)>> {
-        let f = ctx.prop(op, "field").and_then(|a| match ctx.attr_data(a) {
-            qd_ir::AttrData::SymbolRef { root, .. } => Some(ctx.ident_str(*root).to_string()),
-            _ => None,
-        })?;
-        let shape = lookup_field_in(ctx, symbols, op, &f)?.shape(ctx);
-        Some(
-            operands[skip.min(operands.len())..]
-                .iter()
-                .zip(shape)
-                .map(|(&v, d)| (v, Extent::Static(d)))
-                .collect(),
-        )
-    };
-    let ndarray_indices = |arr_at: usize| -> Option<Vec<(Value, Extent)>> {
-        let arg = ndarray_arg(ctx, body, *operands.get(arr_at)?)?;
-        Some(
-            operands[arr_at + 1..]
-                .iter()
-                .enumerate()
-                .map(|(axis, &v)| {
-                    (
-                        v,
-                        Extent::Ndarray {
-                            arg,
-                            axis: axis as u32,
-                        },
-                    )
-                })
-                .collect(),
-        )
-    };
-    match name {
-        qd::LOAD_OP | qd_ad::LOAD_FIELD_ADJOINT_OP => field_indices(0),
-        qd::STORE_OP
-        | qd::ATOMIC_ADD_OP
-        | qd::ATOMIC_MIN_OP
-        | qd::ATOMIC_MAX_OP
-        | qd_ad::ACC_FIELD_ADJOINT_OP
-        | qd_ad::STORE_FIELD_ADJOINT_OP => field_indices(1),
-        qd::NDARRAY_LOAD_OP => ndarray_indices(0),
-        qd::NDARRAY_STORE_OP
-        | qd::NDARRAY_ATOMIC_ADD_OP
-        | qd::NDARRAY_ATOMIC_SUB_OP
-        | qd::NDARRAY_ATOMIC_MIN_OP
-        | qd::NDARRAY_ATOMIC_MAX_OP
-        | ACC_NDARRAY_ADJOINT_OP => ndarray_indices(1),
-        qd::ELEM_PTR_OP => {
-            let len = ArrayType::from_type(ctx, pointee_of(ctx, *operands.first()?))?.len(ctx);
-            Some(vec![(*operands.get(1)?, Extent::Static(len))])
+    kind: Kind,
+    field: Option<FieldOp>,
+    out: &mut Vec<(Value, Extent)>,
+) -> Option<()> {
+    match kind {
+        Kind::Field(skip) => {
+            let operands = ctx.operand_vec(op);
+            let shape = field?.shape(ctx);
+            out.extend(
+                operands[skip.min(operands.len())..]
+                    .iter()
+                    .zip(shape)
+                    .map(|(&v, d)| (v, Extent::Static(d))),
+            );
         }
-        LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP => element_indices(ctx, op),
-        _ => None,
+        Kind::Ndarray(arr_at) => {
+            let operands = ctx.operand_vec(op);
+            let arg = ndarray_arg(ctx, body, *operands.get(arr_at)?)?;
+            out.extend(operands[arr_at + 1..].iter().enumerate().map(|(axis, &v)| {
+                (
+                    v,
+                    Extent::Ndarray {
+                        arg,
+                        axis: axis as u32,
+                    },
+                )
+            }));
+        }
+        Kind::ElemPtr => {
+            let operands = ctx.operand_vec(op);
+            let len = ArrayType::from_type(ctx, pointee_of(ctx, *operands.first()?))?.len(ctx);
+            out.push((*operands.get(1)?, Extent::Static(len)));
+        }
+        Kind::Element => out.extend(element_indices(ctx, op)?),
+        _ => return None,
     }
+    Some(())
 }
 
 /// The value indices of an element path with their array lengths.
@@ -289,14 +339,9 @@ fn element_indices(ctx: &Context, op: OpId) -> Option<Vec<(Value, Extent)>> {
     Some(out)
 }
 
-/// Whether qd value `i` is provably in `[0, e)` (see the module doc).
-fn in_range(
-    ctx: &mut Context,
-    symbols: &mut SymbolTableCollection,
-    body: BlockId,
-    i: Value,
-    e: Extent,
-) -> bool {
+/// Whether qd value `i` is provably in `[0, e)` (see the module doc). The facts hold the field
+/// of each enclosing `qd.struct_for` (seen before the ops it holds).
+fn in_range(ctx: &mut Context, facts: &Facts, body: BlockId, i: Value, e: Extent) -> bool {
     let ValueDef::BlockArg { block, index } = ctx.value_def(i) else {
         return false;
     };
@@ -308,9 +353,10 @@ fn in_range(
             let Extent::Static(n) = e else {
                 return false;
             };
-            let name = StructForOp(owner).field_name(ctx).to_string();
-            lookup_field_in(ctx, symbols, owner, &name)
-                .and_then(|f| f.shape(ctx).get(index as usize).copied())
+            facts
+                .fields
+                .get(&owner)
+                .and_then(|&(_, f)| f?.shape(ctx).get(index as usize).copied())
                 .is_some_and(|d| d <= n)
         }
         RANGE_FOR_OP if index == 0 => {

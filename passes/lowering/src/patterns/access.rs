@@ -7,7 +7,7 @@ use super::emit::{Em, InvKey, R};
 use crate::facts::{Extent, IndexFact};
 use qd_arith::names::{ADDI, EXTUI, MULI, TRUNCI};
 use qd_frontend::NdarrayType;
-use qd_ir::{OpId, Type, Value, ValueDef};
+use qd_ir::{Ident, OpId, Type, Value, ValueDef};
 use qd_lowered::types::{pointee, storage_type};
 use qd_lowered::{
     global_ptr, BoundsCheckOp, FieldPtrOp, LoadOp, NdarrayDimOp, NdarrayPtrOp, OffsetOp, KERNEL_OP,
@@ -37,33 +37,86 @@ pub fn stored_value(em: &mut Em, v: Value, p: Value) -> Value {
     }
 }
 
-/// The shape, element type and declaration (`qd.field` op) of field `field` (an error when the
-/// op names no field).
-pub fn field_info(em: &Em, op: OpId, field: &str) -> R<(Vec<i64>, Type, OpId)> {
-    match em.facts.field(em.ctx(), op, field) {
-        Some(f) => Ok((f.shape(em.ctx()), f.elem(em.ctx()), f.0)),
+/// What a bounds check's message calls the array: made into text only when a check is emitted
+/// (most accesses need none).
+#[derive(Copy, Clone, Debug)]
+pub enum What {
+    /// `field @x`, or `field @x.grad` for its adjoint.
+    Field { name: Ident, grad: bool },
+    /// `ndarray argument N`, or `adjoint ndarray argument N`, as the interpreter names them.
+    Ndarray { arg: u32, adjoint: bool },
+    /// `local array '<its type>'`.
+    LocalArray(Type),
+}
+
+impl What {
+    fn text(self, em: &Em) -> String {
+        match self {
+            What::Field { name, grad } => {
+                let n = em.ctx().ident_str(name);
+                if grad {
+                    format!("field @{n}.grad")
+                } else {
+                    format!("field @{n}")
+                }
+            }
+            What::Ndarray { arg, adjoint } => {
+                let prefix = if adjoint {
+                    "adjoint ndarray"
+                } else {
+                    "ndarray"
+                };
+                format!("{prefix} argument {arg}")
+            }
+            What::LocalArray(ty) => format!("local array '{}'", em.type_str(ty)),
+        }
+    }
+}
+
+/// The field an access op names: its name, declaration (`qd.field` op), shape and element type.
+pub struct FieldInfo {
+    pub name: Ident,
+    pub decl: OpId,
+    pub shape: Vec<i64>,
+    pub elem: Type,
+}
+
+/// The field `op` names (an error when it names no field).
+pub fn field_info(em: &Em, op: OpId) -> R<FieldInfo> {
+    let ctx = em.ctx();
+    let name = em.facts.field_sym(ctx, op);
+    match name.and_then(|n| em.facts.field(ctx, op, n).map(|f| (n, f))) {
+        Some((name, f)) => {
+            let ty = f.field_type(ctx);
+            Ok(FieldInfo {
+                name,
+                decl: f.0,
+                shape: ty.shape(ctx),
+                elem: ty.elem(ctx),
+            })
+        }
         None => Err(em.error(format!(
-            "'{}' refers to unknown field @{field}",
-            em.ctx().name(op)
+            "'{}' refers to unknown field @{}",
+            ctx.name(op),
+            name.map_or("", |n| ctx.ident_str(n))
         ))),
     }
 }
 
 /// A field element: `(pointer to it, element type)`; `grad` addresses the adjoint buffer.
-/// `indices` are the access's (converted) index operands; `decl` is the field's declaration
-/// (one per name, so it stands for the name in what is remembered).
+/// `indices` are the access's (converted) index operands. The field's declaration (one per
+/// name) stands for the name in what is remembered.
 pub fn field_element(
     em: &mut Em,
-    field: &str,
-    decl: OpId,
-    shape: &[i64],
-    elem: Type,
+    field: &FieldInfo,
     grad: bool,
     indices: &[Value],
 ) -> R<(Value, Type)> {
+    let (name, shape, elem) = (field.name, &field.shape, field.elem);
     if indices.len() != shape.len() {
         return Err(em.internal(format!(
-            "field @{field} of rank {} accessed with {} indices",
+            "field @{} of rank {} accessed with {} indices",
+            em.ctx().ident_str(name),
             shape.len(),
             indices.len()
         )));
@@ -74,20 +127,16 @@ pub fn field_element(
         global_ptr(ctx, st)
     });
     let key = InvKey::FieldPtr {
-        decl,
+        decl: field.decl,
         grad,
         ty: stored,
     };
     let base = em.remembered(key, |b| {
-        FieldPtrOp::build(b, stored, field, grad.then_some(()), loc).0
+        let n = b.ctx.ident_str(name).to_string();
+        FieldPtrOp::build(b, stored, &n, grad.then_some(()), loc).0
     });
-    let what = if grad {
-        format!("field @{field}.grad")
-    } else {
-        format!("field @{field}")
-    };
     let extents: Vec<Extent> = shape.iter().map(|&d| Extent::Static(d)).collect();
-    let p = element(em, base, indices, &extents, &what, 0)?;
+    let p = element(em, base, indices, &extents, What::Field { name, grad }, 0)?;
     Ok((p, elem))
 }
 
@@ -107,9 +156,14 @@ pub fn ndarray_arg(em: &Em, arr: Value) -> R<u32> {
     }
 }
 
-/// An ndarray element: `(pointer to it, element type)`. `what` names the array in bounds-check
-/// messages (`ndarray argument 0`).
-pub fn ndarray_element(em: &mut Em, arr: Value, indices: &[Value], what: &str) -> R<(Value, Type)> {
+/// An ndarray element: `(pointer to it, element type)`; `adjoint`: the array is an adjoint
+/// (as bounds-check messages name it).
+pub fn ndarray_element(
+    em: &mut Em,
+    arr: Value,
+    indices: &[Value],
+    adjoint: bool,
+) -> R<(Value, Type)> {
     let arg = ndarray_arg(em, arr)?;
     let ty = em.ctx().value_type(arr);
     let Some(nd) = NdarrayType::from_type(em.ctx(), ty) else {
@@ -131,7 +185,14 @@ pub fn ndarray_element(em: &mut Em, arr: Value, indices: &[Value], what: &str) -
     let extents: Vec<Extent> = (0..rank as u32)
         .map(|axis| Extent::Ndarray { arg, axis })
         .collect();
-    let p = element(em, base, indices, &extents, what, 0)?;
+    let p = element(
+        em,
+        base,
+        indices,
+        &extents,
+        What::Ndarray { arg, adjoint },
+        0,
+    )?;
     Ok((p, elem))
 }
 
@@ -195,7 +256,7 @@ pub fn element(
     base: Value,
     indices: &[Value],
     extents: &[Extent],
-    what: &str,
+    what: What,
     first: usize,
 ) -> R<Value> {
     let ixs = checked_indices(em, first, indices, extents, what, false)?;
@@ -242,20 +303,18 @@ fn checked_indices(
     first: usize,
     indices: &[Value],
     extents: &[Extent],
-    what: &str,
+    what: What,
     local: bool,
 ) -> R<Vec<Lin>> {
-    let facts: Vec<Option<IndexFact>> = (0..indices.len())
-        .map(|k| em.facts.index(em.op, first + k))
-        .collect();
+    let fact = |em: &Em, k: usize| em.facts.index(em.op, first + k);
     let checked = (local || em.options.check_bounds)
-        && !facts
-            .iter()
+        && !(0..indices.len())
             .zip(extents)
-            .all(|(&f, &e)| provably_in_range(f, e));
+            .all(|(k, &e)| provably_in_range(fact(em, k), e));
     let mut lins = Vec::with_capacity(indices.len());
     let mut values = Vec::new();
-    for ((&i, &f), &e) in indices.iter().zip(&facts).zip(extents) {
+    for (k, (&i, &e)) in indices.iter().zip(extents).enumerate() {
+        let f = fact(em, k);
         // A constant outside a static extent (or against a dynamic one) is widened like any
         // index, so that the message prints exactly the extended value.
         let lin = match (f, e) {
@@ -270,13 +329,14 @@ fn checked_indices(
     if checked {
         let ns: Vec<Value> = extents.iter().map(|&e| extent_value(em, e)).collect();
         let loc = em.loc;
-        em.b(|b| BoundsCheckOp::build(b, &values, &ns, what, local, loc));
+        let what = what.text(em);
+        em.b(|b| BoundsCheckOp::build(b, &values, &ns, &what, local, loc));
     }
     Ok(lins)
 }
 
 /// A local array element index (fact `k` of the op) as i64, checked against `len`.
-pub fn local_index(em: &mut Em, k: usize, i: Value, len: i64, what: &str) -> R<Value> {
+pub fn local_index(em: &mut Em, k: usize, i: Value, len: i64, what: What) -> R<Value> {
     let ix = checked_indices(em, k, &[i], &[Extent::Static(len)], what, true)?;
     Ok(ix[0].value(em))
 }

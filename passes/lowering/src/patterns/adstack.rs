@@ -22,12 +22,12 @@ use super::emit::{Em, InvKey, R};
 use crate::facts::StackFact;
 use qd_arith::names::{ADDF, ADDI, EXTUI, MAXSI, MULI, SUBI, TRUNCI};
 use qd_arith::CmpIPredicate;
+use qd_ir::fast_hash::FastMap;
 use qd_ir::{BlockId, OpId, Type, TypeData, Value};
 use qd_lowered::{
     global_ptr, AdstackMaxSizeOp, AdstackOffsetOp, AdstackOverflowOp, AdstackRowOp,
     AdstackStrideOp, Heap, HeapPtrOp, IfOp, LoadOp, StoreOp, YieldOp,
 };
-use std::collections::HashMap;
 
 /// Bytes of the count header.
 const HEADER_BYTES: i64 = 8;
@@ -70,7 +70,7 @@ fn stack_fact(em: &Em, op: OpId) -> R<StackFact> {
 }
 
 /// The views made so far, by task block, stack id and element type.
-pub type Views = HashMap<(BlockId, u32, Type), View>;
+pub type Views = FastMap<(BlockId, u32, Type), View>;
 
 /// The slice of the stack of `op`, its metadata and addresses in the task's prologue: made by
 /// the first op on the stack in a task, then remembered. Remembering changes nothing in the IR

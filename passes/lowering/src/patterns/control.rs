@@ -48,8 +48,9 @@ pub fn range_for(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 /// A serial struct_for: a `lowered.for` over the i64 linear index.
 pub fn struct_for(em: &mut Em, op: OpId, _: &[Value]) -> R<()> {
     let s = StructForOp(op);
-    let name = s.field_name(em.ctx()).to_string();
-    let Some(f) = em.facts.field(em.ctx(), op, &name) else {
+    let name = em.facts.field_sym(em.ctx(), op);
+    let Some(f) = name.and_then(|n| em.facts.field(em.ctx(), op, n)) else {
+        let name = name.map_or("", |n| em.ctx().ident_str(n));
         return Err(em.error(format!("'qd.struct_for' over unknown field @{name}")));
     };
     let shape = f.shape(em.ctx());

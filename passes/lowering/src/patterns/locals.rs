@@ -4,7 +4,7 @@
 //! `lowered.member_ptr`; `ad.load_element` / `ad.store_element` the same chain for their path,
 //! then the access. Pointers convert from `!qd.ptr<T>` to `!lowered.ptr<T, private>`.
 
-use super::access::local_index;
+use super::access::{local_index, What};
 use super::emit::{Em, R};
 use qd_ad::{element_access, PathIndex, LOAD_ELEMENT_OP};
 use qd_frontend::{pointee_of, AllocaOp, ArrayType, MemberPtrOp, StructType};
@@ -36,16 +36,10 @@ pub fn local_store(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     Ok(())
 }
 
-/// The message of a local array's bounds check, as the interpreter names it.
-fn array_what(em: &Em, arr: Type) -> String {
-    format!("local array '{}'", em.type_str(arr))
-}
-
 /// The pointer to element `index` (fact `k` of the op) of the array `base` points to.
 fn array_elem(em: &mut Em, base: Value, arr: ArrayType, k: usize, index: Value) -> R<Value> {
     let len = arr.len(em.ctx());
-    let what = array_what(em, arr.0);
-    let i = local_index(em, k, index, len, &what)?;
+    let i = local_index(em, k, index, len, What::LocalArray(arr.0))?;
     let loc = em.loc;
     Ok(em.b(|b| ElemPtrOp::build(b, base, i, loc).result(b.ctx)))
 }

@@ -9,9 +9,9 @@ use super::access::{
     field_element, field_info, load_elem, ndarray_arg, ndarray_dim, ndarray_element, stored_value,
 };
 use super::emit::{Em, R};
-use qd_ad::{FieldAdjointWriteOp, LoadFieldAdjointOp};
+use qd_ad::FieldAdjointWriteOp;
 use qd_arith::names::{NEGF, SUBI};
-use qd_frontend::{AtomicKind, AtomicOp, LoadOp, NdarrayAtomicOp, NdarrayShapeOp, StoreOp};
+use qd_frontend::{AtomicKind, AtomicOp, NdarrayAtomicOp, NdarrayShapeOp};
 use qd_ir::{OpId, TypeData, Value};
 use qd_lowered::{AtomicAddOp, AtomicMaxOp, AtomicMinOp, StoreOp as LStore};
 
@@ -42,18 +42,16 @@ fn atomic(em: &mut Em, kind: AtomicKind, v: Value, p: Value) -> Value {
 }
 
 pub fn field_load(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
-    let name = LoadOp(op).field_name(em.ctx()).to_string();
-    let (shape, elem, decl) = field_info(em, op, &name)?;
-    let (p, elem) = field_element(em, &name, decl, &shape, elem, false, operands)?;
+    let f = field_info(em, op)?;
+    let (p, elem) = field_element(em, &f, false, operands)?;
     let v = load_elem(em, p, elem);
     em.rw.replace_op(op, &[v]);
     Ok(())
 }
 
 pub fn field_store(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
-    let name = StoreOp(op).field_name(em.ctx()).to_string();
-    let (shape, elem, decl) = field_info(em, op, &name)?;
-    let (p, _) = field_element(em, &name, decl, &shape, elem, false, &operands[1..])?;
+    let f = field_info(em, op)?;
+    let (p, _) = field_element(em, &f, false, &operands[1..])?;
     let v = stored_value(em, operands[0], p);
     store(em, v, p);
     em.rw.erase_op(op);
@@ -61,15 +59,16 @@ pub fn field_store(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 }
 
 pub fn field_atomic(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
-    let a = AtomicOp(op);
-    let name = a.field_name(em.ctx()).to_string();
-    let kind = a.kind(em.ctx());
-    let (shape, elem, decl) = field_info(em, op, &name)?;
+    let kind = AtomicOp(op).kind(em.ctx());
+    let f = field_info(em, op)?;
     // Atomics on i1 would need a read-modify-write of a byte the devices do not have.
-    if matches!(em.ctx().type_data(elem), TypeData::Integer { width: 1, .. }) {
+    if matches!(
+        em.ctx().type_data(f.elem),
+        TypeData::Integer { width: 1, .. }
+    ) {
         return Err(em.error("cannot lower an atomic on an i1 element"));
     }
-    let (p, _) = field_element(em, &name, decl, &shape, elem, false, &operands[1..])?;
+    let (p, _) = field_element(em, &f, false, &operands[1..])?;
     let old = atomic(em, kind, operands[0], p);
     if em.ctx().num_results(op) > 0 {
         em.rw.replace_op(op, &[old]);
@@ -79,27 +78,15 @@ pub fn field_atomic(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     Ok(())
 }
 
-/// `ndarray argument N` (or `adjoint ndarray argument N`), as the interpreter names it.
-fn ndarray_what(em: &Em, arr: Value, adjoint: bool) -> R<String> {
-    let prefix = if adjoint {
-        "adjoint ndarray"
-    } else {
-        "ndarray"
-    };
-    Ok(format!("{prefix} argument {}", ndarray_arg(em, arr)?))
-}
-
 pub fn ndarray_load(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
-    let what = ndarray_what(em, operands[0], false)?;
-    let (p, elem) = ndarray_element(em, operands[0], &operands[1..], &what)?;
+    let (p, elem) = ndarray_element(em, operands[0], &operands[1..], false)?;
     let v = load_elem(em, p, elem);
     em.rw.replace_op(op, &[v]);
     Ok(())
 }
 
 pub fn ndarray_store(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
-    let what = ndarray_what(em, operands[1], false)?;
-    let (p, _) = ndarray_element(em, operands[1], &operands[2..], &what)?;
+    let (p, _) = ndarray_element(em, operands[1], &operands[2..], false)?;
     let v = stored_value(em, operands[0], p);
     store(em, v, p);
     em.rw.erase_op(op);
@@ -108,8 +95,7 @@ pub fn ndarray_store(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 
 pub fn ndarray_atomic(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
     let kind = NdarrayAtomicOp(op).kind(em.ctx());
-    let what = ndarray_what(em, operands[1], false)?;
-    let (p, elem) = ndarray_element(em, operands[1], &operands[2..], &what)?;
+    let (p, elem) = ndarray_element(em, operands[1], &operands[2..], false)?;
     // The verifier refuses i1 elements; a generic-form module that was not verified may not.
     if matches!(em.ctx().type_data(elem), TypeData::Integer { width: 1, .. }) {
         return Err(em.error("cannot lower an atomic on an i1 element"));
@@ -136,9 +122,8 @@ pub fn ndarray_shape(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 }
 
 pub fn load_field_adjoint(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
-    let name = LoadFieldAdjointOp(op).field_name(em.ctx()).to_string();
-    let (shape, elem, decl) = field_info(em, op, &name)?;
-    let (p, elem) = field_element(em, &name, decl, &shape, elem, true, operands)?;
+    let f = field_info(em, op)?;
+    let (p, elem) = field_element(em, &f, true, operands)?;
     let v = load_elem(em, p, elem);
     em.rw.replace_op(op, &[v]);
     Ok(())
@@ -146,11 +131,9 @@ pub fn load_field_adjoint(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 
 /// `ad.acc_field_adjoint` (an atomic add) and `ad.store_field_adjoint` (a store).
 pub fn write_field_adjoint(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
-    let w = FieldAdjointWriteOp(op);
-    let name = w.field_name(em.ctx()).to_string();
-    let accumulate = w.is_accumulate(em.ctx());
-    let (shape, elem, decl) = field_info(em, op, &name)?;
-    let (p, _) = field_element(em, &name, decl, &shape, elem, true, &operands[1..])?;
+    let accumulate = FieldAdjointWriteOp(op).is_accumulate(em.ctx());
+    let f = field_info(em, op)?;
+    let (p, _) = field_element(em, &f, true, &operands[1..])?;
     if accumulate {
         atomic(em, AtomicKind::Add, operands[0], p);
     } else {
@@ -161,8 +144,7 @@ pub fn write_field_adjoint(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
 }
 
 pub fn acc_ndarray_adjoint(em: &mut Em, op: OpId, operands: &[Value]) -> R<()> {
-    let what = ndarray_what(em, operands[1], true)?;
-    let (p, _) = ndarray_element(em, operands[1], &operands[2..], &what)?;
+    let (p, _) = ndarray_element(em, operands[1], &operands[2..], true)?;
     atomic(em, AtomicKind::Add, operands[0], p);
     em.rw.erase_op(op);
     Ok(())

@@ -25,10 +25,10 @@ use prologue::Prologues;
 use qd_adstack::StackType;
 use qd_frontend::PtrType;
 use qd_ir::conversion::{ConversionPattern, ConversionRewriter, ConversionTarget, TypeConverter};
+use qd_ir::fast_hash::FastMap;
 use qd_ir::{BlockId, OpId, Value};
 use qd_lowered::private_ptr;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 /// What a pattern does with its op.
@@ -41,7 +41,7 @@ type LowerFn = fn(&mut Em, OpId, &[Value]) -> R<()>;
 pub struct State {
     pub prologues: Prologues,
     pub views: adstack::Views,
-    pub invariants: HashMap<(BlockId, emit::InvKey), Value>,
+    pub invariants: FastMap<(BlockId, emit::InvKey), Value>,
 }
 
 /// What every pattern of one conversion shares: the facts and the state (patterns get `&self`
