@@ -8,10 +8,15 @@
 //! - the same chain in NumPy (python3 as a subprocess), the baseline a user would write;
 //! - the weighted BCE + weighted smooth-L1 detection loss on 2^22 elements, fused vs unfused;
 //! - the cost of a cache hit (a call's shapes to its compiled executable);
-//! - a copy kernel (x + 0) on the same device: the floor any kernel of the device has.
+//! - a copy kernel (x + 0) on the same device: the floor any kernel of the device has;
+//! - the fused chain again with approximate functions allowed (`Jit::approx_functions`,
+//!   fuse-elementwise's `approx-functions`: `fastmath<afn>` on the kernels' math ops, so f32 exp
+//!   is computed in f32 arithmetic, within `qd_llvm::AFN_MAX_ULP` instead of 0.5 ulp); the
+//!   header gives the bound and the fused chain's measured error either way.
 //!
 //! `cargo bench -p qd-benches --bench fusion` (QD_FUSION_LOG2=20 for a quick run; QD_FUSION_CASES=
-//! chain,copy runs only those groups of rows, to profile them). Prints a table.
+//! chain,copy runs only those groups of rows, to profile them; chain has the afn rows too, afn
+//! has them alone). Prints a table.
 
 use qd_jit::{jit_compile, Executable, Graph, Jit, Operand, Sym};
 use qd_runtime::{DType, Ndarray};
@@ -121,6 +126,23 @@ fn run(e: &mut Executable, inputs: Vec<Ndarray>, backward: bool) -> Duration {
     t
 }
 
+/// The largest error, in ulps of f32, of the chain's output (executable `e` on the bench's
+/// inputs) against the chain computed in f64 from the same f32 inputs.
+fn chain_max_ulp(e: &mut Executable, n: usize) -> f64 {
+    let (x, w) = (arr(n, 1).to_f64_vec(), arr(n, 2).to_f64_vec());
+    let out = e.run(vec![arr(n, 1), arr(n, 2)]).unwrap()[0].to_f64_vec();
+    let mut worst = 0f64;
+    for ((&x, &w), &y) in x.iter().zip(&w).zip(&out) {
+        let f32r = |v: f64| f64::from(v as f32);
+        // Each op of the chain rounds to f32 as the kernel does, but sigmoid, exact in f64.
+        let a = f32r(f32r(f32r(x * w) + 0.5).max(0.0) - f32r(x * 0.25));
+        let want = 1.0 / (1.0 + (-a).exp());
+        let ulp = 2f64.powi(((want.to_bits() >> 52) as i32 - 1023).max(-126) - 23);
+        worst = worst.max((y - want).abs() / ulp);
+    }
+    worst
+}
+
 fn numpy_ms(n: usize) -> Option<f64> {
     let script = format!(
         r#"
@@ -173,6 +195,9 @@ fn main() {
     let mut rows = Vec::new();
 
     let g = chain(n);
+    let mut approx = Jit::new("cpu").unwrap().approx_functions();
+    // The fused chain's error against the chain in f64, in ulps of f32 (exact, then with afn).
+    let mut ulps: Vec<f64> = Vec::new();
     let mut fused = Jit::new("cpu").unwrap();
     let mut unfused = Jit::new("cpu").unwrap().unfused();
     let ins = || vec![arr(n, 1), arr(n, 2)];
@@ -186,6 +211,24 @@ fn main() {
         // fwd (x, w read, y written) + bwd (x, w, dy read, dx, dw written).
         rows.push(Row {
             what: "chain fwd+bwd, fused".into(),
+            time: run(e, ins(), true),
+            bytes: 8.0 * f32b,
+        });
+    }
+    if want("chain") {
+        for jit in [&mut fused, &mut approx] {
+            ulps.push(chain_max_ulp(jit.compile(&g).unwrap(), n));
+        }
+    }
+    if want("chain") || want("afn") {
+        let e = approx.compile(&g).unwrap();
+        rows.push(Row {
+            what: "chain fwd, fused, afn".into(),
+            time: run(e, ins(), false),
+            bytes: 3.0 * f32b,
+        });
+        rows.push(Row {
+            what: "chain fwd+bwd, fused, afn".into(),
             time: run(e, ins(), true),
             bytes: 8.0 * f32b,
         });
@@ -278,6 +321,17 @@ fn main() {
         bw / 1e9,
         bw_before / 1e9,
         bw_after / 1e9
+    );
+    println!(
+        "afn (approximate functions, the rows marked afn): f32 exp within {} ulp of the exact \
+         value (0.5 without){}\n",
+        qd_llvm::AFN_MAX_ULP,
+        match ulps[..] {
+            [exact, afn] => format!(
+                "; the fused chain's output measured: {exact:.2} ulp at most, {afn:.2} with afn"
+            ),
+            _ => String::new(),
+        }
     );
     println!(
         "| {:<34} | {:>10} | {:>10} | {:>10} | {:>9} |",

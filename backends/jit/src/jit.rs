@@ -76,6 +76,16 @@ impl Jit {
         self
     }
 
+    /// Allows approximate functions in the kernels (fuse-elementwise's `approx-functions`:
+    /// `fastmath<afn>` on their math ops). On the cpu device f32 exp and exp2, and so sigmoid,
+    /// are then within 1 ulp of the exact value (`qd_llvm::AFN_MAX_ULP`) instead of 0.5, and
+    /// about 3x cheaper; the interpreters keep libm's. Gradients use the same exp. Off by
+    /// default; part of the cache key.
+    pub fn approx_functions(mut self) -> Jit {
+        self.options.approx_functions = true;
+        self
+    }
+
     pub fn device_name(&self) -> &str {
         &self.device
     }
@@ -91,10 +101,21 @@ impl Jit {
         ))
     }
 
+    /// The cache key of `g` compiled by this JIT: [`Jit::key`], marked when approximate
+    /// functions are allowed (the same graph compiles to other kernels then).
+    pub fn key_of(&self, g: &Graph) -> Result<String, String> {
+        let key = Jit::key(g)?;
+        Ok(if self.options.approx_functions {
+            format!("// approx-functions\n{key}")
+        } else {
+            key
+        })
+    }
+
     /// The executable of `g`: from the cache, or compiled now.
     pub fn compile(&mut self, g: &Graph) -> Result<&mut Executable, String> {
         let start = Instant::now();
-        let key = Jit::key(g)?;
+        let key = self.key_of(g)?;
         self.compile_keyed(key, g, start)
     }
 
@@ -177,7 +198,7 @@ impl JitFn {
         }
         let start = Instant::now();
         let g = trace(sig, &*self.f);
-        let key = Jit::key(&g)?;
+        let key = self.jit.key_of(&g)?;
         self.keys.insert(sig.to_vec(), key.clone());
         self.jit.compile_keyed(key, &g, start)
     }

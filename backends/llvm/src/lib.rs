@@ -33,6 +33,7 @@ mod launch;
 mod simd;
 pub use qd_runtime::sites;
 
+pub use codegen::vmath::AFN_MAX_ULP;
 pub use codegen::{build_module, task_infos, KernelModule, TaskInfo};
 pub use compile::{emit_kernel, jit_kernel, KernelInput};
 pub use device::{pipeline, CpuDevice, NAME, PIPELINE, PIPELINE_UNCHECKED};

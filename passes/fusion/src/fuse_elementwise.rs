@@ -22,6 +22,7 @@ pub fn fuse_elementwise_pass_info() -> PassInfo {
                 fuse: opts.get_bool("fuse"),
                 lanes: opts.get_uint("lanes"),
                 patterns: opts.get_bool("patterns"),
+                approx_functions: opts.get_bool("approx-functions"),
             },
             ..Default::default()
         }))
@@ -35,6 +36,11 @@ pub fn fuse_elementwise_pass_info() -> PassInfo {
         "patterns",
         true,
         "rewrite the registered fused loss patterns first (with fuse only)",
+    ))
+    .option(OptionDecl::bool(
+        "approx-functions",
+        false,
+        "fastmath<afn> on the generated kernels' math ops: approximate functions allowed (cpu: f32 exp and exp2 in f32 arithmetic, within 1 ulp instead of 0.5)",
     ))
     .option(OptionDecl::uint(
         "lanes",
@@ -50,6 +56,10 @@ pub struct FuseOptions {
     pub lanes: u64,
     /// Apply the fused loss patterns ([`crate::patterns`]) first (only when fusing).
     pub patterns: bool,
+    /// Put `fastmath<afn>` on the math ops of the kernels made ([`crate::approx`]): on the cpu
+    /// device f32 exp and exp2 are then within 1 ulp (`qd_llvm::AFN_MAX_ULP`) instead of 0.5,
+    /// about 3x cheaper. Off by default.
+    pub approx_functions: bool,
 }
 
 impl Default for FuseOptions {
@@ -58,6 +68,7 @@ impl Default for FuseOptions {
             fuse: true,
             lanes: 0,
             patterns: true,
+            approx_functions: false,
         }
     }
 }
@@ -125,6 +136,11 @@ pub fn fuse_function(
         return Ok((0, 0));
     };
     let fname = FuncOp(f).name(ctx).to_string();
+    // With approx-functions: the module's symbols before, so that the kernels made (pattern
+    // kernels too) are the new ones.
+    let before: Option<HashSet<String>> = options
+        .approx_functions
+        .then(|| symbols(ctx, f).into_iter().map(|(n, _)| n).collect());
     if options.fuse && options.patterns {
         crate::patterns::apply_patterns(ctx, f)?;
     }
@@ -158,7 +174,25 @@ pub fn fuse_function(
         replace_group(ctx, g, &e);
     }
     topo_sort(ctx, block);
+    if let Some(before) = before {
+        for (name, op) in symbols(ctx, f) {
+            if !before.contains(&name) && qd_frontend::KernelOp::from_op(ctx, op).is_some() {
+                crate::approx::mark_approx_functions(ctx, op);
+            }
+        }
+    }
     Ok((kernels, replaced))
+}
+
+/// The symbols (name, op) of the module holding `f`.
+fn symbols(ctx: &Context, f: OpId) -> Vec<(String, OpId)> {
+    match ctx.parent_op(f) {
+        Some(m) => qd_ir::symbol_table::SymbolTable::new(ctx, m)
+            .iter(ctx)
+            .map(|(n, op)| (n.to_string(), op))
+            .collect(),
+        None => Vec::new(),
+    }
 }
 
 /// A kernel name (and its `_reduce`) no symbol of the module has; records it.

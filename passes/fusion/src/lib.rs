@@ -11,6 +11,7 @@
 //! - [`exclusive`]: in gradients of generated kernels, adjoints of parameters that each thread
 //!   owns elementwise are accumulated without atomics.
 //! - [`dead_loops`]: gradient kernels drop the replayed forward loops nothing reads.
+//! - [`approx`]: the `approx-functions` option: `fastmath<afn>` on the kernels' math ops.
 //! - [`patterns`]: the fused-loss pattern registry (matcher + planner), first pattern the
 //!   weighted BCE + weighted smooth-L1 detection loss.
 //!
@@ -18,6 +19,7 @@
 //! runtime differentiates with reverse-mode-ad; a primitive with a hand-written backward is kept
 //! as one `ndarray.scalar_apply` so that reverse-mode-ad uses that backward.
 
+pub mod approx;
 pub mod codegen;
 pub mod dead_loops;
 pub mod exclusive;
@@ -25,6 +27,7 @@ pub mod fuse_elementwise;
 pub mod group;
 pub mod patterns;
 
+pub use approx::mark_approx_functions;
 pub use dead_loops::erase_dead_loops;
 pub use exclusive::privatize_adjoints;
 pub use fuse_elementwise::{

@@ -10,6 +10,9 @@
 //! an exhaustive test), past it an out-of-line f64 path (0.56 ulp); tanh an f32 polynomial below
 //! 0.5 (0.77 ulp), in f64 and rounded once past it (0.50 ulp). Not libm's bits, but within an ulp of the exact value. f64 keeps libm.
 //!
+//! f32 exp and exp2 whose fast-math flags allow approximate functions (`afn`, or `fast`) are
+//! vmath's f32 code (`vmath::emit_flagged`: within `AFN_MAX_ULP`, 1 ulp), scalar or vectorised.
+//!
 //! The ops added later (issue #14) are vmath's code in both precisions, so that scalar and
 //! vectorised tasks give the same bits and loops of them vectorize: asin, acos, atan, sinh, cosh,
 //! asinh, acosh, atanh, log1p, expm1, log10 and cbrt (0.5 ulp in f32, 2 ulps of glibc in f64;
@@ -29,6 +32,17 @@ pub(super) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {
     let args = (0..n)
         .map(|i| g.operand(op, i))
         .collect::<R<Vec<BasicValueEnum>>>()?;
+    if super::vmath::allows_afn(g.ir, op) && matches!(name, names::EXP | names::EXP2) {
+        // afn: f32 exp and exp2 are vmath's f32 code, as in vectorised tasks; f64 keeps libm.
+        if let Some(BasicValueEnum::FloatValue(x)) = args.first() {
+            if x.get_type() == g.llcx.f32_type() {
+                let v = super::vmath::emit_flagged(g.llcx, g.module, &g.b, name, &args, true)
+                    .map_err(|e| g.err(e))?;
+                g.set(op, 0, v);
+                return Ok(());
+            }
+        }
+    }
     if OWN.contains(&name) || super::vmath::exact_op(name) {
         let v = super::vmath::emit(g.llcx, g.module, &g.b, name, &args).map_err(|e| g.err(e))?;
         g.set(op, 0, v);

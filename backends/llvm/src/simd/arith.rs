@@ -422,7 +422,8 @@ fn math(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
         .operands(op)
         .map(|v| vector(g, v).map(Into::into))
         .collect::<R<Vec<BasicValueEnum>>>()?;
-    let v = crate::codegen::vmath::emit(g.llcx, g.module, &g.b, ir.name(op), &args)
+    let afn = crate::codegen::vmath::allows_afn(ir, op);
+    let v = crate::codegen::vmath::emit_flagged(g.llcx, g.module, &g.b, ir.name(op), &args, afn)
         .map_err(|e| g.err(e))?;
     let r = ir.result(op, 0);
     ln_mut(g)

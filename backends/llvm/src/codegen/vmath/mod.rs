@@ -63,6 +63,7 @@
 //! libgcc's repeated squaring. erf and erfc have no vectorised form ([`UNVECTORISED`]): a task
 //! holding one runs scalar code, which calls libm.
 
+mod approx;
 mod atan;
 mod exact;
 mod exp_log;
@@ -86,6 +87,54 @@ use qd_math::names;
 
 pub(crate) type R<T> = Result<T, String>;
 pub(crate) type V<'ctx> = BasicValueEnum<'ctx>;
+
+pub use approx::MAX_ULP as AFN_MAX_ULP;
+
+/// Whether `op`'s fast-math flags allow approximate functions (`afn`, or `fast`, which sets it).
+pub(crate) fn allows_afn(ir: &qd_ir::Context, op: qd_ir::OpId) -> bool {
+    let fm = qd_arith::FlagKind::FastMath;
+    ir.prop_or_attr(op, fm.prop_name())
+        .and_then(|a| fm.bits_of(ir, a))
+        .is_some_and(|bits| bits & qd_arith::fastmath::AFN != 0)
+}
+
+/// As [`emit`], for an op whose fast-math flags allow approximate functions (`afn`, or `fast`)
+/// when `afn`: f32 exp and exp2 are then computed in f32 arithmetic (`approx.rs`, within
+/// [`AFN_MAX_ULP`], 1 ulp, instead of 0.5; about a third of the instructions); every other op
+/// and type is `emit`'s (f64, and tanh, sigmoid's other parts, stay as they are).
+pub(crate) fn emit_flagged<'ctx>(
+    llcx: &'ctx Context,
+    module: &Module<'ctx>,
+    b: &Builder<'ctx>,
+    name: &str,
+    args: &[BasicValueEnum<'ctx>],
+    afn: bool,
+) -> R<BasicValueEnum<'ctx>> {
+    if let (true, [x]) = (afn && matches!(name, names::EXP | names::EXP2), args) {
+        let elem = match x.get_type() {
+            BasicTypeEnum::VectorType(t) => t.get_element_type(),
+            t => t,
+        };
+        if elem == llcx.f32_type().into() {
+            let lanes = match x.get_type() {
+                BasicTypeEnum::VectorType(t) => Some(t.get_size()),
+                _ => None,
+            };
+            let v = Vb {
+                llcx,
+                module,
+                b,
+                lanes,
+            };
+            return if name == names::EXP {
+                approx::exp(&v, *x)
+            } else {
+                approx::exp2(&v, *x)
+            };
+        }
+    }
+    emit(llcx, module, b, name, args)
+}
 
 /// `name` (a math op, `qd_math::names`) of `args`, all of one type: f32, f64 or a vector of
 /// either. Returns a value of that type. sin, cos and tan add blocks around their rare slow

@@ -82,6 +82,17 @@ type K = unsafe extern "C" fn(*const u8, *const u8, *const u8, *mut u8);
 /// `use_it` applied to `name` compiled (O3, host CPU) for `lanes` lanes (None: scalar) of f32
 /// or f64.
 fn with_kernel<T>(name: &str, f32: bool, lanes: Option<u32>, use_it: impl FnOnce(K) -> T) -> T {
+    with_kernel_afn(name, false, f32, lanes, use_it)
+}
+
+/// As [`with_kernel`], the op allowing approximate functions when `afn` (`emit_flagged`).
+fn with_kernel_afn<T>(
+    name: &str,
+    afn: bool,
+    f32: bool,
+    lanes: Option<u32>,
+    use_it: impl FnOnce(K) -> T,
+) -> T {
     let llcx = Context::create();
     let module = llcx.create_module("vmath_test");
     let opts = jit::Options::default();
@@ -117,7 +128,7 @@ fn with_kernel<T>(name: &str, f32: bool, lanes: Option<u32>, use_it: impl FnOnce
             v
         })
         .collect();
-    let r = emit(&llcx, &module, &b, name, &ins).unwrap();
+    let r = super::emit_flagged(&llcx, &module, &b, name, &ins, afn).unwrap();
     let out = f.get_nth_param(3).unwrap().into_pointer_value();
     b.build_store(out, r).unwrap().set_alignment(4).unwrap();
     b.build_return(None).unwrap();
@@ -347,6 +358,11 @@ fn err(f32: bool, got: f64, want: f64) -> f64 {
         };
         (key(got) - key(want)).unsigned_abs() as f64
     }
+}
+
+/// `err` in f32.
+fn err32(got: f64, want: f64) -> f64 {
+    err(true, got, want)
 }
 
 /// The inputs of one function: columns (one, or two for pow and atan2).
@@ -623,11 +639,18 @@ fn vmath_vector_code_calls_no_libm() {
     }
 }
 
-/// The largest error in ulps (and where) of f32 `name`, 16 lanes at a time, over every f32
-/// whose bits are in one of `ranges` (half-open), against `reference` in f64.
-fn worst_over_bits(name: &str, reference: fn(f64) -> f64, ranges: &[(u32, u32)]) -> (f64, f32) {
+/// The largest error in ulps (and where) of f32 `name` (approximate when `afn`), 16 lanes at a
+/// time, over every f32 whose bits are in one of `ranges` (half-open), against `reference` in
+/// f64, measured by `err_of`.
+fn worst_over_bits(
+    name: &str,
+    afn: bool,
+    reference: fn(f64) -> f64,
+    err_of: fn(f64, f64) -> f64,
+    ranges: &[(u32, u32)],
+) -> (f64, f32) {
     let (mut worst, mut at) = (0.0f64, 0.0f32);
-    with_kernel(name, true, Some(16), |k| {
+    with_kernel_afn(name, afn, true, Some(16), |k| {
         let mut xs = [0.0f32; 16];
         let mut out = [0.0f32; 16];
         for &(start, end) in ranges {
@@ -638,7 +661,7 @@ fn worst_over_bits(name: &str, reference: fn(f64) -> f64, ranges: &[(u32, u32)])
                 let p = xs.as_ptr() as *const u8;
                 unsafe { k(p, p, p, out.as_mut_ptr() as *mut u8) };
                 for i in 0..16 {
-                    let e = err(true, f64::from(out[i]), reference(f64::from(xs[i])));
+                    let e = err_of(f64::from(out[i]), reference(f64::from(xs[i])));
                     if e > worst || e.is_nan() {
                         (worst, at) = (e, xs[i]);
                     }
@@ -664,7 +687,7 @@ fn vmath_f32_exhaustive() {
         (names::TANH, f64::tanh, super::tanh::NEAR32),
     ];
     for (name, reference, limit) in cases {
-        let (worst, at) = worst_over_bits(name, reference, &[(0, limit.to_bits())]);
+        let (worst, at) = worst_over_bits(name, false, reference, err32, &[(0, limit.to_bits())]);
         println!("{name}: max {worst} ulp at {at:e} over [0, {limit})");
         assert!(worst <= 1.0, "{name}: {worst} ulp at {at:e}");
     }
@@ -729,7 +752,7 @@ fn vmath_f32_exp_exhaustive() {
     ];
     for (name, reference, lo, hi) in cases {
         let ranges = [(0, hi.to_bits()), (0x8000_0000, lo.to_bits())];
-        let (worst, at) = worst_over_bits(name, reference, &ranges);
+        let (worst, at) = worst_over_bits(name, false, reference, err32, &ranges);
         println!("{name}: max {worst} ulp at {at:e} over [{lo}, {hi}]");
         assert!(worst <= 0.501, "{name}: {worst} ulp at {at:e}");
     }
@@ -788,5 +811,131 @@ fn vmath_lanes_do_not_affect_each_other() {
                 "{name}({x:e}) beside far values"
             );
         }
+    }
+}
+
+/// `err32`, except at the overflow threshold: there a result within the bound may fall on
+/// either side of FLT_MAX, so an infinite result (or an exact value past FLT_MAX) is measured
+/// as if the exponent range went on, inf being 2^128.
+fn err_afn(got: f64, want: f64) -> f64 {
+    let want32 = f64::from(want as f32);
+    if want.is_finite()
+        && want > 0.0
+        && got != want32
+        && (got.is_infinite() || want32.is_infinite())
+    {
+        let g = if got.is_infinite() {
+            2f64.powi(128)
+        } else {
+            got
+        };
+        return (g - want).abs() / 2f64.powi(104);
+    }
+    err32(got, want)
+}
+
+/// The approximate (`afn`) f32 exp and exp2 (`approx.rs`) against the f64 libm result on every
+/// 1021st f32 where the result is finite and nonzero (subnormal results included) and on edge
+/// and special values: within `AFN_MAX_ULP` for 16 lanes (`vscalefps` on AVX-512), 8 lanes
+/// and scalars (2^k by two exact powers of two), which give the same bits. NaN gives NaN, inf
+/// inf, -inf 0.
+#[test]
+fn vmath_f32_afn_within_bound() {
+    type Case = (&'static str, fn(f64) -> f64, f32, f32);
+    let cases: [Case; 2] = [
+        (names::EXP, f64::exp, -104.0, 89.0),
+        (names::EXP2, f64::exp2, -151.0, 129.0),
+    ];
+    for (name, reference, lo, hi) in cases {
+        let mut xs: Vec<f64> = (0..hi.to_bits())
+            .step_by(1021)
+            .chain((0x8000_0000..lo.to_bits()).step_by(1021))
+            .map(|b| f64::from(f32::from_bits(b)))
+            .collect();
+        let edges = [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1e30,
+            -1e30,
+            f64::from(f32::MAX),
+            f64::from(f32::MIN),
+            1e-45,
+            -1e-45,
+        ];
+        xs.extend(edges);
+        // Around the overflow threshold and where results turn subnormal and then 0.
+        for c in [
+            88.72283f32,
+            -87.33655,
+            -103.27893,
+            -103.97208,
+            128.0,
+            -126.0,
+            -149.0,
+            -150.0,
+        ] {
+            for d in -40i32..=40 {
+                xs.push(f64::from(f32::from_bits(
+                    c.to_bits().wrapping_add(d as u32),
+                )));
+            }
+        }
+        let mut cols = vec![xs];
+        pad(&mut cols, 16);
+        let xs = &cols[0];
+        let shapes = [Some(16), Some(8), None];
+        let outs: Vec<Vec<f64>> = shapes
+            .iter()
+            .map(|&lanes| {
+                with_kernel_afn(name, true, true, lanes, |k| run_on(k, true, lanes, &cols))
+            })
+            .collect();
+        let (mut worst, mut at) = (0.0f64, 0.0);
+        for (i, &x) in xs.iter().enumerate() {
+            let e = err_afn(outs[0][i], reference(x));
+            if e > worst || e.is_nan() {
+                (worst, at) = (e, x);
+            }
+            for (s, out) in shapes.iter().zip(&outs).skip(1) {
+                let (a, b) = (outs[0][i] as f32, out[i] as f32);
+                assert!(
+                    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+                    "{name}({x:e}): 16 lanes {a:e}, {s:?} lanes {b:e}"
+                );
+            }
+        }
+        println!(
+            "{name} f32 afn: {} points, max {worst:.4} ulp at {at:e}",
+            xs.len()
+        );
+        assert!(
+            worst <= super::AFN_MAX_ULP,
+            "{name} f32 afn: {worst} ulp at {at:e}"
+        );
+    }
+}
+
+/// Every f32 whose exp or exp2 is finite and nonzero (and a little past), both signs, by the
+/// approximate (`afn`) code: within `AFN_MAX_ULP`. Long (about 2.3 billion inputs per
+/// function): `cargo test --release -p qd-llvm vmath_f32_afn_exhaustive -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn vmath_f32_afn_exhaustive() {
+    type Case = (&'static str, fn(f64) -> f64, f32, f32);
+    let cases: [Case; 2] = [
+        (names::EXP, f64::exp, -104.0, 89.0),
+        (names::EXP2, f64::exp2, -151.0, 129.0),
+    ];
+    for (name, reference, lo, hi) in cases {
+        let ranges = [(0, hi.to_bits()), (0x8000_0000, lo.to_bits())];
+        let (worst, at) = worst_over_bits(name, true, reference, err_afn, &ranges);
+        println!("{name} afn: max {worst} ulp at {at:e} over [{lo}, {hi}]");
+        assert!(
+            worst <= super::AFN_MAX_ULP,
+            "{name} afn: {worst} ulp at {at:e}"
+        );
     }
 }
