@@ -1,6 +1,7 @@
 # lit configuration for qd. Run through `cargo test` (tools/qd-opt/tests/lit.rs) or directly:
 #   QD_BIN_DIR=target/debug /usr/lib/llvm-22/bin/lit -sv lit-tests
 import os
+import platform
 import shutil
 
 import lit.formats
@@ -31,6 +32,10 @@ if os.path.exists(os.path.join(qd_bin, "qd-translate")):
     config.available_features.add("qd-translate")
 elif os.environ.get("QD_REQUIRE_TRANSLATE"):
     lit_config.fatal("qd-translate not found in %s" % qd_bin)
+
+# x86 hosts: the cpu device's streaming stores and fences (lit-tests/translate/nontemporal.mlir).
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86")
 
 if shutil.which("mlir-opt", path=llvm_bin):
     config.available_features.add("mlir-opt")

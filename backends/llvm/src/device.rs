@@ -101,6 +101,24 @@ pub struct CpuDevice {
     ctxs: Contexts,
     /// How many tasks were handed to the pool (the others ran on the calling thread).
     pool_runs: Arc<AtomicU64>,
+    /// The bytes a task must write through its streaming stores for them to be non-temporal
+    /// (`simd::driver`); None: never.
+    stream_bytes: Option<u64>,
+}
+
+/// The threshold [`CpuDevice::STREAM_ENV`]'s value `v` sets ([`CpuDevice::STREAM_BYTES`] when
+/// unset).
+fn stream_from_env(v: Option<&str>) -> Result<Option<u64>, String> {
+    match v.map(str::trim) {
+        None | Some("") => Ok(Some(CpuDevice::STREAM_BYTES)),
+        Some("off") => Ok(None),
+        Some(b) => b.parse().map(Some).map_err(|_| {
+            format!(
+                "{}={b}: expected a byte count or 'off'",
+                CpuDevice::STREAM_ENV
+            )
+        }),
+    }
 }
 
 /// The address of a host buffer's first element.
@@ -121,6 +139,16 @@ fn storage_ptr(s: &mut Storage) -> u64 {
 }
 
 impl CpuDevice {
+    /// The default of [`CpuDevice::with_stream_threshold`]: 16 MiB written by one task. Below
+    /// it the written data likely stays in the last-level cache (32 MiB on the Zen 5 this was
+    /// measured on, shared with what the task reads) for the next kernel to read, and plain
+    /// stores are as fast; above it the read for ownership of each line a plain store fills
+    /// costs a third of a copy's memory traffic, which non-temporal stores avoid.
+    pub const STREAM_BYTES: u64 = 16 << 20;
+
+    /// Sets [`CpuDevice::new`]'s streaming threshold: a byte count, or `off`.
+    pub const STREAM_ENV: &'static str = "QD_CPU_STREAM_BYTES";
+
     /// A device with one worker per available core, without field and ndarray bounds checks;
     /// its adstack guard is the one `QD_CPU_ADSTACK_GUARD` names (`guard::GUARD_ENV`: tests set
     /// it for a qd-run child), normally none.
@@ -128,7 +156,11 @@ impl CpuDevice {
         let n = std::thread::available_parallelism()
             .map(|n| n.get())
             .unwrap_or(1);
-        Ok(Self::with_threads(n)?.with_adstack_guard(AdstackGuard::from_env()?))
+        Ok(Self::with_threads(n)?
+            .with_adstack_guard(AdstackGuard::from_env()?)
+            .with_stream_threshold(stream_from_env(
+                std::env::var(Self::STREAM_ENV).ok().as_deref(),
+            )?))
     }
 
     /// A device with `threads` workers (at least 1), without field and ndarray bounds checks.
@@ -148,6 +180,7 @@ impl CpuDevice {
             overflow: None,
             ctxs: Contexts::default(),
             pool_runs: Arc::default(),
+            stream_bytes: Some(Self::STREAM_BYTES),
         })
     }
 
@@ -180,6 +213,14 @@ impl CpuDevice {
     /// what the poll costs (benches/benches/timeout_cost.rs).
     pub fn with_cancel_checks(mut self, checks: bool) -> Self {
         self.opts.cancel_checks = checks;
+        self
+    }
+
+    /// The device making a task's full-line vector stores to fields and ndarrays it does not
+    /// read non-temporal when the task writes at least `bytes` through them (None: never; see
+    /// `simd::driver`). Default [`CpuDevice::STREAM_BYTES`]; tests set 0 to take that path at any size.
+    pub fn with_stream_threshold(mut self, bytes: Option<u64>) -> Self {
+        self.stream_bytes = bytes;
         self
     }
 
@@ -320,6 +361,7 @@ impl Device for CpuDevice {
             overflow,
             ctxs,
             pool_runs,
+            stream_bytes,
             ..
         } = self;
         let Some(k) = kernels.get_mut(kernel.0 as usize) else {
@@ -390,6 +432,7 @@ impl Device for CpuDevice {
             sites,
             plan: adstacks,
             cancel,
+            stream_bytes: *stream_bytes,
         };
         for ((t, &f), cost) in tasks.iter().zip(&code.tasks).zip(cost.iter_mut()) {
             run.run_task(t, f, cost, base, temps_buf).map_err(|e| *e)?;
@@ -440,6 +483,7 @@ struct TaskRun<'a> {
     sites: &'a Sites,
     plan: &'a AdstackPlan,
     cancel: &'a CancelFlag,
+    stream_bytes: Option<u64>,
 }
 
 impl TaskRun<'_> {
@@ -504,6 +548,8 @@ impl TaskRun<'_> {
         base[W_STRIDE_FLOAT as usize] = layout.stride(Heap::Float);
         base[W_STRIDE_INT as usize] = layout.stride(Heap::Int);
         base[W_BEGIN as usize] = begin as u64;
+        // Per thread: a task streams when `threads * its bytes per thread` reaches the bound.
+        base[W_STREAM as usize] = self.stream_bytes.map_or(NONE, |b| b.div_ceil(threads));
         for s in layout.stacks() {
             if let Some(&w) = frame.stacks.get(&s.id) {
                 base[w as usize] = s.offset;
@@ -529,7 +575,7 @@ impl TaskRun<'_> {
                 }
             });
             self.pool_runs.fetch_add(1, Ordering::Relaxed);
-            let (outcome, busy) = run_range(self.pool, f, ctxs, threads, self.cancel);
+            let (outcome, busy) = run_range(self.pool, f, ctxs, (threads, task.lanes), self.cancel);
             (outcome, Some(busy))
         };
         // A run cut short by an error says little about what its threads cost.
@@ -558,5 +604,22 @@ impl TaskRun<'_> {
             Some(fl) => Err(Box::new(self.sites.error(name, fl.site, &fl.values))),
             None => Ok(()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stream_threshold_comes_from_the_environment() {
+        assert_eq!(stream_from_env(None), Ok(Some(CpuDevice::STREAM_BYTES)));
+        assert_eq!(stream_from_env(Some("off")), Ok(None));
+        assert_eq!(stream_from_env(Some(" 4096 ")), Ok(Some(4096)));
+        let e = stream_from_env(Some("16M")).unwrap_err();
+        assert!(
+            e.contains(CpuDevice::STREAM_ENV) && e.contains("16M"),
+            "{e}"
+        );
     }
 }

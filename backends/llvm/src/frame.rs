@@ -12,6 +12,7 @@
 //! | [`W_ERR_SITE`], [`W_ERR_THREAD`], [`W_ERR_VALUES`].. | the error record: site, thread, values |
 //! | [`W_OVF_THREAD`], [`W_OVF_STACK`] | the first overflow: thread ([`NONE`] when none), stack id |
 //! | [`W_CANCEL`] | the address of the launch's cancel flag (a 32-bit integer, nonzero: stop) |
+//! | [`W_STREAM`] | the running task's streaming bound: see [`W_STREAM`] |
 //! | fields | per field of the program (module order): its values, its adjoint (or 0) |
 //! | arguments | per kernel argument: a scalar's canonical bits, or an ndarray's data then its extents |
 //! | stacks | per stack of the kernel (by id): its byte offset in its heap's row, its capacity |
@@ -39,7 +40,12 @@ pub const MAX_ERR_VALUES: u32 = 16;
 /// edges: always a valid flag (`CancelFlag::never()` for a launch without a deadline), as the
 /// poll does not test it for null.
 pub const W_CANCEL: u32 = W_ERR_VALUES + MAX_ERR_VALUES;
-const W_FIELDS: u32 = W_CANCEL + 1;
+/// The least bytes a thread of the running task must write to streamed buffers (see
+/// `simd::driver`) for its full groups' stores to be non-temporal: the launch's threshold
+/// divided by its threads, rounded up (a task writing `b` bytes a thread streams when
+/// `threads * b` reaches the threshold); [`NONE`]: never.
+pub const W_STREAM: u32 = W_CANCEL + 1;
+const W_FIELDS: u32 = W_STREAM + 1;
 /// An empty record (no error, no overflow).
 pub const NONE: u64 = u64::MAX;
 

@@ -138,18 +138,18 @@ impl Contexts {
     }
 }
 
-/// Runs `f` over threads `0..threads` of a task in chunks on `pool`, each worker with its own
-/// context; returns what it found and the workers' busy nanoseconds, summed.
+/// Runs `f` over threads `0..threads` of a task of `lanes` SIMD lanes in chunks on `pool`, each
+/// worker with its own context; returns what it found and the workers' busy nanoseconds, summed.
 pub(crate) fn run_range(
     pool: &rayon::ThreadPool,
     f: TaskFn,
     ctxs: &[Mutex<Vec<u64>>],
-    threads: u64,
+    (threads, lanes): (u64, u32),
     cancel: &CancelFlag,
 ) -> (Outcome, u64) {
     use rayon::prelude::*;
     let workers = ctxs.len() as u64;
-    let chunk = threads.div_ceil(workers * 8).clamp(1, 1 << 14);
+    let chunk = chunk_size(threads, workers, lanes);
     let chunks = threads.div_ceil(chunk);
     let failure: Mutex<Option<Failure>> = Mutex::new(None);
     let overflow: Mutex<Option<(u64, u64)>> = Mutex::new(None);
@@ -198,9 +198,30 @@ pub(crate) fn run_range(
     (outcome, busy.into_inner())
 }
 
+/// Threads per chunk: about 8 chunks a worker, at most 2^14 threads, a multiple of the lanes
+/// (every chunk but the last runs full groups only, and a group that starts a chunk starts
+/// where it would in one run over all threads: aligned when the buffers are, see
+/// `simd::driver`'s streaming stores).
+fn chunk_size(threads: u64, workers: u64, lanes: u32) -> u64 {
+    let lanes = u64::from(lanes.max(1));
+    threads
+        .div_ceil(workers * 8)
+        .clamp(1, 1 << 14)
+        .next_multiple_of(lanes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_are_whole_groups() {
+        assert_eq!(chunk_size(1 << 24, 2, 16), 1 << 14);
+        assert_eq!(chunk_size(1000, 2, 16), 64);
+        assert_eq!(chunk_size(1000, 2, 1), 63);
+        assert_eq!(chunk_size(5, 4, 16), 16);
+        assert_eq!(chunk_size(u64::MAX / 2, 2, 16), 1 << 14);
+    }
 
     #[test]
     fn one_call_or_one_worker_runs_inline() {

@@ -80,7 +80,9 @@ pub(super) fn emit<'ctx>(
         g.b.position_at_end(exit_bb);
         g.ck(g.b.build_return(Some(&llcx.i32_type().const_zero())))?;
         g.b.position_at_end(start_bb);
-        crate::simd::emit_task(&mut g, task, plan, info.lanes, first, last)?;
+        // x86 (SSE2 and later) has the non-temporal stores and the fence streaming needs.
+        let streams = opts.features.split(',').any(|f| f == "+sse2");
+        crate::simd::emit_task(&mut g, task, plan, info.lanes, (first, last), streams)?;
         return Ok(info);
     }
     let loop_bb = llcx.append_basic_block(func, "thread");

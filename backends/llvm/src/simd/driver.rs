@@ -3,15 +3,25 @@
 //! starting at thread t0 running thread t0 + l; the last group runs its lanes below `last`
 //! only. After a group in which a check failed, the function returns 1 (the record is the
 //! lowest failing lane's: see `errors`); else it returns 0 after the last group.
+//!
+//! Streaming: in a task without loops or atomics, the full groups' contiguous vector stores to
+//! a field or ndarray the task does not read (see [`streaming_stores`]) are non-temporal when
+//! the launch writes more than the caches hold (the launch context's [`W_STREAM`]) and the
+//! address is aligned (tested per store: `memory::store`). Such stores skip the read for
+//! ownership of every line they fill, a third of a copy's memory traffic. They are weakly
+//! ordered: a call that may have made them ends with an `sfence` before it returns, so the
+//! worker's completion (which publishes the chunk) follows them.
 
 use super::uniform::Info;
 use super::{ln_mut, Lanes};
 use crate::codegen::{Gen, R};
+use crate::frame::W_STREAM;
 use inkwell::basic_block::BasicBlock;
 use inkwell::values::{IntValue, PointerValue, VectorValue};
 use inkwell::IntPredicate;
+use qd_ir::{OpId, Value};
 use qd_lowered as lw;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Emits the body of task `task` into `g` (positioned in the function's entry block, where
 /// `first` < `last` is already known) as the group loop; `first` and `last` are the function's
@@ -23,14 +33,15 @@ use std::collections::HashMap;
 /// before the group had any effect restarts the group in the second copy, the partial group's,
 /// whose masks are values: it runs the last group's lanes below `last`, and such a restarted
 /// full group with every lane alive, recording the error of its lowest failing lane and
-/// stopping the lanes after it as before.
+/// stopping the lanes after it as before. `streams`: the target has non-temporal stores and
+/// fences (x86), so a task may stream (see the module docs).
 pub(crate) fn emit_task<'ctx>(
     g: &mut Gen<'_, 'ctx>,
     task: lw::TaskOp,
     info: Info,
     w: u32,
-    first: IntValue<'ctx>,
-    last: IntValue<'ctx>,
+    (first, last): (IntValue<'ctx>, IntValue<'ctx>),
+    streams: bool,
 ) -> R<()> {
     let i64t = g.i64();
     let i1 = g.llcx.bool_type();
@@ -61,7 +72,14 @@ pub(crate) fn emit_task<'ctx>(
     g.ck(g.b.build_conditional_branch(is_full, full, tail_check))?;
     g.b.position_at_end(full);
     let ones = all_ones(g, w);
-    let restarts = if has_loop(g, &task) {
+    let looped = has_loop(g, &task);
+    let stream = if streams && !looped {
+        stream_plan(g, &task)?
+    } else {
+        None
+    };
+    let stream_on = stream.as_ref().map(|(_, on)| *on);
+    let restarts = if looped {
         // The body once: a full group goes straight to the partial group's code.
         g.ck(g.b.build_unconditional_branch(partial))?;
         vec![full]
@@ -73,7 +91,7 @@ pub(crate) fn emit_task<'ctx>(
             (alive, failed),
             t0,
             ones,
-            Some(partial),
+            (Some(partial), stream),
             (fail_bb, full_next),
         )?
     };
@@ -108,7 +126,7 @@ pub(crate) fn emit_task<'ctx>(
         (alive, failed),
         pt0,
         lanes,
-        None,
+        (None, None),
         (fail_bb, partial_next),
     )?;
     // A restarted full group that did not fail (its check depends on nothing the restart
@@ -121,19 +139,110 @@ pub(crate) fn emit_task<'ctx>(
     phi.add_incoming(&[(&next, resume)]);
     g.ck(g.b.build_unconditional_branch(full_check))?;
     g.b.position_at_end(fail_bb);
+    fence(g, stream_on)?;
     g.ck(g
         .b
         .build_return(Some(&g.llcx.i32_type().const_int(1, false))))?;
     g.b.position_at_end(done);
+    fence(g, stream_on)?;
     g.ck(g.b.build_return(Some(&g.llcx.i32_type().const_zero())))?;
     g.simt = None;
+    Ok(())
+}
+
+/// The stores of a loop-free `task` that may be non-temporal, with the `i1` (in the entry
+/// block) that says whether this launch streams; None when there are none.
+///
+/// A store qualifies when it writes a field or an ndarray (not a temporary) and the task has no
+/// atomic and no load of that buffer: a task that reads what it writes (in place, or at other
+/// indices) would find evicted what it reads back, and one with atomics is not a plain stream.
+/// The launch streams when its threads write at least the device's threshold through them:
+/// `W_STREAM` is that threshold per thread, so the test is one compare with the bytes a thread
+/// writes through the qualifying stores.
+fn stream_plan<'ctx>(
+    g: &mut Gen<'_, 'ctx>,
+    task: &lw::TaskOp,
+) -> R<Option<(HashSet<OpId>, IntValue<'ctx>)>> {
+    let ops = streaming_stores(g.ir, task);
+    if ops.is_empty() {
+        return Ok(None);
+    }
+    let mut bytes = 0;
+    for &op in &ops {
+        let ty = g.pointee(g.ir.value_type(g.ir.operand(op, 1)))?;
+        bytes += super::memory::size_align(g, ty)?.0;
+    }
+    let bound = g.word_int(W_STREAM)?;
+    let b = g.i64().const_int(bytes, false);
+    let on = g.ck(g
+        .entry
+        .build_int_compare(IntPredicate::ULE, bound, b, "streams"))?;
+    Ok(Some((ops, on)))
+}
+
+/// See [`stream_plan`]: the qualifying stores of `task`.
+pub(crate) fn streaming_stores(ir: &qd_ir::Context, task: &lw::TaskOp) -> HashSet<OpId> {
+    let ops = ir.walk_pre_order(task.0);
+    let atomic = |n: &str| matches!(n, lw::ATOMIC_ADD_OP | lw::ATOMIC_MIN_OP | lw::ATOMIC_MAX_OP);
+    if ops.iter().any(|&op| atomic(ir.name(op))) {
+        return HashSet::new();
+    }
+    let read: HashSet<String> = ops
+        .iter()
+        .filter(|&&op| ir.name(op) == lw::LOAD_OP)
+        .filter_map(|&op| buffer(ir, ir.operand(op, 0)))
+        .collect();
+    ops.iter()
+        .copied()
+        .filter(|&op| ir.name(op) == lw::STORE_OP)
+        .filter(|&op| buffer(ir, ir.operand(op, 1)).is_some_and(|b| !read.contains(&b)))
+        .collect()
+}
+
+/// The field or ndarray pointer `p` points into, as a key (the root op and its properties);
+/// None for other memory (temporaries, private slots, adstack heaps).
+fn buffer(ir: &qd_ir::Context, mut p: Value) -> Option<String> {
+    loop {
+        let d = ir.defining_op(p)?;
+        match ir.name(d) {
+            lw::OFFSET_OP | lw::ELEM_PTR_OP | lw::MEMBER_PTR_OP => p = ir.operand(d, 0),
+            name @ (lw::FIELD_PTR_OP | lw::NDARRAY_PTR_OP) => {
+                let props: Vec<_> = ["index", "field", "grad"]
+                    .iter()
+                    .map(|k| ir.prop(d, k).map(|a| format!("{:?}", ir.attr_data(a))))
+                    .collect();
+                return Some(format!("{name} {props:?}"));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// Before a return: an `sfence` when `on` (this launch streams), so that the non-temporal
+/// stores of the call are ordered before what the caller does next.
+fn fence<'ctx>(g: &mut Gen<'_, 'ctx>, on: Option<IntValue<'ctx>>) -> R<()> {
+    let Some(on) = on else {
+        return Ok(());
+    };
+    let f = inkwell::intrinsics::Intrinsic::find("llvm.x86.sse.sfence")
+        .and_then(|i| i.get_declaration(g.module, &[]))
+        .ok_or_else(|| g.err("LLVM has no intrinsic llvm.x86.sse.sfence"))?;
+    let yes = g.llcx.append_basic_block(g.func, "fence");
+    let no = g.llcx.append_basic_block(g.func, "fenced");
+    g.ck(g.b.build_conditional_branch(on, yes, no))?;
+    g.b.position_at_end(yes);
+    g.ck(g.b.build_call(f, &[], ""))?;
+    g.ck(g.b.build_unconditional_branch(no))?;
+    g.b.position_at_end(no);
     Ok(())
 }
 
 /// Emits one group of the task's body at the builder's position: lanes `t0 ..`, `lanes` alive
 /// at the start (`state`: the `alive` and `failed` slots), failing checks restarting at
 /// `restart` while the group is effect-free (see `Lanes::restart`); afterwards control goes to
-/// `fail_bb` if a check failed, else to `next`. Returns the blocks that branch to `restart`.
+/// `fail_bb` if a check failed, else to `next`; `stream`: the stores that may be non-temporal
+/// and whether the launch streams (full groups only: see [`stream_plan`]). Returns the blocks
+/// that branch to `restart`.
 #[allow(clippy::too_many_arguments)]
 fn group<'ctx>(
     g: &mut Gen<'_, 'ctx>,
@@ -142,7 +251,10 @@ fn group<'ctx>(
     state: (PointerValue<'ctx>, PointerValue<'ctx>),
     t0: IntValue<'ctx>,
     lanes: VectorValue<'ctx>,
-    restart: Option<BasicBlock<'ctx>>,
+    (restart, stream): (
+        Option<BasicBlock<'ctx>>,
+        Option<(HashSet<OpId>, IntValue<'ctx>)>,
+    ),
     (fail_bb, next): (BasicBlock<'ctx>, BasicBlock<'ctx>),
 ) -> R<Vec<BasicBlock<'ctx>>> {
     let (alive, failed) = state;
@@ -162,6 +274,7 @@ fn group<'ctx>(
         restart,
         pure: true,
         restarts: Vec::new(),
+        stream,
     });
     g.ck(g.b.build_store(alive, lanes))?;
     if let Some(body) = task.body_block(g.ir) {

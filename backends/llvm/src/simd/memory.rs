@@ -553,6 +553,47 @@ fn plain_store<'ctx>(
     Ok(())
 }
 
+/// A contiguous store of `v` at `p` that is non-temporal when `on` (the launch streams), every
+/// lane of `mask` is active and `p` is aligned to the vector's bytes (at most 64: x86's `movnt`
+/// needs an aligned address, and the stores of a 64-byte aligned group fill whole cache lines);
+/// else the masked store.
+fn stream_store<'ctx>(
+    g: &Gen<'_, 'ctx>,
+    v: VectorValue<'ctx>,
+    p: PointerValue<'ctx>,
+    mask: VectorValue<'ctx>,
+    s: u64,
+    on: IntValue<'ctx>,
+) -> R<()> {
+    let align = (s * u64::from(v.get_type().get_size())).min(64);
+    let a = g.ck(g.b.build_ptr_to_int(p, g.i64(), "a"))?;
+    let low = g.ck(g.b.build_and(a, i64_const(g, align - 1), "low"))?;
+    let aligned = g.ck(g
+        .b
+        .build_int_compare(IntPredicate::EQ, low, i64_const(g, 0), "aligned"))?;
+    let full = all(g, mask)?;
+    let ok = g.ck(g.b.build_and(on, aligned, "nt"))?;
+    let ok = g.ck(g.b.build_and(ok, full, "nt"))?;
+    let nt = g.llcx.append_basic_block(g.func, "nt.store");
+    let plain = g.llcx.append_basic_block(g.func, "nt.not");
+    let join = g.llcx.append_basic_block(g.func, "nt.done");
+    g.ck(g.b.build_conditional_branch(ok, nt, plain))?;
+    g.b.position_at_end(nt);
+    let st = g.ck(g.b.build_store(p, v))?;
+    st.set_alignment(align as u32)
+        .map_err(|e| g.err(e.to_string()))?;
+    let one = g.llcx.i32_type().const_int(1, false);
+    let node = g.llcx.metadata_node(&[one.into()]);
+    st.set_metadata(node, g.llcx.get_kind_id("nontemporal"))
+        .map_err(|e| g.err(e.to_string()))?;
+    g.ck(g.b.build_unconditional_branch(join))?;
+    g.b.position_at_end(plain);
+    masked_store(g, v, p, mask, s)?;
+    g.ck(g.b.build_unconditional_branch(join))?;
+    g.b.position_at_end(join);
+    Ok(())
+}
+
 /// Whether an address with linear form `lin` is contiguous for elements of `s` bytes: known
 /// (`Some(true)`), to test at run time (`None`), or not (`Some(false)`).
 fn contiguous(lin: Option<Lin<'_>>, s: u64) -> Option<bool> {
@@ -705,6 +746,11 @@ pub(crate) fn store(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
     let (m_ty, _, s) = mem_types(g, g.pointee(ir.value_type(pv))?)?;
     let mask = exec(g)?;
     let v = to_mem(g, vector(g, vv)?)?;
+    // Whether this store may be non-temporal (see `driver`): vectors of 32 bytes or more.
+    let stream = match &ln(g).stream {
+        Some((ops, on)) if ops.contains(&op) && s * u64::from(ln(g).w) >= 32 => Some(*on),
+        _ => None,
+    };
     match ln(g).vals.get(&pv).copied() {
         Some(p) => {
             per_lane(g, p, s, mask, |g, at| {
@@ -715,6 +761,9 @@ pub(crate) fn store(g: &mut Gen<'_, '_>, op: OpId) -> R<()> {
                         let new =
                             g.ck(g.b.build_select(mask, v, old.into_vector_value(), "blend"))?;
                         plain_store(g, new.into_vector_value(), p, s)?;
+                    }
+                    At::Contig(p) if stream.is_some() => {
+                        stream_store(g, v, p, mask, s, stream.expect("some"))?
                     }
                     At::Row(p, false) | At::Contig(p) => masked_store(g, v, p, mask, s)?,
                     At::Full(p) => plain_store(g, v, p, s)?,

@@ -30,7 +30,7 @@ use inkwell::values::{BasicValueEnum, IntValue, PointerValue, VectorValue};
 use inkwell::IntPredicate;
 use qd_ir::{OpId, Value};
 use qd_lowered as lw;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use uniform::{Info, Slot};
 
 /// Lanes per group for a CPU of `features` (`+avx512f,...`): the 32-bit lanes of its widest
@@ -182,6 +182,9 @@ pub(crate) struct Lanes<'ctx> {
     pub pure: bool,
     /// The blocks that branch to `restart`.
     pub restarts: Vec<BasicBlock<'ctx>>,
+    /// In a full group of a task that streams (see `driver::streaming_stores`): the stores that
+    /// may be non-temporal, and the `i1` (entry block) that says whether this launch streams.
+    pub stream: Option<(HashSet<OpId>, IntValue<'ctx>)>,
 }
 
 /// Whether op `name` has no effect a second run of the group could see (checks count as none:

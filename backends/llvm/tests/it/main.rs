@@ -11,4 +11,5 @@ mod math;
 mod math_ext;
 mod semantics;
 mod simd;
+mod stream;
 mod topcache;
