@@ -225,15 +225,17 @@ fn lower_in_place(
     }
     let plan = partition(ctx, symbols, KernelOp(kernel))?;
     // The adstacks each top-level op allocates, by their ids.
+    // (Without stacks, none: no walk.)
     let mut stacks: HashMap<OpId, Vec<u32>> = HashMap::new();
-    if let Some(b) = body {
+    let alloca = ctx.lookup_op_name(qd_adstack::ALLOCA_OP);
+    if let (Some(b), Some(alloca), true) = (body, alloca, facts.has_stacks) {
         for top in ctx.block_op_vec(b) {
             let ids: Vec<u32> = ctx
                 .walk_pre_order(top)
                 .into_iter()
                 .filter_map(|o| {
-                    (ctx.name(o) == qd_adstack::ALLOCA_OP)
-                        .then(|| facts.stacks.get(&o).map(|f| f.id))
+                    (ctx.op_name_of(o) == alloca)
+                        .then(|| facts.stacks.get(o).map(|f| f.id))
                         .flatten()
                 })
                 .collect();

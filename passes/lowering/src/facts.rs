@@ -14,6 +14,7 @@
 //! - For each adstack op: the id and element type of its stack (an alloca without an id, or with
 //!   the id of another alloca, is an error at the alloca: the runtime knows stacks by their ids).
 
+use crate::op_table::OpTable;
 use crate::remat::const_int;
 use qd_ad::{element_access, PathIndex, ACC_NDARRAY_ADJOINT_OP, LOAD_ELEMENT_OP};
 use qd_adstack::{stack_id_of, StackType};
@@ -23,7 +24,9 @@ use qd_frontend::{
 };
 use qd_ir::fast_hash::FastMap;
 use qd_ir::symbol_table::{SymbolTable, SymbolTableCollection};
-use qd_ir::{AttrData, BlockId, Context, Diagnostic, Ident, OpId, OpName, Type, Value, ValueDef};
+use qd_ir::{
+    AttrData, Attribute, BlockId, Context, Diagnostic, Ident, OpId, OpName, Type, Value, ValueDef,
+};
 
 /// The extent of one axis of an accessed array.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -52,20 +55,23 @@ pub struct StackFact {
     pub elem: Type,
 }
 
-// The maps are keyed by op and asked once or twice per op: fast hashes, not SipHash.
 #[derive(Clone, Debug, Default)]
 pub struct Facts {
-    /// `(access op, k)`: the k-th index of the access (in its accessor's order; for element
-    /// accesses, the k-th value index of the path).
-    pub indices: FastMap<(OpId, usize), IndexFact>,
-    pub stacks: FastMap<OpId, StackFact>,
+    /// Per access op, its facts in `index_facts`: `(start, count)`; the k-th is the k-th index
+    /// of the access (in its accessor's order; for element accesses, the k-th value index of
+    /// the path).
+    indices: OpTable<(u32, u32)>,
+    index_facts: Vec<Option<IndexFact>>,
+    pub stacks: OpTable<StackFact>,
+    /// Whether the kernel has adstack ops.
+    pub has_stacks: bool,
     /// Whether the kernel holds a `qd.break` or `qd.continue` (else there are no jumps to
     /// remove, and no loop needs scanning for them).
     pub has_jumps: bool,
     /// The `field` symbol of each op that has one, with the `qd.field` it names (None: none),
     /// resolved from the qd kernel through the pass's symbol tables, so that the patterns need
     /// no module scan.
-    fields: FastMap<OpId, (Ident, Option<FieldOp>)>,
+    fields: OpTable<(Ident, Option<FieldOp>)>,
     /// The identifier `field` (the property), looked up once instead of per op.
     field_key: Option<Ident>,
     /// The symbols of the lowered kernel the ops were outlined into: from inside it they
@@ -75,7 +81,11 @@ pub struct Facts {
 
 impl Facts {
     pub fn index(&self, op: OpId, k: usize) -> Option<IndexFact> {
-        self.indices.get(&(op, k)).copied()
+        let (start, count) = self.indices.get(op)?;
+        if k >= count as usize {
+            return None;
+        }
+        self.index_facts[start as usize + k]
     }
 
     /// Records that the ops now sit in lowered kernel `lk` (its tasks are all built).
@@ -89,6 +99,15 @@ impl Facts {
         symbol_root(ctx, op, self.field_key?)
     }
 
+    /// `op`'s `field` property when it is a flat symbol reference (`@x`): the attribute an op
+    /// naming the same field holds, so it needs no interning.
+    pub fn flat_field_ref(&self, ctx: &Context, op: OpId) -> Option<Attribute> {
+        let key = self.field_key?;
+        let &(_, a) = ctx.properties(op).iter().find(|(k, _)| *k == key)?;
+        matches!(ctx.attr_data(a), AttrData::SymbolRef { nested, .. } if nested.is_empty())
+            .then_some(a)
+    }
+
     /// The field named `name` as [`qd_frontend::lookup_field`] resolves it from `op` (in the
     /// lowered kernel): a symbol of the lowered kernel first, then what was resolved from the
     /// qd kernel (the lowered kernel's parent is the qd kernel's). A scan only for an op the
@@ -97,8 +116,8 @@ impl Facts {
         if let Some(d) = self.lowered_symbols.as_ref().and_then(|t| t.get(ctx, name)) {
             return FieldOp::from_op(ctx, d);
         }
-        match self.fields.get(&op) {
-            Some(&(n, f)) if n == name => f,
+        match self.fields.get(op) {
+            Some((n, f)) if n == name => f,
             _ => lookup_field(ctx, op, ctx.ident_str(name)),
         }
     }
@@ -185,7 +204,11 @@ pub fn collect(
     let field_key = ctx.lookup_ident("field");
     let mut kinds = Kinds::default();
     let mut accesses = Vec::new();
-    for op in ctx.walk_pre_order(kernel) {
+    let ops = ctx.walk_pre_order(kernel);
+    facts.indices = OpTable::for_ops(&ops);
+    facts.fields = OpTable::for_ops(&ops);
+    facts.stacks = OpTable::for_ops(&ops);
+    for op in ops {
         let mut field = None;
         if let Some(name) = field_key.and_then(|k| symbol_root(ctx, op, k)) {
             field = symbols
@@ -196,14 +219,17 @@ pub fn collect(
         let kind = kinds.get(ctx, ctx.op_name_of(op));
         accesses.clear();
         if accessed(ctx, body, op, kind, field, &mut accesses).is_some() {
-            for (k, &(i, e)) in accesses.iter().enumerate() {
+            let start = facts.index_facts.len();
+            for &(i, e) in &accesses {
                 let fact = match const_int(ctx, i) {
                     Some(c) => Some(IndexFact::Const(c)),
                     None => in_range(ctx, &facts, body, i, e).then_some(IndexFact::InRange),
                 };
-                if let Some(f) = fact {
-                    facts.indices.insert((op, k), f);
-                }
+                facts.index_facts.push(fact);
+            }
+            if !accesses.is_empty() {
+                let count = facts.index_facts.len() - start;
+                facts.indices.insert(op, (start as u32, count as u32));
             }
         }
         facts.has_jumps |= kind == Kind::Jump;
@@ -216,6 +242,7 @@ pub fn collect(
                 allocas.insert(f.id, op);
             }
             facts.stacks.insert(op, f);
+            facts.has_stacks = true;
         }
     }
     Ok(facts)
@@ -355,8 +382,8 @@ fn in_range(ctx: &mut Context, facts: &Facts, body: BlockId, i: Value, e: Extent
             };
             facts
                 .fields
-                .get(&owner)
-                .and_then(|&(_, f)| f?.shape(ctx).get(index as usize).copied())
+                .get(owner)
+                .and_then(|(_, f)| f?.shape(ctx).get(index as usize).copied())
                 .is_some_and(|d| d <= n)
         }
         RANGE_FOR_OP if index == 0 => {

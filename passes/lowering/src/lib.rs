@@ -16,6 +16,7 @@
 pub mod convert_qd_to_lowered;
 mod facts;
 mod jumps;
+mod op_table;
 mod outline;
 mod partition;
 mod patterns;

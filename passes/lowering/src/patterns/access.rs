@@ -7,7 +7,7 @@ use super::emit::{Em, InvKey, R};
 use crate::facts::{Extent, IndexFact};
 use qd_arith::names::{ADDI, EXTUI, MULI, TRUNCI};
 use qd_frontend::NdarrayType;
-use qd_ir::{Ident, OpId, Type, Value, ValueDef};
+use qd_ir::{Attribute, Ident, OpId, OperationState, Type, Value, ValueDef};
 use qd_lowered::types::{pointee, storage_type};
 use qd_lowered::{
     global_ptr, BoundsCheckOp, FieldPtrOp, LoadOp, NdarrayDimOp, NdarrayPtrOp, OffsetOp, KERNEL_OP,
@@ -76,6 +76,8 @@ impl What {
 /// The field an access op names: its name, declaration (`qd.field` op), shape and element type.
 pub struct FieldInfo {
     pub name: Ident,
+    /// The access's own `@name` attribute, when flat (what `lowered.field_ptr` holds).
+    pub sym: Option<Attribute>,
     pub decl: OpId,
     pub shape: Vec<i64>,
     pub elem: Type,
@@ -90,6 +92,7 @@ pub fn field_info(em: &Em, op: OpId) -> R<FieldInfo> {
             let ty = f.field_type(ctx);
             Ok(FieldInfo {
                 name,
+                sym: em.facts.flat_field_ref(ctx, op),
                 decl: f.0,
                 shape: ty.shape(ctx),
                 elem: ty.elem(ctx),
@@ -131,9 +134,22 @@ pub fn field_element(
         grad,
         ty: stored,
     };
-    let base = em.remembered(key, |b| {
-        let n = b.ctx.ident_str(name).to_string();
-        FieldPtrOp::build(b, stored, &n, grad.then_some(()), loc).0
+    let sym = field.sym;
+    let base = em.remembered(key, |b| match sym {
+        // The attribute FieldPtrOp::build would make of the name, without interning it.
+        Some(sym) => {
+            let mut st = OperationState::new(FieldPtrOp::NAME, loc).results(&[stored]);
+            st.add_prop(b.ctx, "field", sym);
+            if grad {
+                let unit = b.ctx.unit_attr();
+                st.add_prop(b.ctx, "grad", unit);
+            }
+            b.insert(st)
+        }
+        None => {
+            let n = b.ctx.ident_str(name).to_string();
+            FieldPtrOp::build(b, stored, &n, grad.then_some(()), loc).0
+        }
     });
     let extents: Vec<Extent> = shape.iter().map(|&d| Extent::Static(d)).collect();
     let p = element(em, base, indices, &extents, What::Field { name, grad }, 0)?;

@@ -64,8 +64,7 @@ fn size_of(em: &Em, ty: Type) -> i64 {
 fn stack_fact(em: &Em, op: OpId) -> R<StackFact> {
     em.facts
         .stacks
-        .get(&op)
-        .copied()
+        .get(op)
         .ok_or_else(|| em.internal("an adstack op without its stack"))
 }
 

@@ -1,10 +1,11 @@
 //! Unit tests of the conversion's helpers on parsed IR: where jumps sit (`jumps`), how a kernel
 //! splits into tasks and which values cross them (`partition`), the removal of jumps checked on
 //! the interpreter (`structurize`), the lowering of a whole module (`convert`), and which kernels
-//! are lowered in place (`precheck`).
+//! are lowered in place (`precheck`), and the per-op tables of the facts (`op_table`).
 
 mod convert;
 mod jumps;
+mod op_table;
 mod partition;
 mod precheck;
 mod structurize;
