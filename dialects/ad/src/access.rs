@@ -20,7 +20,10 @@ use qd_frontend::constraints::{ndarray_elem, INDEX, NDARRAY};
 use qd_frontend::NdarrayType;
 use qd_ir::op_def::{constraint, prop};
 use qd_ir::symbol_table::SymbolTableCollection;
-use qd_ir::{Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, Type, Value};
+use qd_ir::{
+    Attribute, Builder, Context, DiagResult, Location, OpId, OpInfo, OpTraits, OperationState,
+    Type, Value,
+};
 
 pub(crate) fn ops() -> Vec<OpInfo> {
     vec![
@@ -152,6 +155,62 @@ pub fn build_store_field_adjoint(
     loc: Location,
 ) -> OpId {
     StoreFieldAdjointOp::build(b, value, indices, field, loc).0
+}
+
+/// [`build_load_field_adjoint`] with the field given as its symbol reference (`@x`: a flat
+/// `SymbolRef` attribute, such as the `field` property of the primal access), which interns
+/// nothing: the name form looks the name up among the context's identifiers for every op.
+pub fn build_load_field_adjoint_ref(
+    b: &mut Builder,
+    field: Attribute,
+    indices: &[Value],
+    ty: Type,
+    loc: Location,
+) -> Value {
+    let st = field_adjoint_state(b, LoadFieldAdjointOp::NAME, field, &[], indices, loc);
+    b.insert_value(st.results(&[ty]))
+}
+
+/// [`build_acc_field_adjoint`] with the field as its symbol reference (see
+/// [`build_load_field_adjoint_ref`]).
+pub fn build_acc_field_adjoint_ref(
+    b: &mut Builder,
+    value: Value,
+    field: Attribute,
+    indices: &[Value],
+    loc: Location,
+) -> OpId {
+    let st = field_adjoint_state(b, AccFieldAdjointOp::NAME, field, &[value], indices, loc);
+    b.insert(st)
+}
+
+/// [`build_store_field_adjoint`] with the field as its symbol reference (see
+/// [`build_load_field_adjoint_ref`]).
+pub fn build_store_field_adjoint_ref(
+    b: &mut Builder,
+    value: Value,
+    field: Attribute,
+    indices: &[Value],
+    loc: Location,
+) -> OpId {
+    let st = field_adjoint_state(b, StoreFieldAdjointOp::NAME, field, &[value], indices, loc);
+    b.insert(st)
+}
+
+/// The state the generated builders make: operands, then the `field` property.
+fn field_adjoint_state(
+    b: &mut Builder,
+    name: &str,
+    field: Attribute,
+    value: &[Value],
+    indices: &[Value],
+    loc: Location,
+) -> OperationState {
+    let mut st = OperationState::new(name, loc)
+        .operands(value)
+        .operands(indices);
+    st.add_prop(b.ctx, "field", field);
+    st
 }
 
 /// Creates `ad.acc_ndarray_adjoint value, array[indices]`.

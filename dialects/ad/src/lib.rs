@@ -36,8 +36,9 @@ pub mod reverse;
 mod verify;
 
 pub use access::{
-    build_acc_field_adjoint, build_acc_ndarray_adjoint, build_load_field_adjoint,
-    build_store_field_adjoint, AccFieldAdjointOp, AccNdarrayAdjointOp, FieldAdjointWriteOp,
+    build_acc_field_adjoint, build_acc_field_adjoint_ref, build_acc_ndarray_adjoint,
+    build_load_field_adjoint, build_load_field_adjoint_ref, build_store_field_adjoint,
+    build_store_field_adjoint_ref, AccFieldAdjointOp, AccNdarrayAdjointOp, FieldAdjointWriteOp,
     LoadFieldAdjointOp, StoreFieldAdjointOp,
 };
 pub use element::{

@@ -123,6 +123,63 @@ fn access_builders_make_verified_ops_with_working_accessors() {
     assert!(FieldAdjointWriteOp::from_op(ctx, nacc.0).is_none());
 }
 
+/// The `_ref` builders (the field as its symbol reference attribute) make the same ops as the
+/// builders taking the field's name: same name, operands, results and properties, in the same
+/// order, so the printed kernels match line for line.
+#[test]
+fn field_reference_builders_match_the_name_builders() {
+    let mut fx = Fx::new();
+    let f32t = fx.ctx.f32_type();
+    fx.field("x", &[8], f32t, true);
+    let (_, by_name) = fx.kernel("by_name", &[]);
+    let (_, by_ref) = fx.kernel("by_ref", &[]);
+    let loc = fx.loc;
+    for (kb, with_ref) in [(by_name, false), (by_ref, true)] {
+        let i = fx.cst(kb, 3);
+        let x = fx.ctx.symbol_ref_attr("x");
+        let mut b = Builder::at_end(&mut fx.ctx, kb);
+        if with_ref {
+            let d = build_load_field_adjoint_ref(&mut b, x, &[i], f32t, loc);
+            build_acc_field_adjoint_ref(&mut b, d, x, &[i], loc);
+            build_store_field_adjoint_ref(&mut b, d, x, &[i], loc);
+        } else {
+            let d = build_load_field_adjoint(&mut b, "x", &[i], f32t, loc);
+            build_acc_field_adjoint(&mut b, d, "x", &[i], loc);
+            build_store_field_adjoint(&mut b, d, "x", &[i], loc);
+        }
+    }
+    assert_eq!(fx.verify(), None);
+    let ctx = &fx.ctx;
+    let ops = |kb| ctx.block_op_vec(kb);
+    let (a, b) = (ops(by_name), ops(by_ref));
+    assert_eq!(a.len(), 4);
+    assert_eq!(a.len(), b.len());
+    for (&x, &y) in a.iter().zip(&b) {
+        assert_eq!(ctx.name(x), ctx.name(y));
+        assert_eq!(ctx.properties(x), ctx.properties(y));
+        assert_eq!(ctx.attrs(x), ctx.attrs(y));
+        assert_eq!(ctx.operand_vec(x).len(), ctx.operand_vec(y).len());
+        let types = |o: OpId| {
+            ctx.results(o)
+                .iter()
+                .map(|&r| ctx.value_type(r))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(types(x), types(y));
+    }
+    let text = print_op(ctx, fx.module, &PrintOptions::default());
+    let body = |k: &str| -> Vec<String> {
+        let start = text.find(&format!("@{k}")).unwrap();
+        text[start..]
+            .lines()
+            .skip(1)
+            .take(4)
+            .map(|l| l.trim().to_string())
+            .collect()
+    };
+    assert_eq!(body("by_name"), body("by_ref"));
+}
+
 #[test]
 fn reverse_declaration_and_gradient_convention() {
     let mut fx = Fx::new();

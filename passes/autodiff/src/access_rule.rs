@@ -31,7 +31,7 @@ use qd_frontend::{
     global_write, is_loop, KernelOp, LoadOp, NdarrayLoadOp, WriteTarget, IF_OP, LOAD_OP,
     NDARRAY_LOAD_OP, RANGE_FOR_OP, STRUCT_FOR_OP,
 };
-use qd_ir::fast_hash::FastMap;
+use qd_ir::fast_hash::{FastMap, FastSet};
 use qd_ir::text::loc_to_string;
 use qd_ir::{Context, Diagnostic, Ident, OpId, Value, ValueDef};
 use std::collections::HashMap;
@@ -54,6 +54,8 @@ struct Access {
 /// Every violation in `kernel`, ordered by write, then read.
 pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diagnostic> {
     let (reads, writes) = accesses(ctx, kernel);
+    // No write and read of one target: nothing to check, and no need to find what the
+    // replay needs (a walk over the whole kernel).
     if reads.is_empty() || writes.is_empty() {
         return Vec::new();
     }
@@ -62,11 +64,6 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diag
     let mut by_target: FastMap<&Target, Vec<&Access>> = FastMap::default();
     for r in &reads {
         by_target.entry(&r.target).or_default().push(r);
-    }
-    // No write and read of one target: nothing to check, and no need to find what the
-    // replay needs (a walk over the whole kernel).
-    if !writes.iter().any(|w| by_target.contains_key(&w.target)) {
-        return Vec::new();
     }
     let needed = replay_needed(ctx, kernel, act);
     let mut diags = Vec::new();
@@ -81,23 +78,17 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diag
     diags
 }
 
-/// The kernel's reads and writes of fields and ndarrays, in program order.
+/// The kernel's reads and writes of fields and ndarrays, in program order, keeping only those of
+/// a target that is both read and written (no other pair can conflict; in a kernel that reads
+/// many fields and writes others, the index analysis of every access would be for nothing).
 fn accesses(ctx: &Context, kernel: KernelOp) -> (Vec<Access>, Vec<Access>) {
-    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    // (op, target, the indices of a write); a read's indices are read when it is kept.
+    let mut found: Vec<(OpId, Target, Option<Vec<Value>>)> = Vec::new();
     for op in kernel_ops(ctx, kernel) {
-        let access = |target, index: Vec<Value>| Access {
-            op,
-            target,
-            index: index.iter().map(|&v| Affine::of(ctx, v)).collect(),
-        };
         match ctx.name(op) {
-            LOAD_OP => {
-                let t = Target::Field(field_ident(ctx, op));
-                reads.push(access(t, LoadOp(op).indices(ctx)));
-            }
+            LOAD_OP => found.push((op, Target::Field(field_ident(ctx, op)), None)),
             NDARRAY_LOAD_OP => {
-                let l = NdarrayLoadOp(op);
-                reads.push(access(Target::Ndarray(l.array(ctx)), l.indices(ctx)));
+                found.push((op, Target::Ndarray(NdarrayLoadOp(op).array(ctx)), None));
             }
             _ => {
                 if let Some(w) = global_write(ctx, op) {
@@ -105,9 +96,35 @@ fn accesses(ctx: &Context, kernel: KernelOp) -> (Vec<Access>, Vec<Access>) {
                         WriteTarget::Field(_) => Target::Field(field_ident(ctx, op)),
                         WriteTarget::Ndarray(a) => Target::Ndarray(a),
                     };
-                    writes.push(access(t, w.indices));
+                    found.push((op, t, Some(w.indices)));
                 }
             }
+        }
+    }
+    let mut read: FastSet<&Target> = FastSet::default();
+    let mut written: FastSet<&Target> = FastSet::default();
+    for (_, t, w) in &found {
+        if w.is_some() {
+            written.insert(t);
+        } else {
+            read.insert(t);
+        }
+    }
+    let (mut reads, mut writes) = (Vec::new(), Vec::new());
+    for (op, target, w) in &found {
+        let (op, both) = (*op, read.contains(target) && written.contains(target));
+        if !both {
+            continue;
+        }
+        let access = |index: &[Value]| Access {
+            op,
+            target: target.clone(),
+            index: index.iter().map(|&v| Affine::of(ctx, v)).collect(),
+        };
+        match w {
+            Some(indices) => writes.push(access(indices)),
+            None if ctx.name(op) == LOAD_OP => reads.push(access(&LoadOp(op).indices(ctx))),
+            None => reads.push(access(&NdarrayLoadOp(op).indices(ctx))),
         }
     }
     (reads, writes)

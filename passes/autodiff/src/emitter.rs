@@ -4,8 +4,9 @@
 
 use crate::activity::Activity;
 use crate::field_set::FieldSet;
+use crate::handle_map::HandleMap;
+use crate::handle_set::HandleSet;
 use crate::structure::Jumps;
-use indexmap::IndexSet;
 use qd_arith::build_constant_float;
 use qd_frontend::{AllocaOp, LocalLoadOp, LocalStoreOp};
 use qd_ir::fast_hash::FastMap;
@@ -18,7 +19,7 @@ pub(crate) struct Facts<'n> {
     pub needs_grad: &'n FieldSet,
     pub act: Activity,
     /// Locals that become adstacks (see `stacks`).
-    pub stacked: IndexSet<OpId>,
+    pub stacked: HandleSet<OpId>,
     pub jumps: Jumps,
     /// How local arrays and structs are differentiated (see `element`, `aggregate_ssa`).
     pub elements: crate::element::ElementPlan,
@@ -96,8 +97,9 @@ pub(crate) struct Scope {
     pub dst: BlockId,
     /// Where adjoint locals of values defined in `orig` go.
     pub anchor: Anchor,
-    /// Primal values already available in this block.
-    pub memo: FastMap<Value, Value>,
+    /// What this block put in the emitter's memo of primal values (with what each key held
+    /// before), undone when the block is left.
+    memo_undo: Vec<(Value, Option<Value>)>,
     /// The jump number of the current iteration, when this block is a reversed loop body.
     pub jid: Option<(OpId, Value)>,
 }
@@ -105,12 +107,12 @@ pub(crate) struct Scope {
 pub(crate) struct Emitter<'f> {
     pub f: &'f Facts<'f>,
     /// Original value -> its forward-replay value in the gradient kernel.
-    pub fwd: FastMap<Value, Value>,
+    pub fwd: HandleMap<Value, Value>,
     /// Original op -> its forward-replay op.
-    pub fwd_op: FastMap<OpId, OpId>,
+    pub fwd_op: HandleMap<OpId, OpId>,
     /// Stacked local -> its stack.
-    pub local_stack: FastMap<OpId, Value>,
-    pub tapes: FastMap<Value, Tape>,
+    pub local_stack: HandleMap<OpId, Value>,
+    pub tapes: HandleMap<Value, Tape>,
     pub loops: FastMap<OpId, LoopRec>,
     /// Active ndarray argument -> its adjoint argument.
     pub adj_arrays: FastMap<Value, Value>,
@@ -118,16 +120,19 @@ pub(crate) struct Emitter<'f> {
     pub hoist: Anchor,
     pub seg_root: BlockId,
     pub scopes: Vec<Scope>,
+    /// Primal values available in the block being filled (put by it or by the blocks that
+    /// hold it): one map for all scopes, each scope undoing its entries when it ends.
+    memo: HandleMap<Value, Value>,
     /// Adjoints kept as SSA sums (values whose uses all sit in their own block).
-    pub adj_ssa: FastMap<Value, Value>,
+    pub adj_ssa: HandleMap<Value, Value>,
     /// Adjoints kept in locals.
-    pub adj_local: FastMap<Value, Value>,
+    pub adj_local: HandleMap<Value, Value>,
     /// `adjoint_in_ssa` per value, asked once: it scans the value's uses, and a value used N
     /// times gets N contributions (the primal kernel's uses do not change while it is
     /// differentiated).
-    in_ssa: FastMap<Value, bool>,
+    in_ssa: HandleMap<Value, bool>,
     /// Adjoint locals of (non-stacked) locals.
-    pub adj_mem: FastMap<OpId, Value>,
+    pub adj_mem: HandleMap<OpId, Value>,
     /// The op being reversed (primal requests are made for it).
     pub cur: Option<OpId>,
     pub num_stacks: usize,
@@ -139,19 +144,20 @@ impl<'f> Emitter<'f> {
     pub(crate) fn new(f: &'f Facts<'f>, grad_body: BlockId) -> Self {
         Emitter {
             f,
-            fwd: FastMap::default(),
-            fwd_op: FastMap::default(),
-            local_stack: FastMap::default(),
-            tapes: FastMap::default(),
+            fwd: HandleMap::default(),
+            fwd_op: HandleMap::default(),
+            local_stack: HandleMap::default(),
+            tapes: HandleMap::default(),
             loops: FastMap::default(),
             adj_arrays: FastMap::default(),
             hoist: Anchor::new(grad_body),
             seg_root: f.body,
             scopes: Vec::new(),
-            adj_ssa: FastMap::default(),
-            adj_local: FastMap::default(),
-            in_ssa: FastMap::default(),
-            adj_mem: FastMap::default(),
+            memo: HandleMap::default(),
+            adj_ssa: HandleMap::default(),
+            adj_local: HandleMap::default(),
+            in_ssa: HandleMap::default(),
+            adj_mem: HandleMap::default(),
             cur: None,
             num_stacks: 0,
             elem: Default::default(),
@@ -160,9 +166,8 @@ impl<'f> Emitter<'f> {
 
     /// The forward-replay value of an original value.
     pub(crate) fn fwd(&self, v: Value) -> Value {
-        *self
-            .fwd
-            .get(&v)
+        self.fwd
+            .get(v)
             .expect("reverse-mode-ad: a value used before the forward replay defined it")
     }
 
@@ -222,13 +227,21 @@ impl<'f> Emitter<'f> {
             orig,
             dst,
             anchor: Anchor::new(dst),
-            memo: FastMap::default(),
+            memo_undo: Vec::new(),
             jid: None,
         });
     }
 
     pub(crate) fn pop_scope(&mut self) {
-        self.scopes.pop();
+        let Some(s) = self.scopes.pop() else {
+            return;
+        };
+        for (v, before) in s.memo_undo.into_iter().rev() {
+            match before {
+                Some(p) => self.memo.insert(v, p),
+                None => self.memo.remove(v),
+            };
+        }
     }
 
     /// The block the reverse pass is filling.
@@ -242,15 +255,13 @@ impl<'f> Emitter<'f> {
     }
 
     pub(crate) fn memo_get(&self, v: Value) -> Option<Value> {
-        self.scopes
-            .iter()
-            .rev()
-            .find_map(|s| s.memo.get(&v).copied())
+        self.memo.get(v)
     }
 
     pub(crate) fn memo_put(&mut self, v: Value, p: Value) {
         if let Some(s) = self.scopes.last_mut() {
-            s.memo.insert(v, p);
+            let before = self.memo.insert(v, p);
+            s.memo_undo.push((v, before));
         }
     }
 
@@ -278,7 +289,7 @@ impl<'f> Emitter<'f> {
     /// Whether `v`'s adjoint can be an SSA sum: all its uses are directly in its own block, in
     /// the same guard (see `structure::Jumps`), so that they are reversed in one block before it.
     fn adjoint_in_ssa(&mut self, ctx: &Context, v: Value) -> bool {
-        if let Some(&known) = self.in_ssa.get(&v) {
+        if let Some(known) = self.in_ssa.get(v) {
             return known;
         }
         let in_ssa = ctx.defining_op(v).is_some_and(|d| {
@@ -295,8 +306,8 @@ impl<'f> Emitter<'f> {
     /// Adds contribution `c` to the adjoint of `v`.
     pub(crate) fn accumulate(&mut self, ctx: &mut Context, v: Value, c: Value, loc: Location) {
         if self.adjoint_in_ssa(ctx, v) {
-            let s = match self.adj_ssa.get(&v) {
-                Some(&s) => {
+            let s = match self.adj_ssa.get(v) {
+                Some(s) => {
                     let mut b = self.builder(ctx);
                     qd_arith::build_binary(&mut b, qd_arith::names::ADDF, s, c, loc)
                 }
@@ -313,7 +324,7 @@ impl<'f> Emitter<'f> {
     }
 
     fn adjoint_local(&mut self, ctx: &mut Context, v: Value, loc: Location) -> Value {
-        if let Some(&p) = self.adj_local.get(&v) {
+        if let Some(p) = self.adj_local.get(v) {
             return p;
         }
         let ty = ctx.value_type(v);
@@ -333,17 +344,17 @@ impl<'f> Emitter<'f> {
         v: Value,
         loc: Location,
     ) -> Option<Value> {
-        if let Some(s) = self.adj_ssa.remove(&v) {
+        if let Some(s) = self.adj_ssa.remove(v) {
             return Some(s);
         }
-        let p = *self.adj_local.get(&v)?;
+        let p = self.adj_local.get(v)?;
         let mut b = self.builder(ctx);
         Some(LocalLoadOp::build(&mut b, p, loc).result(b.ctx))
     }
 
     /// The adjoint local of a (non-stacked) local, created where its local is reversed.
     pub(crate) fn adjoint_mem(&mut self, ctx: &mut Context, alloca: OpId) -> Value {
-        if let Some(&p) = self.adj_mem.get(&alloca) {
+        if let Some(p) = self.adj_mem.get(alloca) {
             return p;
         }
         let ty = AllocaOp(alloca).pointee(ctx);

@@ -7,15 +7,15 @@
 //! pushes of the values the reverse pass reads back.
 
 use crate::emitter::{Emitter, LoopRec};
-use crate::structure::{is_jump, jump_target, loop_body};
+use crate::structure::{is_global_write, is_jump, jump_target, loop_body};
 use qd_arith::names::ADDI;
 use qd_arith::{build_binary, build_constant_float, build_constant_int};
 use qd_frontend::{
-    global_write, AllocaOp, IfOp, LocalLoadOp, LocalStoreOp, RangeForOp, StructForOp, WhileOp,
-    ALLOCA_OP, BREAK_OP, CONTINUE_OP, IF_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, RANGE_FOR_OP,
-    STRUCT_FOR_OP, WHILE_OP,
+    AllocaOp, IfOp, LocalLoadOp, LocalStoreOp, RangeForOp, StructForOp, WhileOp, ALLOCA_OP,
+    BREAK_OP, CONTINUE_OP, IF_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, RANGE_FOR_OP, STRUCT_FOR_OP,
+    WHILE_OP,
 };
-use qd_ir::{BlockId, Builder, Context, IRMapping, OpId, Value};
+use qd_ir::{BlockId, Builder, Context, OpId, OperationState, Value};
 
 impl Emitter<'_> {
     /// Replays the ops of `src` at the end of `dst`.
@@ -35,19 +35,19 @@ impl Emitter<'_> {
     /// The stack of the stacked local `ptr` points to, when it does.
     fn stack_of_ptr(&self, ctx: &Context, ptr: Value) -> Option<Value> {
         let a = ctx.defining_op(ptr)?;
-        self.local_stack.get(&a).copied()
+        self.local_stack.get(a)
     }
 
     fn replay_op(&mut self, ctx: &mut Context, op: OpId, dst: BlockId) {
         let loc = ctx.loc(op);
         match ctx.name(op) {
             // The replay writes no primal data.
-            _ if global_write(ctx, op).is_some() => {}
+            _ if is_global_write(ctx, op) => {}
             qd_ad::LOAD_ELEMENT_OP | qd_ad::STORE_ELEMENT_OP => self.replay_element(ctx, op, dst),
             ALLOCA_OP if self.f.elements.whole.contains_key(&op) => {
                 self.replay_whole_alloca(ctx, op, dst)
             }
-            ALLOCA_OP if self.f.stacked.contains(&op) => {
+            ALLOCA_OP if self.f.stacked.contains(op) => {
                 let ty = AllocaOp(op).pointee(ctx);
                 let s = self.new_stack(ctx, ty, loc);
                 self.local_stack.insert(op, s);
@@ -95,16 +95,21 @@ impl Emitter<'_> {
 
     /// Clones an op without its regions at the end of `dst`, over the forward values of its
     /// operands, and records its results as their forward values.
+    /// (What `Context::clone_without_regions` makes, without a mapping table per op.)
     pub(crate) fn clone_simple(&mut self, ctx: &mut Context, op: OpId, dst: BlockId) -> OpId {
         // Every operand must already have a forward value (`fwd` says so when one does not).
-        let mut map = IRMapping::new();
-        for v in ctx.operands(op) {
-            map.map(v, self.fwd(v));
-        }
-        let new = ctx.clone_without_regions(op, &mut map);
-        Builder::at_end(ctx, dst).insert_op(new);
-        for &r in ctx.results(op) {
-            self.fwd.insert(r, map.lookup_or_default(r));
+        let operands: Vec<Value> = ctx.operands(op).map(|v| self.fwd(v)).collect();
+        let mut st = OperationState::new(ctx.name(op), ctx.loc(op)).operands(&operands);
+        st.result_types = ctx.results(op).iter().map(|&r| ctx.value_type(r)).collect();
+        st.properties = ctx.properties(op).to_vec();
+        st.attributes = ctx.attrs(op).to_vec();
+        st.successors = ctx.successors(op).to_vec();
+        st.regions = (0..ctx.regions(op).len())
+            .map(|_| ctx.create_region())
+            .collect();
+        let new = Builder::at_end(ctx, dst).insert(st);
+        for (i, &r) in ctx.results(op).iter().enumerate() {
+            self.fwd.insert(r, ctx.result(new, i));
         }
         self.fwd_op.insert(op, new);
         new
@@ -247,7 +252,10 @@ impl Emitter<'_> {
             .unwrap_or_default();
         for br in breaks {
             let id = self.f.jumps.id(br) as i64;
-            let clone = self.fwd_op[&br];
+            let clone = self
+                .fwd_op
+                .get(br)
+                .expect("reverse-mode-ad: a break the forward replay cloned");
             let mut b = Builder::before(ctx, clone);
             let k = build_constant_int(&mut b, id, i32t, loc);
             LocalStoreOp::build(&mut b, k, jp, loc);

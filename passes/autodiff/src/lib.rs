@@ -113,6 +113,7 @@ mod emitter;
 mod field_set;
 mod forward;
 mod global_rules;
+mod handle_map;
 mod handle_set;
 mod needs;
 mod pass;

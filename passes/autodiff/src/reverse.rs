@@ -40,7 +40,7 @@ impl Emitter<'_> {
             IF_OP => self.reverse_if(ctx, op),
             RANGE_FOR_OP | STRUCT_FOR_OP | WHILE_OP => self.reverse_loop(ctx, op),
             ALLOCA_OP => {
-                if let Some(&s) = self.local_stack.get(&op) {
+                if let Some(s) = self.local_stack.get(op) {
                     let loc = ctx.loc(op);
                     let mut b = self.builder(ctx);
                     qd_adstack::build_pop(&mut b, s, loc);
@@ -143,13 +143,15 @@ impl Emitter<'_> {
         if !self.f.needs_grad.has_field_of(ctx, op) {
             return;
         }
-        let field = l.field_name(ctx).to_string();
+        let Some(field) = field_ref(ctx, op) else {
+            return;
+        };
         let Some(a) = self.take_adjoint(ctx, l.result(ctx), loc) else {
             return;
         };
         let idx = self.primals(ctx, &l.indices(ctx));
         let mut b = self.builder(ctx);
-        qd_ad::build_acc_field_adjoint(&mut b, a, &field, &idx, loc);
+        qd_ad::build_acc_field_adjoint_ref(&mut b, a, field, &idx, loc);
     }
 
     fn reverse_field_store(&mut self, ctx: &mut Context, op: OpId) {
@@ -158,18 +160,20 @@ impl Emitter<'_> {
         if !self.f.needs_grad.has_field_of(ctx, op) {
             return;
         }
-        let field = s.field_name(ctx).to_string();
+        let Some(field) = field_ref(ctx, op) else {
+            return;
+        };
         let v = s.value(ctx);
         let ty = ctx.value_type(v);
         let idx = self.primals(ctx, &s.indices(ctx));
         if self.f.act.is_active(v) {
             let mut b = self.builder(ctx);
-            let g = qd_ad::build_load_field_adjoint(&mut b, &field, &idx, ty, loc);
+            let g = qd_ad::build_load_field_adjoint_ref(&mut b, field, &idx, ty, loc);
             self.accumulate(ctx, v, g, loc);
         }
         let z = self.zero(ctx, ty, loc);
         let mut b = self.builder(ctx);
-        qd_ad::build_store_field_adjoint(&mut b, z, &field, &idx, loc);
+        qd_ad::build_store_field_adjoint_ref(&mut b, z, field, &idx, loc);
     }
 
     fn reverse_atomic_add(&mut self, ctx: &mut Context, op: OpId) {
@@ -179,11 +183,13 @@ impl Emitter<'_> {
         if !self.f.needs_grad.has_field_of(ctx, op) || !self.f.act.is_active(v) {
             return;
         }
-        let field = a.field_name(ctx).to_string();
+        let Some(field) = field_ref(ctx, op) else {
+            return;
+        };
         let ty = ctx.value_type(v);
         let idx = self.primals(ctx, &a.indices(ctx));
         let mut b = self.builder(ctx);
-        let g = qd_ad::build_load_field_adjoint(&mut b, &field, &idx, ty, loc);
+        let g = qd_ad::build_load_field_adjoint_ref(&mut b, field, &idx, ty, loc);
         self.accumulate(ctx, v, g, loc);
     }
 
@@ -252,7 +258,7 @@ impl Emitter<'_> {
             return;
         };
         let p = l.ptr(ctx);
-        if let Some(&s) = ctx.defining_op(p).and_then(|d| self.local_stack.get(&d)) {
+        if let Some(s) = ctx.defining_op(p).and_then(|d| self.local_stack.get(d)) {
             let mut b = self.builder(ctx);
             qd_adstack::build_acc_adjoint(&mut b, s, a, loc);
             return;
@@ -271,7 +277,7 @@ impl Emitter<'_> {
         let loc = ctx.loc(op);
         let (v, p) = (s.value(ctx), s.ptr(ctx));
         let active = self.f.act.is_active(v);
-        if let Some(&st) = ctx.defining_op(p).and_then(|d| self.local_stack.get(&d)) {
+        if let Some(st) = ctx.defining_op(p).and_then(|d| self.local_stack.get(d)) {
             if active {
                 let mut b = self.builder(ctx);
                 let g = qd_adstack::build_load_top_adj(&mut b, st, loc);
@@ -322,4 +328,10 @@ impl Emitter<'_> {
             _ => None,
         }
     }
+}
+
+/// The field a `qd.load` / `qd.store` / `qd.atomic_*` addresses, as the symbol reference it
+/// holds (`@x`): the adjoint access takes that attribute rather than interning the name again.
+fn field_ref(ctx: &Context, op: OpId) -> Option<qd_ir::Attribute> {
+    ctx.prop(op, "field")
 }

@@ -18,15 +18,15 @@
 //! serial loop, that value is taped on a stack of its own (see `tape`).
 
 use crate::activity::Activity;
+use crate::handle_set::HandleSet;
 use crate::structure::{is_float, is_serial_loop, kernel_ops};
-use indexmap::IndexSet;
 use qd_arith::names::{ADDF, SUBF};
 use qd_frontend::{AllocaOp, KernelOp, LOCAL_LOAD_OP, LOCAL_STORE_OP};
 use qd_ir::{Context, OpId, Value};
 
-/// The allocas of `kernel` that become adstacks, in program order.
-pub(crate) fn stacked_locals(ctx: &Context, kernel: KernelOp, act: &Activity) -> IndexSet<OpId> {
-    let mut out = IndexSet::new();
+/// The allocas of `kernel` that become adstacks.
+pub(crate) fn stacked_locals(ctx: &Context, kernel: KernelOp, act: &Activity) -> HandleSet<OpId> {
+    let mut out = HandleSet::default();
     for op in kernel_ops(ctx, kernel) {
         let Some(a) = AllocaOp::from_op(ctx, op) else {
             continue;

@@ -50,6 +50,16 @@ pub(crate) fn is_serial_loop(ctx: &Context, op: OpId) -> bool {
     is_loop(ctx, op) && !is_parallel_loop(ctx, op)
 }
 
+/// Whether `op` writes a field or an ndarray (`qd_frontend::global_write` is Some), without
+/// gathering what it writes (asked for every op of the forward replay).
+pub(crate) fn is_global_write(ctx: &Context, op: OpId) -> bool {
+    let name = ctx.name(op);
+    name == qd_frontend::STORE_OP
+        || name == qd_frontend::NDARRAY_STORE_OP
+        || qd_frontend::AtomicOp::from_op(ctx, op).is_some()
+        || qd_frontend::NdarrayAtomicOp::from_op(ctx, op).is_some()
+}
+
 pub(crate) fn is_jump(ctx: &Context, op: OpId) -> bool {
     matches!(ctx.name(op), BREAK_OP | CONTINUE_OP)
 }

@@ -100,7 +100,7 @@ impl Emitter<'_> {
     fn stack_holding(&self, ctx: &Context, d: OpId) -> Option<Value> {
         let load = LocalLoadOp::from_op(ctx, d)?;
         let alloca = ctx.defining_op(load.ptr(ctx))?;
-        let s = *self.local_stack.get(&alloca)?;
+        let s = self.local_stack.get(alloca)?;
         let u = self.cur?;
         let bd = ctx.parent_block(d)?;
         // X: the op of d's block that holds (or is) U.
@@ -131,7 +131,7 @@ impl Emitter<'_> {
 
     /// Tapes `v` (defined by `d`): the forward replay saves it right after its definition.
     fn tape(&mut self, ctx: &mut Context, d: OpId, v: Value) -> Tape {
-        if let Some(&t) = self.tapes.get(&v) {
+        if let Some(t) = self.tapes.get(v) {
             return t;
         }
         let loc = ctx.loc(d);
@@ -168,7 +168,7 @@ impl Emitter<'_> {
     pub(crate) fn pop_tapes_of(&mut self, ctx: &mut Context, op: OpId) {
         let loc = ctx.loc(op);
         for r in ctx.results(op).to_vec() {
-            if let Some(Tape::Stack(s, _)) = self.tapes.get(&r).copied() {
+            if let Some(Tape::Stack(s, _)) = self.tapes.get(r) {
                 let mut b = self.builder(ctx);
                 qd_adstack::build_pop(&mut b, s, loc);
             }

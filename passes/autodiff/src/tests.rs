@@ -189,7 +189,7 @@ fn recurrences_become_stacks_and_accumulators_do_not() {
     let got: Vec<&str> = allocas
         .iter()
         .zip(names)
-        .filter(|(a, _)| stacked.contains(*a))
+        .filter(|(a, _)| stacked.contains(**a))
         .map(|(_, n)| n)
         .collect();
     // rec: non-linear recurrence; lin: a linear recurrence is still a recurrence (the adjoint
