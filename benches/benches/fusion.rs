@@ -15,8 +15,8 @@
 //!   header gives the bound and the fused chain's measured error either way.
 //!
 //! `cargo bench -p qd-benches --bench fusion` (QD_FUSION_LOG2=20 for a quick run; QD_FUSION_CASES=
-//! chain,copy runs only those groups of rows, to profile them; chain has the afn rows too, afn
-//! has them alone). Prints a table.
+//! chain,copy runs only those groups of rows, to profile them; chain has the afn rows too, exact
+//! and afn have the fused chain's rows without or with afn alone). Prints a table.
 
 use qd_jit::{jit_compile, Executable, Graph, Jit, Operand, Sym};
 use qd_runtime::{DType, Ndarray};
@@ -201,7 +201,7 @@ fn main() {
     let mut fused = Jit::new("cpu").unwrap();
     let mut unfused = Jit::new("cpu").unwrap().unfused();
     let ins = || vec![arr(n, 1), arr(n, 2)];
-    if want("chain") {
+    if want("chain") || want("exact") {
         let e = fused.compile(&g).unwrap();
         rows.push(Row {
             what: "chain fwd, fused".into(),

@@ -3,6 +3,8 @@
 // kernels of the module are left as they are. Off by default.
 // RUN: qd-opt %s --pass='fuse-elementwise{approx-functions=true}' | FileCheck %s
 // RUN: qd-opt %s --pass=fuse-elementwise | FileCheck %s --check-prefix=DEFAULT
+// The gradient kernel replays the forward exp, flag and all (exp's derivative is its result).
+// RUN: qd-opt %s --pass='fuse-elementwise{approx-functions=true}' --pass=reverse-mode-ad | FileCheck %s --check-prefix=GRAD
 
 // CHECK-LABEL: qd.kernel @own(
 // CHECK: math.exp %{{[a-z0-9]+}} : f32
@@ -10,6 +12,9 @@
 // CHECK-DAG: math.exp %{{[a-z0-9]+}} fastmath<afn> : f32
 // CHECK-DAG: math.tanh %{{[a-z0-9]+}} fastmath<afn> : f32
 // CHECK-LABEL: func.func @chain(
+
+// GRAD-LABEL: qd.kernel @chain_k0_grad(
+// GRAD: math.exp %{{[a-z0-9]+}} fastmath<afn> : f32
 
 // DEFAULT-NOT: afn
 // DEFAULT: qd.kernel @chain_k0(
