@@ -106,6 +106,43 @@ pub fn apply_analysis_conversion(
         .collect())
 }
 
+/// The target's legality of ops, decided once per op name where no dynamic rule applies (the
+/// driver asks for every op it visits, and again for every op at the end).
+struct Legalities<'t> {
+    target: &'t ConversionTarget,
+    /// By op name index: None not asked yet, Some(None) dynamic, Some(Some(l)) always `l`.
+    by_name: Vec<Option<Option<Option<bool>>>>,
+}
+
+impl<'t> Legalities<'t> {
+    fn new(target: &'t ConversionTarget) -> Self {
+        Legalities {
+            target,
+            by_name: Vec::new(),
+        }
+    }
+
+    /// As [`ConversionTarget::legality`].
+    fn legality(&mut self, ctx: &Context, op: OpId) -> Option<bool> {
+        let name = ctx.op_name_of(op);
+        let i = name.index();
+        if i >= self.by_name.len() {
+            self.by_name.resize(i + 1, None);
+        }
+        let target = self.target;
+        let fixed =
+            *self.by_name[i].get_or_insert_with(|| target.legality_of_name(ctx.op_name_str(name)));
+        match fixed {
+            Some(l) => l,
+            None => target.legality(ctx, op),
+        }
+    }
+
+    fn is_legal(&mut self, ctx: &Context, op: OpId) -> bool {
+        self.legality(ctx, op) == Some(true)
+    }
+}
+
 /// An op waiting to be legalized, with the patterns that created it (not to be reapplied;
 /// shared by the ops one application inserted).
 struct Pending {
@@ -137,8 +174,9 @@ fn run(
     let mut by_name: FastMap<OpName, Rc<[usize]>> = FastMap::default();
     let mut rec = RecordingListener::default();
     let mut seen = FastSet::default();
+    let mut legalities = Legalities::new(target);
     while let Some(Pending { op, active }) = stack.pop() {
-        if !ctx.is_alive(op) || state.cast_set.contains(&op) || target.is_legal(ctx, op) {
+        if !ctx.is_alive(op) || state.cast_set.contains(&op) || legalities.is_legal(ctx, op) {
             continue;
         }
         let name = ctx.op_name_of(op);
@@ -225,12 +263,12 @@ fn run(
     if ctx.is_alive(root) {
         for op in ctx.walk_pre_order(root) {
             let message = if state.cast_set.contains(&op) {
-                if mode != Mode::Full || target.is_legal(ctx, op) {
+                if mode != Mode::Full || legalities.is_legal(ctx, op) {
                     continue;
                 }
                 unresolved_cast_message(ctx, op)
             } else {
-                match (mode, target.legality(ctx, op)) {
+                match (mode, legalities.legality(ctx, op)) {
                     (_, Some(true)) | (Mode::Partial, None) => continue,
                     (Mode::Partial, Some(false)) => format!(
                         "failed to legalize operation '{}' that was explicitly marked illegal",

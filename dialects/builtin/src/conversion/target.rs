@@ -98,6 +98,23 @@ impl ConversionTarget {
         })
     }
 
+    /// What [`legality`](Self::legality) answers for every op named `name`, when that does not
+    /// depend on the op (the rule that applies is not dynamic); None when it does.
+    pub(super) fn legality_of_name(&self, name: &str) -> Option<Option<bool>> {
+        let dialect = name.split_once('.').map(|(d, _)| d).unwrap_or("");
+        let rule = self
+            .ops
+            .get(name)
+            .or_else(|| self.dialects.get(dialect))
+            .or(self.unknown.as_ref());
+        match rule {
+            None => Some(None),
+            Some(Legality::Legal) => Some(Some(true)),
+            Some(Legality::Illegal) => Some(Some(false)),
+            Some(Legality::Dynamic(_)) => None,
+        }
+    }
+
     pub fn is_legal(&self, ctx: &Context, op: OpId) -> bool {
         self.legality(ctx, op) == Some(true)
     }
