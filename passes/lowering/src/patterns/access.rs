@@ -8,9 +8,9 @@ use crate::facts::{Extent, IndexFact};
 use qd_arith::names::{ADDI, EXTUI, MULI, TRUNCI};
 use qd_frontend::NdarrayType;
 use qd_ir::{Attribute, Ident, OpId, OperationState, Type, Value, ValueDef};
-use qd_lowered::types::{pointee, storage_type};
+use qd_lowered::types::pointee;
 use qd_lowered::{
-    global_ptr, BoundsCheckOp, FieldPtrOp, LoadOp, NdarrayDimOp, NdarrayPtrOp, OffsetOp, KERNEL_OP,
+    BoundsCheckOp, FieldPtrOp, LoadOp, NdarrayDimOp, NdarrayPtrOp, OffsetOp, KERNEL_OP,
 };
 
 /// Loads an element of type `elem` through `p` (a pointer to its stored type).
@@ -125,10 +125,7 @@ pub fn field_element(
         )));
     }
     let loc = em.loc;
-    let stored = em.rw.intern(|ctx| {
-        let st = storage_type(ctx, elem);
-        global_ptr(ctx, st)
-    });
+    let stored = em.stored_ptr(elem);
     let key = InvKey::FieldPtr {
         decl: field.decl,
         grad,
@@ -193,10 +190,7 @@ pub fn ndarray_element(
         )));
     }
     let loc = em.loc;
-    let pty = em.rw.intern(|ctx| {
-        let st = storage_type(ctx, elem);
-        global_ptr(ctx, st)
-    });
+    let pty = em.stored_ptr(elem);
     let base = em.invariant(|b| NdarrayPtrOp::build(b, pty, arg, loc).0);
     let extents: Vec<Extent> = (0..rank as u32)
         .map(|axis| Extent::Ndarray { arg, axis })
@@ -215,7 +209,7 @@ pub fn ndarray_element(
 /// `lowered.ndarray_dim arg, axis`, once per task.
 pub fn ndarray_dim(em: &mut Em, arg: u32, axis: u32) -> Value {
     let loc = em.loc;
-    let t = em.rw.intern(|ctx| ctx.i64_type());
+    let t = em.i64_type();
     em.invariant(|b| NdarrayDimOp::build(b, t, arg, axis, loc).0)
 }
 

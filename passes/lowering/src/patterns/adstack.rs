@@ -25,8 +25,8 @@ use qd_arith::CmpIPredicate;
 use qd_ir::fast_hash::FastMap;
 use qd_ir::{BlockId, OpId, Type, TypeData, Value};
 use qd_lowered::{
-    global_ptr, AdstackMaxSizeOp, AdstackOffsetOp, AdstackOverflowOp, AdstackRowOp,
-    AdstackStrideOp, Heap, HeapPtrOp, IfOp, LoadOp, StoreOp, YieldOp,
+    AdstackMaxSizeOp, AdstackOffsetOp, AdstackOverflowOp, AdstackRowOp, AdstackStrideOp, Heap,
+    HeapPtrOp, IfOp, LoadOp, StoreOp, YieldOp,
 };
 
 /// Bytes of the count header.
@@ -108,7 +108,7 @@ fn make_view(em: &mut Em, id: u32, elem: Type) -> R<View> {
     let size = size_of(em, elem);
     let entry_bytes = if float { 2 * size } else { size };
     let loc = em.loc;
-    let i64t = em.rw.intern(|ctx| ctx.i64_type());
+    let i64t = em.i64_type();
     let row = em.remembered(InvKey::AdstackRow, |b| AdstackRowOp::build(b, i64t, loc).0);
     let stride = em.remembered(InvKey::AdstackStride(heap), |b| {
         AdstackStrideOp::build(b, i64t, heap, loc).0
@@ -129,7 +129,7 @@ fn make_view(em: &mut Em, id: u32, elem: Type) -> R<View> {
     } else {
         None
     };
-    let count_ty = em.rw.intern(|ctx| global_ptr(ctx, i64t));
+    let count_ty = em.global_ptr(i64t);
     let count_ptr = em.invariant(|b| HeapPtrOp::build(b, base, count_ty, heap, loc).0);
     Ok(View {
         id,
@@ -149,7 +149,7 @@ fn make_view(em: &mut Em, id: u32, elem: Type) -> R<View> {
 fn heap_ptr(em: &mut Em, v: &View, byte_offset: Value, ty: Type) -> Value {
     let loc = em.loc;
     let heap = v.heap;
-    let pty = em.rw.intern(|ctx| global_ptr(ctx, ty));
+    let pty = em.global_ptr(ty);
     em.b(|b| HeapPtrOp::build(b, byte_offset, pty, heap, loc).result(b.ctx))
 }
 

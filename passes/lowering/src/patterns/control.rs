@@ -59,7 +59,7 @@ pub fn struct_for(em: &mut Em, op: OpId, _: &[Value]) -> R<()> {
     let hi = em.const_i64(n);
     let one = em.const_i64(1);
     let loc = em.loc;
-    let i64t = em.rw.intern(|ctx| ctx.i64_type());
+    let i64t = em.i64_type();
     let fo = em.b(|b| ForOp::build(b, lo, hi, one, loc));
     let region = fo.body(em.ctx());
     let block = em.block(region, &[(i64t, loc)]);

@@ -15,11 +15,13 @@ use crate::facts::Facts;
 use qd_arith::names::{EXTSI, INDEX_CAST, TRUNCI};
 use qd_arith::{build_cast, build_cmpi, build_constant, build_elementwise, CmpIPredicate};
 use qd_ir::conversion::ConversionRewriter;
+use qd_ir::fast_hash::FastMap;
 use qd_ir::{
     BlockId, Builder, Context, Diagnostic, InsertPoint, Location, OpId, RegionId, Type, TypeData,
     Value,
 };
-use qd_lowered::{Heap, TASK_OP};
+use qd_lowered::types::storage_type;
+use qd_lowered::{global_ptr, Heap, TASK_OP};
 
 pub type R<T> = Result<T, Diagnostic>;
 
@@ -55,7 +57,42 @@ pub enum InvKey {
     Arith(&'static str, Value, Value),
 }
 
+/// Types the patterns ask for per op, interned once per conversion instead of hashed into the
+/// Context's type table each time.
+#[derive(Default)]
+pub struct Types {
+    i64: Option<Type>,
+    /// `!lowered.ptr<T>` by `T`.
+    global_ptrs: FastMap<Type, Type>,
+}
+
 impl<'r, 'a> Em<'r, 'a> {
+    /// `i64`.
+    pub fn i64_type(&mut self) -> Type {
+        if let Some(t) = self.state.types.i64 {
+            return t;
+        }
+        let t = self.rw.intern(|ctx| ctx.i64_type());
+        self.state.types.i64 = Some(t);
+        t
+    }
+
+    /// `!lowered.ptr<ty>` (global).
+    pub fn global_ptr(&mut self, ty: Type) -> Type {
+        if let Some(&p) = self.state.types.global_ptrs.get(&ty) {
+            return p;
+        }
+        let p = self.rw.intern(|ctx| global_ptr(ctx, ty));
+        self.state.types.global_ptrs.insert(ty, p);
+        p
+    }
+
+    /// A global pointer to where an element of type `elem` is stored (`i1` as `i8`).
+    pub fn stored_ptr(&mut self, elem: Type) -> Type {
+        let st = self.rw.intern(|ctx| storage_type(ctx, elem));
+        self.global_ptr(st)
+    }
+
     pub fn new(
         rw: &'r mut ConversionRewriter<'a>,
         op: OpId,
@@ -205,7 +242,7 @@ impl<'r, 'a> Em<'r, 'a> {
     }
 
     pub fn const_i64(&mut self, v: i64) -> Value {
-        let t = self.rw.intern(|ctx| ctx.i64_type());
+        let t = self.i64_type();
         self.const_int(v, t)
     }
 
@@ -269,7 +306,7 @@ impl<'r, 'a> Em<'r, 'a> {
     /// An integer or index value as i64 (sign-extended, as qd reads indices and bounds).
     pub fn widen_i64(&mut self, v: Value) -> R<Value> {
         let ty = self.ctx().value_type(v);
-        let i64t = self.rw.intern(|ctx| ctx.i64_type());
+        let i64t = self.i64_type();
         match self.ctx().type_data(ty) {
             TypeData::Index => Ok(self.cast(INDEX_CAST, v, i64t)),
             TypeData::Integer { width: 64, .. } => Ok(v),

@@ -42,6 +42,8 @@ pub struct State {
     pub prologues: Prologues,
     pub views: adstack::Views,
     pub invariants: FastMap<(BlockId, emit::InvKey), Value>,
+    /// Types asked for per op, interned once (see [`emit::Em::i64_type`]).
+    pub types: emit::Types,
 }
 
 /// What every pattern of one conversion shares: the facts and the state (patterns get `&self`
