@@ -30,7 +30,6 @@ use qd_ir::conversion::apply_full_conversion;
 use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{Context, Diagnostic, IRMapping, OpId};
 use qd_pass::{OptionDecl, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
-use std::collections::HashMap;
 
 pub const PASS_NAME: &str = "convert-qd-to-lowered";
 const DESCRIPTION: &str =
@@ -196,18 +195,6 @@ fn lower_kernel_in(
     r
 }
 
-/// Erases the stacks `minimize-tape` elided (marked `primal_elided`, with no uses): they only
-/// record the stack for the adstack report, and a task that listed them would reserve heap.
-fn drop_elided_stacks(ctx: &mut Context, kernel: OpId) {
-    for op in ctx.walk_pre_order(kernel) {
-        let elided = qd_adstack::AllocaOp::from_op(ctx, op)
-            .is_some_and(|a| a.is_primal_elided(ctx) && ctx.uses(a.result(ctx)).is_empty());
-        if elided {
-            ctx.erase_op(op);
-        }
-    }
-}
-
 /// Lowers `kernel` itself (the copy `lower_kernel` makes, or a kernel the precheck accepted):
 /// its code moves into the lowered kernel, inserted before it. On failure `kernel` may be left
 /// partly converted.
@@ -218,17 +205,17 @@ fn lower_in_place(
     options: LoweringOptions,
 ) -> Result<OpId, Diagnostic> {
     let body = KernelOp(kernel).body(ctx);
-    drop_elided_stacks(ctx, kernel);
     let mut facts = collect(ctx, symbols, kernel, body)?;
     if facts.has_jumps {
         remove_jumps(ctx, symbols, kernel)?;
     }
     let plan = partition(ctx, symbols, KernelOp(kernel))?;
-    // The adstacks each top-level op allocates, by their ids.
-    // (Without stacks, none: no walk.)
-    let mut stacks: HashMap<OpId, Vec<u32>> = HashMap::new();
+    // The adstacks each top-level op allocates, by their ids: as the facts saw them, unless
+    // removing jumps may have moved ops (then by a walk of each).
+    let mut stacks = std::mem::take(&mut facts.stacks_of_top);
     let alloca = ctx.lookup_op_name(qd_adstack::ALLOCA_OP);
-    if let (Some(b), Some(alloca), true) = (body, alloca, facts.has_stacks) {
+    if let (Some(b), Some(alloca), true) = (body, alloca, facts.has_stacks && facts.has_jumps) {
+        stacks.clear();
         for top in ctx.block_op_vec(b) {
             let ids: Vec<u32> = ctx
                 .walk_pre_order(top)

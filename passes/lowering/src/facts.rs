@@ -65,6 +65,9 @@ pub struct Facts {
     pub stacks: OpTable<StackFact>,
     /// Whether the kernel has adstack ops.
     pub has_stacks: bool,
+    /// The ids of the adstacks each top-level op allocates, in pre-order (tops that allocate
+    /// none are left out), as the walk saw them.
+    pub stacks_of_top: FastMap<OpId, Vec<u32>>,
     /// Whether the kernel holds a `qd.break` or `qd.continue` (else there are no jumps to
     /// remove, and no loop needs scanning for them).
     pub has_jumps: bool,
@@ -187,7 +190,9 @@ impl Kinds {
     }
 }
 
-/// The facts of the kernel whose body block is `body` (None: an empty kernel).
+/// The facts of the kernel whose body block is `body` (None: an empty kernel). On the way, the
+/// stacks `minimize-tape` elided (marked `primal_elided`, with no uses) are erased: they only
+/// record the stack for the adstack report, and a task that listed them would reserve heap.
 pub fn collect(
     ctx: &mut Context,
     symbols: &mut SymbolTableCollection,
@@ -208,7 +213,20 @@ pub fn collect(
     facts.indices = OpTable::for_ops(&ops);
     facts.fields = OpTable::for_ops(&ops);
     facts.stacks = OpTable::for_ops(&ops);
+    let mut top = None;
     for op in ops {
+        if ctx.parent_block(op) == Some(body) {
+            top = Some(op);
+        }
+        let kind = kinds.get(ctx, ctx.op_name_of(op));
+        if kind == Kind::AdstackAlloca
+            && qd_adstack::AllocaOp::from_op(ctx, op)
+                .is_some_and(|a| a.is_primal_elided(ctx) && ctx.uses(a.result(ctx)).is_empty())
+        {
+            // Unused: nothing the walk sees later refers to it.
+            ctx.erase_op(op);
+            continue;
+        }
         let mut field = None;
         if let Some(name) = field_key.and_then(|k| symbol_root(ctx, op, k)) {
             field = symbols
@@ -216,7 +234,6 @@ pub fn collect(
                 .and_then(|d| FieldOp::from_op(ctx, d));
             facts.fields.insert(op, (name, field));
         }
-        let kind = kinds.get(ctx, ctx.op_name_of(op));
         accesses.clear();
         if accessed(ctx, body, op, kind, field, &mut accesses).is_some() {
             let start = facts.index_facts.len();
@@ -240,6 +257,9 @@ pub fn collect(
                     return Err(duplicate_id(ctx, f.id, first, op));
                 }
                 allocas.insert(f.id, op);
+                if let Some(t) = top {
+                    facts.stacks_of_top.entry(t).or_default().push(f.id);
+                }
             }
             facts.stacks.insert(op, f);
             facts.has_stacks = true;

@@ -19,6 +19,7 @@ use crate::spill;
 use crate::structurize::delinearize;
 use qd_arith::names::{ADDI, EXTSI, INDEX_CAST, TRUNCI};
 use qd_frontend::{lookup_field_in, KernelOp, NdarrayType, RangeForOp, StructForOp};
+use qd_ir::fast_hash::FastMap;
 use qd_ir::symbol_table::SymbolTableCollection;
 use qd_ir::{
     BlockId, Builder, Context, Diagnostic, IRMapping, InsertPoint, Location, OpId, Type, TypeData,
@@ -28,7 +29,6 @@ use qd_lowered::{
     ArgOp, KernelOp as LoweredKernel, ReturnOp, TaskBeginOp, TaskBound, TaskKind, TaskOp,
     ThreadIdOp,
 };
-use std::collections::HashMap;
 
 type R<T> = Result<T, Diagnostic>;
 
@@ -39,7 +39,7 @@ pub fn outline(
     symbols: &mut SymbolTableCollection,
     kernel: OpId,
     plan: &Plan,
-    stacks: &HashMap<OpId, Vec<u32>>,
+    stacks: &FastMap<OpId, Vec<u32>>,
 ) -> R<OpId> {
     let k = KernelOp(kernel);
     let loc = ctx.loc(kernel);
@@ -124,7 +124,7 @@ fn outline_segment(
     name: &str,
     seg: &Segment,
     plan: &Plan,
-    stacks: &HashMap<OpId, Vec<u32>>,
+    stacks: &FastMap<OpId, Vec<u32>>,
 ) -> R<OpId> {
     let (ops, kind) = match seg {
         Segment::Serial { ops, .. } => (ops.clone(), TaskKind::Serial),
