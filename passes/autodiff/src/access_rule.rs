@@ -26,7 +26,7 @@ use crate::activity::Activity;
 use crate::dependence::{iv_range, may_meet, Affine, Rel, Var};
 use crate::field_set::field_ident;
 use crate::needs::replay_needed;
-use crate::structure::{kernel_ops, parallel_ancestor};
+use crate::structure::parallel_ancestor;
 use qd_frontend::{
     global_write, is_loop, KernelOp, LoadOp, NdarrayLoadOp, WriteTarget, IF_OP, LOAD_OP,
     NDARRAY_LOAD_OP, RANGE_FOR_OP, STRUCT_FOR_OP,
@@ -52,8 +52,14 @@ struct Access {
 }
 
 /// Every violation in `kernel`, ordered by write, then read.
-pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diagnostic> {
-    let (reads, writes) = accesses(ctx, kernel);
+/// `ops`: the kernel's ops in pre-order.
+pub(crate) fn check(
+    ctx: &Context,
+    kernel: KernelOp,
+    ops: &[OpId],
+    act: &Activity,
+) -> Vec<Diagnostic> {
+    let (reads, writes) = accesses(ctx, ops);
     // No write and read of one target: nothing to check, and no need to find what the
     // replay needs (a walk over the whole kernel).
     if reads.is_empty() || writes.is_empty() {
@@ -65,7 +71,7 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diag
     for r in &reads {
         by_target.entry(&r.target).or_default().push(r);
     }
-    let needed = replay_needed(ctx, kernel, act);
+    let needed = replay_needed(ctx, ops, act);
     let mut diags = Vec::new();
     for w in &writes {
         for r in by_target.get(&w.target).into_iter().flatten() {
@@ -81,10 +87,10 @@ pub(crate) fn check(ctx: &Context, kernel: KernelOp, act: &Activity) -> Vec<Diag
 /// The kernel's reads and writes of fields and ndarrays, in program order, keeping only those of
 /// a target that is both read and written (no other pair can conflict; in a kernel that reads
 /// many fields and writes others, the index analysis of every access would be for nothing).
-fn accesses(ctx: &Context, kernel: KernelOp) -> (Vec<Access>, Vec<Access>) {
+fn accesses(ctx: &Context, ops: &[OpId]) -> (Vec<Access>, Vec<Access>) {
     // (op, target, the indices of a write); a read's indices are read when it is kept.
     let mut found: Vec<(OpId, Target, Option<Vec<Value>>)> = Vec::new();
-    for op in kernel_ops(ctx, kernel) {
+    for &op in ops {
         match ctx.name(op) {
             LOAD_OP => found.push((op, Target::Field(field_ident(ctx, op)), None)),
             NDARRAY_LOAD_OP => {

@@ -13,12 +13,9 @@
 
 use crate::field_set::FieldSet;
 use crate::handle_set::HandleSet;
-use crate::structure::{is_float_value, kernel_ops, local_read, local_write, root_alloca};
+use crate::structure::{is_float_value, local_read, local_write, root_alloca, write_of};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
-use qd_frontend::{global_write, WriteTarget};
-use qd_frontend::{
-    KernelOp, NdarrayLoadOp, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP,
-};
+use qd_frontend::{NdarrayLoadOp, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP};
 use qd_ir::interfaces::ReverseRule;
 use qd_ir::{Context, OpId, Value};
 use std::collections::HashSet;
@@ -39,20 +36,19 @@ pub(crate) fn rule_of(ctx: &Context, op: OpId) -> Option<&'static dyn ReverseRul
 }
 
 impl Activity {
-    /// `needs_grad`: the fields with adjoints; `active_arrays`: the kernel's ndarray arguments
-    /// that carry gradients.
+    /// `ops`: the kernel's ops in pre-order; `needs_grad`: the fields with adjoints;
+    /// `active_arrays`: the kernel's ndarray arguments that carry gradients.
     pub(crate) fn compute(
         ctx: &Context,
-        kernel: KernelOp,
+        ops: &[OpId],
         needs_grad: &FieldSet,
         active_arrays: &HashSet<Value>,
     ) -> Activity {
-        let ops = kernel_ops(ctx, kernel);
         let mut a = Activity::default();
         // Forward: what depends on a differentiable input.
         loop {
             let mut changed = false;
-            for &op in &ops {
+            for &op in ops {
                 changed |= a.forward(ctx, op, needs_grad, active_arrays);
             }
             if !changed {
@@ -128,12 +124,12 @@ impl Activity {
         arrays: &HashSet<Value>,
     ) -> bool {
         // A value stored or combined into differentiable memory is used.
-        if let Some(w) = global_write(ctx, op) {
-            let differentiable = match w.target {
-                WriteTarget::Field(_) => needs_grad.has_field_of(ctx, w.op),
-                WriteTarget::Ndarray(a) => arrays.contains(&a),
+        if let Some((value, array)) = write_of(ctx, op) {
+            let differentiable = match array {
+                None => needs_grad.has_field_of(ctx, op),
+                Some(a) => arrays.contains(&a),
             };
-            return differentiable && self.use_(ctx, w.value);
+            return differentiable && self.use_(ctx, value);
         }
         let mut changed = false;
         match ctx.name(op) {

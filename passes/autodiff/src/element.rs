@@ -28,15 +28,13 @@ use crate::activity::Activity;
 use crate::aggregate_ssa::{leaves, Leaf, MAX_LEAVES};
 use crate::emitter::{Emitter, Tape};
 use crate::needs::needed_primals;
-use crate::structure::{in_serial_loop, is_float, is_serial_loop, kernel_ops};
+use crate::structure::{in_serial_loop, is_float, is_serial_loop};
 use indexmap::IndexMap;
 use qd_ad::{
     build_load_element, build_store_element, LoadElementOp, PathIndex, StoreElementOp,
     LOAD_ELEMENT_OP, STORE_ELEMENT_OP,
 };
-use qd_frontend::{
-    is_parallel_loop, AllocaOp, ArrayType, KernelOp, StructType, ALLOCA_OP, IF_OP, KERNEL_OP,
-};
+use qd_frontend::{is_parallel_loop, AllocaOp, ArrayType, StructType, ALLOCA_OP, IF_OP, KERNEL_OP};
 use qd_ir::fast_hash::{FastMap, FastSet};
 use qd_ir::{BlockId, Builder, Context, Diagnostic, OpId, Value};
 use std::collections::{HashMap, HashSet};
@@ -175,13 +173,12 @@ fn loop_carried(ctx: &Context, alloca: OpId, store: OpId) -> bool {
 /// `qd.alloca`, and (`ssa`) aggregates too large to keep whole.
 pub(crate) fn plan(
     ctx: &Context,
-    kernel: KernelOp,
+    ops: &[OpId],
     act: &Activity,
     mode: Aggregates,
 ) -> Result<ElementPlan, Vec<Diagnostic>> {
-    let ops = kernel_ops(ctx, kernel);
     let mut diags = Vec::new();
-    for &op in &ops {
+    for &op in ops {
         if let Some((base, _)) = qd_ad::element_access(ctx, op) {
             let ok = ctx
                 .defining_op(base)
@@ -202,7 +199,7 @@ pub(crate) fn plan(
     let mut needed: Option<FastSet<Value>> = None;
     let mut pos: Option<FastMap<OpId, usize>> = None;
     let mut plan = ElementPlan::default();
-    for &op in &ops {
+    for &op in ops {
         if ctx.name(op) != ALLOCA_OP || ctx.num_results(op) != 1 || !is_aggregate(ctx, op) {
             continue;
         }
@@ -210,7 +207,7 @@ pub(crate) fn plan(
         if !a.element_only {
             continue;
         }
-        let needed = needed.get_or_insert_with(|| needed_primals(ctx, kernel, act));
+        let needed = needed.get_or_insert_with(|| needed_primals(ctx, ops, act));
         let read_back: Vec<OpId> = a
             .loads
             .iter()

@@ -7,16 +7,15 @@
 //! (locals are per thread), ops with regions other than qd's control flow, and kernels that
 //! already contain ad/adstack ops (other than the element accesses `element-access-ad` makes).
 
-use crate::structure::{kernel_ops, parallel_ancestor};
+use crate::structure::parallel_ancestor;
 use qd_frontend::{global_write, is_loop, KernelOp, ALLOCA_OP, IF_OP, LOCAL_STORE_OP, WHILE_OP};
 use qd_ir::{Context, Diagnostic, OpId};
 
-/// Every violation in `kernel`, in program order.
-pub(crate) fn check(ctx: &Context, kernel: KernelOp) -> Vec<Diagnostic> {
-    let ops = kernel_ops(ctx, kernel);
+/// Every violation in `kernel` (whose ops, in pre-order, are `ops`), in program order.
+pub(crate) fn check(ctx: &Context, kernel: KernelOp, ops: &[OpId]) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let name = kernel.name(ctx).to_string();
-    for &op in &ops {
+    for &op in ops {
         let d = ctx.dialect_of(op);
         let element = matches!(
             ctx.name(op),

@@ -18,19 +18,18 @@
 //! (the replay's stacks and aggregates hold them).
 
 use crate::activity::{rule_of, Activity};
-use crate::structure::{kernel_ops, local_read, local_write, root_alloca};
+use crate::structure::{local_read, local_write, root_alloca};
 use qd_ad::{LOAD_ELEMENT_OP, STORE_ELEMENT_OP};
 use qd_frontend::{
-    global_write, KernelOp, CONDITION_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP,
+    global_write, CONDITION_OP, LOAD_OP, LOCAL_LOAD_OP, LOCAL_STORE_OP, NDARRAY_LOAD_OP,
 };
 use qd_ir::fast_hash::{FastMap, FastSet};
 use qd_ir::{Context, OpId, OpTraits, Value};
 
 /// The values of `kernel` whose primal the reverse pass may read.
-pub(crate) fn needed_primals(ctx: &Context, kernel: KernelOp, act: &Activity) -> FastSet<Value> {
-    let ops = kernel_ops(ctx, kernel);
+pub(crate) fn needed_primals(ctx: &Context, ops: &[OpId], act: &Activity) -> FastSet<Value> {
     let mut needed = FastSet::default();
-    for &op in &ops {
+    for &op in ops {
         direct_needs(ctx, op, act, &mut needed);
     }
     loop {
@@ -50,12 +49,11 @@ pub(crate) fn needed_primals(ctx: &Context, kernel: KernelOp, act: &Activity) ->
 
 /// The values whose forward-replay value the reverse pass depends on (a superset of
 /// `needed_primals`, see the module doc).
-pub(crate) fn replay_needed(ctx: &Context, kernel: KernelOp, act: &Activity) -> FastSet<Value> {
-    let ops = kernel_ops(ctx, kernel);
+pub(crate) fn replay_needed(ctx: &Context, ops: &[OpId], act: &Activity) -> FastSet<Value> {
     let mut needed = FastSet::default();
     // Per local (its `qd.alloca`): the values stored into it.
     let mut stored: FastMap<OpId, Vec<Value>> = FastMap::default();
-    for &op in &ops {
+    for &op in ops {
         direct_needs(ctx, op, act, &mut needed);
         if ctx.name(op) == CONDITION_OP {
             needed.extend(ctx.operands(op));

@@ -6,7 +6,7 @@ use crate::element::{Aggregates, ElementPlan};
 use crate::emitter::{Anchor, Emitter, Facts};
 use crate::field_set::FieldSet;
 use crate::stacks::stacked_locals;
-use crate::structure::{groups, kernel_ops, parallel_ancestor, Group, Jumps};
+use crate::structure::{groups, kernel_ops, parallel_ancestor, write_of, Group, Jumps};
 use qd_ad::{default_activity, gradient_arg_types, reverse_decls, ReverseOp};
 use qd_frontend::{global_write, AtomicKind, GlobalWrite, WriteKind, WriteTarget};
 use qd_frontend::{lookup_field_in, STRUCT_FOR_OP};
@@ -226,8 +226,11 @@ fn interacts(ctx: &Context, k: KernelOp, needs_grad: &FieldSet) -> bool {
     let arrays = active_arrays(ctx, k, &default_activity(ctx, &k.arg_types(ctx)));
     let (mut reads, mut writes) = (false, false);
     for op in kernel_ops(ctx, k) {
-        if let Some(w) = global_write(ctx, op) {
-            writes |= differentiable(ctx, &w, needs_grad, &arrays);
+        if let Some((_, array)) = write_of(ctx, op) {
+            writes |= match array {
+                None => needs_grad.has_field_of(ctx, op),
+                Some(a) => arrays.contains(&a),
+            };
             continue;
         }
         match ctx.name(op) {
@@ -281,11 +284,14 @@ fn differentiate(
         None => default_activity(ctx, &arg_types),
     };
     let arrays = active_arrays(ctx, k, &activity);
-    let mut diags = crate::global_rules::check(ctx, k);
-    let act = Activity::compute(ctx, k, needs_grad, &arrays);
-    diags.extend(crate::access_rule::check(ctx, k, &act));
-    diags.extend(check_active_uses(ctx, k, &act, needs_grad, &arrays));
-    let elements = match crate::element::plan(ctx, k, &act, aggregates) {
+    // The kernel's ops, walked once for every analysis (the walk of a million-op kernel's
+    // nested regions is a cache miss per op).
+    let ops = kernel_ops(ctx, k);
+    let mut diags = crate::global_rules::check(ctx, k, &ops);
+    let act = Activity::compute(ctx, &ops, needs_grad, &arrays);
+    diags.extend(crate::access_rule::check(ctx, k, &ops, &act));
+    diags.extend(check_active_uses(ctx, &ops, &act, needs_grad, &arrays));
+    let elements = match crate::element::plan(ctx, &ops, &act, aggregates) {
         Ok(p) => p,
         Err(d) => {
             diags.extend(d);
@@ -316,7 +322,7 @@ fn differentiate(
     // A kernel whose body is an empty region computes nothing: its gradient is empty too.
     let stacks = match k.body(ctx) {
         Some(kbody) => emit_gradient(
-            ctx, symbols, k, kbody, grad, gbody, act, elements, needs_grad, &activity,
+            ctx, symbols, k, &ops, kbody, grad, gbody, act, elements, needs_grad, &activity,
         ),
         None => 0,
     };
@@ -339,6 +345,7 @@ fn emit_gradient(
     ctx: &mut Context,
     fields: &mut SymbolTableCollection,
     k: KernelOp,
+    ops: &[OpId],
     kbody: BlockId,
     grad: KernelOp,
     gbody: BlockId,
@@ -347,8 +354,9 @@ fn emit_gradient(
     needs_grad: &FieldSet,
     activity: &[bool],
 ) -> usize {
-    let struct_for_shapes = kernel_ops(ctx, k)
-        .into_iter()
+    let struct_for_shapes = ops
+        .iter()
+        .copied()
         .filter(|&o| ctx.name(o) == STRUCT_FOR_OP)
         .map(|o| {
             let name = StructForOp(o).field_name(ctx).to_string();
@@ -360,9 +368,9 @@ fn emit_gradient(
         body: kbody,
         needs_grad,
         struct_for_shapes,
-        stacked: stacked_locals(ctx, k, &act),
+        stacked: stacked_locals(ctx, ops, &act),
         act,
-        jumps: Jumps::analyze(ctx, k),
+        jumps: Jumps::analyze(ctx, ops),
         elements,
     };
     let mut em = Emitter::new(&facts, gbody);
@@ -443,13 +451,13 @@ fn emit_parallel(ctx: &mut Context, em: &mut Emitter<'_>, p: OpId, gbody: BlockI
 /// values that cross from the kernel's top level into a parallel loop.
 fn check_active_uses(
     ctx: &Context,
-    k: KernelOp,
+    ops: &[OpId],
     act: &Activity,
     needs_grad: &FieldSet,
     arrays: &HashSet<Value>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    for op in kernel_ops(ctx, k) {
+    for &op in ops {
         // Atomic min and max pick one contribution: no derivative into differentiable memory.
         let picks = |w: &GlobalWrite| {
             matches!(

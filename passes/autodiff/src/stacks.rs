@@ -19,15 +19,16 @@
 
 use crate::activity::Activity;
 use crate::handle_set::HandleSet;
-use crate::structure::{is_float, is_serial_loop, kernel_ops};
+use crate::structure::{is_float, is_serial_loop};
 use qd_arith::names::{ADDF, SUBF};
-use qd_frontend::{AllocaOp, KernelOp, LOCAL_LOAD_OP, LOCAL_STORE_OP};
+use qd_frontend::{AllocaOp, LOCAL_LOAD_OP, LOCAL_STORE_OP};
 use qd_ir::{Context, OpId, Value};
 
 /// The allocas of `kernel` that become adstacks.
-pub(crate) fn stacked_locals(ctx: &Context, kernel: KernelOp, act: &Activity) -> HandleSet<OpId> {
+/// `ops`: the kernel's ops in pre-order.
+pub(crate) fn stacked_locals(ctx: &Context, ops: &[OpId], act: &Activity) -> HandleSet<OpId> {
     let mut out = HandleSet::default();
-    for op in kernel_ops(ctx, kernel) {
+    for &op in ops {
         let Some(a) = AllocaOp::from_op(ctx, op) else {
             continue;
         };

@@ -60,6 +60,24 @@ pub(crate) fn is_global_write(ctx: &Context, op: OpId) -> bool {
         || qd_frontend::NdarrayAtomicOp::from_op(ctx, op).is_some()
 }
 
+/// What a write of a field or ndarray writes: (the value, the ndarray written; None for a
+/// field), as `qd_frontend::global_write` without gathering its indices.
+pub(crate) fn write_of(ctx: &Context, op: OpId) -> Option<(Value, Option<Value>)> {
+    let name = ctx.name(op);
+    if name == qd_frontend::STORE_OP {
+        return Some((qd_frontend::StoreOp(op).value(ctx), None));
+    }
+    if name == qd_frontend::NDARRAY_STORE_OP {
+        let s = qd_frontend::NdarrayStoreOp(op);
+        return Some((s.value(ctx), Some(s.array(ctx))));
+    }
+    if let Some(a) = qd_frontend::AtomicOp::from_op(ctx, op) {
+        return Some((a.value(ctx), None));
+    }
+    let a = qd_frontend::NdarrayAtomicOp::from_op(ctx, op)?;
+    Some((a.value(ctx), Some(a.array(ctx))))
+}
+
 pub(crate) fn is_jump(ctx: &Context, op: OpId) -> bool {
     matches!(ctx.name(op), BREAK_OP | CONTINUE_OP)
 }
@@ -192,9 +210,10 @@ pub(crate) struct LoopJumps {
 }
 
 impl Jumps {
-    pub(crate) fn analyze(ctx: &Context, kernel: KernelOp) -> Jumps {
+    /// `ops`: the kernel's ops in pre-order.
+    pub(crate) fn analyze(ctx: &Context, ops: &[OpId]) -> Jumps {
         let mut j = Jumps::default();
-        for op in kernel_ops(ctx, kernel) {
+        for &op in ops {
             if !is_serial_loop(ctx, op) {
                 continue;
             }

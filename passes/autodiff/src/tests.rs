@@ -72,7 +72,12 @@ qd.kernel @k(%n: i32) {
     );
     let (ctx, m) = parse(&src);
     let k = kernel(&ctx, m, "k");
-    let act = Activity::compute(&ctx, k, &needs_grad(&ctx), &HashSet::new());
+    let act = Activity::compute(
+        &ctx,
+        &kernel_ops(&ctx, k),
+        &needs_grad(&ctx),
+        &HashSet::new(),
+    );
     let load = results_of(&ctx, k, "qd.load");
     let (a, b) = (load[0], load[1]);
     assert!(act.is_active(a));
@@ -111,7 +116,12 @@ qd.kernel @k(%n: i32) {
     );
     let (ctx, m) = parse(&src);
     let k = kernel(&ctx, m, "k");
-    let act = Activity::compute(&ctx, k, &needs_grad(&ctx), &HashSet::new());
+    let act = Activity::compute(
+        &ctx,
+        &kernel_ops(&ctx, k),
+        &needs_grad(&ctx),
+        &HashSet::new(),
+    );
     let allocas: Vec<OpId> = kernel_ops(&ctx, k)
         .into_iter()
         .filter(|&o| ctx.name(o) == "qd.alloca")
@@ -179,8 +189,13 @@ qd.kernel @k(%n: i32) {
 fn recurrences_become_stacks_and_accumulators_do_not() {
     let (ctx, m) = parse(&format!("{FIELDS}{LOCALS}"));
     let k = kernel(&ctx, m, "k");
-    let act = Activity::compute(&ctx, k, &needs_grad(&ctx), &HashSet::new());
-    let stacked = stacked_locals(&ctx, k, &act);
+    let act = Activity::compute(
+        &ctx,
+        &kernel_ops(&ctx, k),
+        &needs_grad(&ctx),
+        &HashSet::new(),
+    );
+    let stacked = stacked_locals(&ctx, &kernel_ops(&ctx, k), &act);
     let allocas: Vec<OpId> = kernel_ops(&ctx, k)
         .into_iter()
         .filter(|&o| ctx.name(o) == "qd.alloca")
@@ -233,7 +248,7 @@ qd.kernel @k(%n: i32, %c: i1, %d: i1) {
     );
     let (ctx, m) = parse(&src);
     let k = kernel(&ctx, m, "k");
-    let j = Jumps::analyze(&ctx, k);
+    let j = Jumps::analyze(&ctx, &kernel_ops(&ctx, k));
     let consts: Vec<OpId> = kernel_ops(&ctx, k)
         .into_iter()
         .filter(|&o| ctx.name(o) == "arith.constant")
@@ -269,10 +284,13 @@ fn valid_kernels_pass_the_global_data_access_rules() {
         let (ctx, m) = parse(&src);
         let k = kernel(&ctx, m, "compute");
         let ng = FieldSet::new(&ctx, ["x", "y"]);
-        let act = Activity::compute(&ctx, k, &ng, &HashSet::new());
-        assert!(crate::global_rules::check(&ctx, k).is_empty(), "{name}");
+        let act = Activity::compute(&ctx, &kernel_ops(&ctx, k), &ng, &HashSet::new());
         assert!(
-            crate::access_rule::check(&ctx, k, &act).is_empty(),
+            crate::global_rules::check(&ctx, k, &kernel_ops(&ctx, k)).is_empty(),
+            "{name}"
+        );
+        assert!(
+            crate::access_rule::check(&ctx, k, &kernel_ops(&ctx, k), &act).is_empty(),
             "{name}"
         );
     }
@@ -311,10 +329,18 @@ qd.kernel @k2() {
     let (ctx, m) = parse(&src);
     for name in ["k", "k2"] {
         let k = kernel(&ctx, m, name);
-        let act = Activity::compute(&ctx, k, &needs_grad(&ctx), &HashSet::new());
-        assert!(crate::global_rules::check(&ctx, k).is_empty(), "{name}");
+        let act = Activity::compute(
+            &ctx,
+            &kernel_ops(&ctx, k),
+            &needs_grad(&ctx),
+            &HashSet::new(),
+        );
         assert!(
-            crate::access_rule::check(&ctx, k, &act).is_empty(),
+            crate::global_rules::check(&ctx, k, &kernel_ops(&ctx, k)).is_empty(),
+            "{name}"
+        );
+        assert!(
+            crate::access_rule::check(&ctx, k, &kernel_ops(&ctx, k), &act).is_empty(),
             "{name}"
         );
     }
