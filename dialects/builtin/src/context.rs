@@ -147,6 +147,8 @@ pub struct Context {
     locs: Interner<LocData>,
     idents: Interner<String>,
     op_names: Vec<OpNameData>,
+    /// Live ops of each name (detached ones included), by [`OpName`] index.
+    pub(crate) op_counts: Vec<u32>,
     op_name_index: IndexMap<String, OpName>,
     op_infos: Vec<OpInfo>,
     dialects: IndexMap<&'static str, DialectEntry>,
@@ -181,6 +183,7 @@ impl Context {
             locs: Interner::default(),
             idents: Interner::default(),
             op_names: Vec::new(),
+            op_counts: Vec::new(),
             op_name_index: IndexMap::new(),
             op_infos: Vec::new(),
             dialects: IndexMap::new(),
@@ -261,6 +264,12 @@ impl Context {
 
     pub fn lookup_op_name(&self, name: &str) -> Option<OpName> {
         self.op_name_index.get(name).copied()
+    }
+
+    /// How many ops named `name` are alive (attached or detached; erased ones are not): a pass
+    /// that looks for the few ops of one name can skip its walk when there are none at all.
+    pub fn op_count(&self, name: OpName) -> usize {
+        self.op_counts.get(name.index()).map_or(0, |&n| n as usize)
     }
 
     pub fn op_name_str(&self, name: OpName) -> &str {

@@ -73,6 +73,10 @@ impl Context {
             alive: true,
         });
         self.links.push(OpLinks::DETACHED);
+        if self.op_counts.len() <= name.index() {
+            self.op_counts.resize(name.index() + 1, 0);
+        }
+        self.op_counts[name.index()] += 1;
         for r in regions {
             debug_assert!(
                 self.regions[r.index()].parent.is_none(),
@@ -732,7 +736,10 @@ impl Context {
                 "erasing an op whose results are still used"
             );
             let d = &mut self.ops[o.index()];
-            d.alive = false;
+            // Counted once, should an op be destroyed twice.
+            if std::mem::replace(&mut d.alive, false) {
+                self.op_counts[d.name.index()] -= 1;
+            }
             d.parent = None;
             let mut region_list = std::mem::take(&mut d.regions);
             self.links[o.index()] = OpLinks::DETACHED;
@@ -825,4 +832,45 @@ fn prefetch<T>(data: &T) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = data;
+}
+
+#[cfg(test)]
+mod op_count_tests {
+    use crate::text::parse_source;
+    use crate::Context;
+
+    /// Parsed, cloned and erased ops are counted by name; nested ops are erased with their
+    /// parent; a name no op has counts 0.
+    #[test]
+    fn counts_live_ops_by_name() {
+        let mut ctx = Context::new();
+        ctx.allow_unregistered = true;
+        let src = r#"
+"t.a"() ({
+  "t.b"() : () -> ()
+  "t.a"() ({
+    "t.b"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+"#;
+        let m = parse_source(&mut ctx, src, "input.mlir").expect("parses");
+        let (a, b) = (ctx.op_name("t.a"), ctx.op_name("t.b"));
+        let none = ctx.op_name("t.none");
+        assert_eq!(
+            (ctx.op_count(a), ctx.op_count(b), ctx.op_count(none)),
+            (2, 2, 0)
+        );
+        let inner = *ctx
+            .walk_pre_order(m)
+            .iter()
+            .rfind(|&&o| ctx.name(o) == "t.a")
+            .expect("the nested t.a");
+        let copy = ctx.clone_op(inner, &mut crate::IRMapping::default());
+        assert_eq!((ctx.op_count(a), ctx.op_count(b)), (3, 3));
+        ctx.erase_op(inner);
+        assert_eq!((ctx.op_count(a), ctx.op_count(b)), (2, 2));
+        ctx.erase_op(copy);
+        ctx.erase_op(m);
+        assert_eq!((ctx.op_count(a), ctx.op_count(b)), (0, 0));
+    }
 }
