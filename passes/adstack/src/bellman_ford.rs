@@ -76,39 +76,55 @@ pub fn max_depth(ctx: &Context, alloca: OpId) -> Phase1 {
 
 /// [`max_depth`] with the index of a scope that holds `alloca`.
 pub(crate) fn max_depth_in(ctx: &Context, alloca: OpId, index: &SizingIndex) -> Phase1 {
-    match graph(ctx, alloca, index) {
-        Some((g, entry)) => solve(&g, entry),
-        None => Phase1::Exact(0),
-    }
+    StackGraph::new(ctx, alloca, index).max_depth()
 }
 
 /// Whether no path pops the stack below the entries pushed since the alloca: then no pop
 /// saturates, and every pop lowers the depth by exactly one (what lets phase 2 count pops).
 /// A loop that pops more than it pushes, or a pop before its push, may saturate.
 pub fn never_underflows(ctx: &Context, alloca: OpId) -> bool {
-    never_underflows_in(ctx, alloca, &SizingIndex::around(ctx, alloca))
+    StackGraph::new(ctx, alloca, &SizingIndex::around(ctx, alloca)).never_underflows()
 }
 
-/// [`never_underflows`] with the index of a scope that holds `alloca`.
-pub(crate) fn never_underflows_in(ctx: &Context, alloca: OpId, index: &SizingIndex) -> bool {
-    let Some((g, entry)) = graph(ctx, alloca, index) else {
-        return true;
-    };
-    // Shortest paths of the unclamped count from the alloca: u -> v costs delta(u).
-    let mut h: DiGraph<(), i64> = DiGraph::new();
-    for _ in 0..g.node_count() {
-        h.add_node(());
+/// The control-flow graph of one stack and its entry node (None outside a block), built once
+/// for phase 1 and for the underflow check of phase 2.
+pub(crate) struct StackGraph(Option<(DiGraph<Seg, ()>, NodeIndex)>);
+
+impl StackGraph {
+    /// The graph of the stack `alloca` defines, with the index of a scope that holds it.
+    pub(crate) fn new(ctx: &Context, alloca: OpId, index: &SizingIndex) -> StackGraph {
+        StackGraph(graph(ctx, alloca, index))
     }
-    for e in g.edge_references() {
-        h.add_edge(e.source(), e.target(), g[e.source()].delta);
+
+    /// Phase 1's answer: see [`max_depth`].
+    pub(crate) fn max_depth(&self) -> Phase1 {
+        match &self.0 {
+            Some((g, entry)) => solve(g, *entry),
+            None => Phase1::Exact(0),
+        }
     }
-    let Ok(paths) = spfa(&h, entry, |e| *e.weight()) else {
-        return false;
-    };
-    g.node_indices().all(|n| {
-        let d = paths.distances[n.index()];
-        d == i64::MAX || d.saturating_add(g[n].dip) >= 0
-    })
+
+    /// See [`never_underflows`].
+    pub(crate) fn never_underflows(&self) -> bool {
+        let Some((g, entry)) = &self.0 else {
+            return true;
+        };
+        // Shortest paths of the unclamped count from the alloca: u -> v costs delta(u).
+        let mut h: DiGraph<(), i64> = DiGraph::new();
+        for _ in 0..g.node_count() {
+            h.add_node(());
+        }
+        for e in g.edge_references() {
+            h.add_edge(e.source(), e.target(), g[e.source()].delta);
+        }
+        let Ok(paths) = spfa(&h, *entry, |e| *e.weight()) else {
+            return false;
+        };
+        g.node_indices().all(|n| {
+            let d = paths.distances[n.index()];
+            d == i64::MAX || d.saturating_add(g[n].dip) >= 0
+        })
+    }
 }
 
 /// The control-flow graph after `alloca` and its entry node (None outside a block).

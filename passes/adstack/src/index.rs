@@ -54,8 +54,13 @@ impl SizingIndex {
         } else {
             kernel_of(ctx, scope)
         };
-        ix.kernels.insert(outer, KernelFacts::of(ctx, outer));
         let ops = ctx.walk_pre_order(scope);
+        // A pass on a kernel: its facts from the walk just made.
+        let facts = match outer {
+            Some(k) if k == scope => KernelFacts::of_walked(ctx, k, &ops),
+            _ => KernelFacts::of(ctx, outer),
+        };
+        ix.kernels.insert(outer, facts);
         // The ops that get a position: those in the blocks of `scope` and of the ops in it.
         let (lo, hi) = ops.iter().skip(1).fold((usize::MAX, 0), |(lo, hi), o| {
             (lo.min(o.index()), hi.max(o.index()))

@@ -10,17 +10,14 @@ use std::collections::HashMap;
 
 /// What `qd_frontend::lookup_field` answers for each of `names` from an op of `kernel`, for
 /// kernels that hold no symbol table (so all their ops resolve from the same tables); None when
-/// the kernel holds one (resolve per op then).
+/// the kernel holds one (resolve per op then). `ops`: the kernel's ops in pre-order.
 pub(crate) fn resolve(
     ctx: &Context,
     kernel: OpId,
+    ops: &[OpId],
     names: Vec<String>,
 ) -> Option<HashMap<String, Option<FieldOp>>> {
-    if ctx
-        .walk_pre_order(kernel)
-        .into_iter()
-        .any(|o| is_symbol_table(ctx, o))
-    {
+    if ops.iter().any(|&o| is_symbol_table(ctx, o)) {
         return None;
     }
     let mut want: HashMap<String, Option<Option<FieldOp>>> =

@@ -39,17 +39,41 @@ pub(crate) fn enclosing_loops(ctx: &Context, op: OpId) -> Vec<OpId> {
     out
 }
 
-/// The innermost loop that holds `op`.
+/// The innermost loop that holds `op` (the first of [`enclosing_loops`], without a vector).
 pub(crate) fn enclosing_loop(ctx: &Context, op: OpId) -> Option<OpId> {
-    enclosing_loops(ctx, op).into_iter().next()
+    let mut cur = ctx.parent_op(op);
+    while let Some(p) = cur {
+        if is_loop(ctx, p) {
+            return Some(p);
+        }
+        cur = ctx.parent_op(p);
+    }
+    None
+}
+
+/// How many induction variables a loop has (`induction_vars(ctx, l).len()`, without a vector:
+/// sizing asks per stack and loop).
+pub(crate) fn num_induction_vars(ctx: &Context, l: OpId) -> usize {
+    match ctx.name(l) {
+        RANGE_FOR_OP | STRUCT_FOR_OP => ctx
+            .regions(l)
+            .first()
+            .and_then(|&r| ctx.entry_block(r))
+            .map_or(0, |b| ctx.block_args(b).len()),
+        _ => 0,
+    }
 }
 
 /// The bound variable of induction variable `k` of loop `l`.
 pub(crate) fn var_of(ctx: &Context, l: OpId, k: usize) -> u32 {
-    let outer: usize = enclosing_loops(ctx, l)
-        .iter()
-        .map(|&o| induction_vars(ctx, o).len())
-        .sum();
+    let mut outer = 0;
+    let mut cur = ctx.parent_op(l);
+    while let Some(p) = cur {
+        if is_loop(ctx, p) {
+            outer += num_induction_vars(ctx, p);
+        }
+        cur = ctx.parent_op(p);
+    }
     (outer + k) as u32
 }
 

@@ -11,7 +11,7 @@
 //! `N` entries. A stack `minimize-tape` elided (`primal_elided`) gets `max_size = 0` and no
 //! `size_expr`, forced or not, and its id like any other.
 
-use crate::bellman_ford::{max_depth_in, Phase1};
+use crate::bellman_ford::{Phase1, StackGraph};
 use crate::index::SizingIndex;
 use crate::size_expr_capture::capture;
 use crate::value_bound::Unbounded;
@@ -104,6 +104,11 @@ pub fn duplicate_stack_id(ctx: &Context, scope: OpId) -> Option<(OpId, OpId, u32
 /// by its id, never by its position. Returns whether an id changed.
 pub fn assign_stack_ids(ctx: &mut Context, scope: OpId) -> bool {
     let allocas = kernel_allocas(ctx, scope);
+    assign_ids(ctx, &allocas)
+}
+
+/// [`assign_stack_ids`] on `allocas`, the stacks of one scope in pre-order.
+fn assign_ids(ctx: &mut Context, allocas: &[OpId]) -> bool {
     let mut seen = HashSet::new();
     let keep = allocas
         .iter()
@@ -143,9 +148,10 @@ fn stack_bound_in(
             ),
         ));
     }
-    let (e, exact) = match max_depth_in(ctx, alloca, index) {
+    let graph = StackGraph::new(ctx, alloca, index);
+    let (e, exact) = match graph.max_depth() {
         Phase1::Exact(n) => (SizeExpr::constant(n.min(i64::MAX as u64) as i64), true),
-        Phase1::Unbounded => capture(ctx, alloca, index)
+        Phase1::Unbounded => capture(ctx, alloca, index, &graph)
             .map(|e| (e.tidy(), false))
             .map_err(|u| diagnostic(ctx, alloca, &u))?,
     };
@@ -216,15 +222,25 @@ impl Pass for DetermineAdStackSize {
             return Err(PassFailure);
         }
         // Ids first: each kernel's stacks, numbered over the whole kernel.
+        let scope_of: Vec<OpId> = allocas.iter().map(|&a| id_scope(ctx, a)).collect();
         let mut scopes: Vec<OpId> = Vec::new();
-        for &a in &allocas {
-            let scope = id_scope(ctx, a);
+        for &scope in &scope_of {
             if !scopes.contains(&scope) {
                 scopes.push(scope);
             }
         }
         for scope in scopes {
-            changed |= assign_stack_ids(ctx, scope);
+            changed |= if scope == op {
+                // The usual case (the pass runs on a kernel): its stacks are those found above
+                // whose scope it is, in the same pre-order; no second walk of the kernel.
+                let own: Vec<OpId> = (allocas.iter().zip(&scope_of))
+                    .filter(|&(_, &s)| s == op)
+                    .map(|(&a, _)| a)
+                    .collect();
+                assign_ids(ctx, &own)
+            } else {
+                assign_stack_ids(ctx, scope)
+            };
         }
         for (a, e) in sized {
             let attr = e.to_attr(ctx);

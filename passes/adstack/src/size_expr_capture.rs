@@ -23,12 +23,12 @@
 //! The induction variables of the loops around the alloca are maximised over last: every
 //! activation must fit.
 
-use crate::bellman_ford::never_underflows_in;
+use crate::bellman_ford::StackGraph;
 use crate::index::{Children, SizingIndex};
-use crate::loops::{enclosing_loops, induction_vars, mark_ancestors, MAX_LOOP_VARS};
+use crate::loops::{enclosing_loops, mark_ancestors, num_induction_vars, MAX_LOOP_VARS};
 use crate::value_bound::{is_push_to, Bounder, Unbounded};
 use crate::while_bound;
-use qd_adstack::size_expr::SizeExpr;
+use qd_adstack::size_expr::{Node, SizeExpr};
 use qd_adstack::POP_OP;
 use qd_frontend::{IF_OP, RANGE_FOR_OP, STRUCT_FOR_OP, WHILE_OP};
 use qd_ir::{Context, OpId, Value};
@@ -40,11 +40,12 @@ use std::collections::HashSet;
 const PREFIX_VAR: u32 = MAX_LOOP_VARS;
 
 /// The bound of the stack `alloca` defines (closed: no free variable), with the index of a
-/// scope that holds it.
+/// scope that holds it and the stack's graph (phase 1 built it).
 pub(crate) fn capture(
     ctx: &Context,
     alloca: OpId,
     index: &SizingIndex,
+    graph: &StackGraph,
 ) -> Result<SizeExpr, Unbounded> {
     let Some(block) = ctx.parent_block(alloca) else {
         return Ok(SizeExpr::constant(0));
@@ -55,7 +56,7 @@ pub(crate) fn capture(
         .filter(|&u| ctx.name(u) == POP_OP && ctx.operand(u, 0) == stack)
         .collect();
     let jumps = index.block_has_jump(block);
-    let count_pops = !pops.is_empty() && !jumps && never_underflows_in(ctx, alloca, index);
+    let count_pops = !pops.is_empty() && !jumps && graph.never_underflows();
     let mut holds = HashSet::new();
     let mut holds_push = HashSet::new();
     for u in ctx.users(stack) {
@@ -185,9 +186,9 @@ impl Capture<'_> {
     /// The max of `e` over the induction variables of loop `l` it mentions, innermost first.
     fn max_over_vars(&mut self, l: OpId, mut e: SizeExpr) -> Result<SizeExpr, Unbounded> {
         let ctx = self.b.ctx;
-        for k in (0..induction_vars(ctx, l).len()).rev() {
+        for k in (0..num_induction_vars(ctx, l)).rev() {
             let var = crate::loops::var_of(ctx, l, k);
-            if e.mentions_var(var) {
+            if mentions(&e, var) {
                 let (var, begin, end) = self.b.loop_range(l, k)?;
                 e = SizeExpr::max_over_range(var, &begin, &end, &e);
             }
@@ -256,12 +257,12 @@ impl Capture<'_> {
     /// A `range_for` or `struct_for` running `body` once per point of its iteration space.
     fn for_loop(&mut self, l: OpId, body: Effect) -> Result<Effect, Unbounded> {
         let ctx = self.b.ctx;
-        let vars: Vec<u32> = (0..induction_vars(ctx, l).len())
+        let vars: Vec<u32> = (0..num_induction_vars(ctx, l))
             .map(|k| crate::loops::var_of(ctx, l, k))
             .collect();
         let depends = vars
             .iter()
-            .any(|&v| body.net.mentions_var(v) || body.peak.mentions_var(v));
+            .any(|&v| mentions(&body.net, v) || mentions(&body.peak, v));
         if !depends {
             // Every iteration does the same: the trip count times the body.
             let t = self.b.trip_count(l)?;
@@ -303,6 +304,15 @@ impl Capture<'_> {
             peak_at_end: false,
         })
     }
+}
+
+/// Whether `v` occurs free in `e`: [`SizeExpr::mentions_var`], which builds a set per node,
+/// only when `e` has a node of `v` at all (most bounds a capture builds have none).
+fn mentions(e: &SizeExpr, v: u32) -> bool {
+    e.nodes()
+        .iter()
+        .any(|n| matches!(n, Node::BoundVar(x) if *x == v))
+        && e.mentions_var(v)
 }
 
 /// `e` under one range node per loop variable (`range` builds it: a max or a sum), the first

@@ -18,8 +18,8 @@ use crate::carried;
 use crate::diff::Diff;
 use crate::locals::{self, Location};
 use crate::loops::{
-    enclosing_loop, enclosing_loops, holds, induction_vars, is_loop, loops_inside, var_of,
-    MAX_LOOP_VARS,
+    enclosing_loop, enclosing_loops, holds, induction_vars, is_loop, loops_inside,
+    num_induction_vars, var_of, MAX_LOOP_VARS,
 };
 use qd_adstack::size_expr::{IntTy, Interval, Node, SizeExpr, MAX_BOUND_VARS};
 use qd_adstack::{ALLOCA_OP as STACK_ALLOCA, LOAD_TOP_OP, PUSH_OP};
@@ -108,13 +108,20 @@ impl KernelFacts {
     /// The facts of `kernel` (none outside a kernel: no ndarray arguments, no writes to rule
     /// out).
     pub fn of(ctx: &Context, kernel: Option<OpId>) -> KernelFacts {
-        let mut f = KernelFacts::default();
-        let Some(k) = kernel else {
-            return f;
+        match kernel {
+            Some(k) => KernelFacts::of_walked(ctx, k, &ctx.walk_pre_order(k)),
+            None => KernelFacts::default(),
+        }
+    }
+
+    /// The facts of kernel `k`, whose ops in pre-order are `ops` (the caller has walked it).
+    pub fn of_walked(ctx: &Context, k: OpId, ops: &[OpId]) -> KernelFacts {
+        let mut f = KernelFacts {
+            kernel_args: KernelOp(k).args(ctx),
+            ..KernelFacts::default()
         };
-        f.kernel_args = KernelOp(k).args(ctx);
         let mut names = HashSet::new();
-        for o in ctx.walk_pre_order(k) {
+        for &o in ops {
             if let Some(name) = symbol(ctx, o, "field") {
                 names.insert(name);
             }
@@ -138,7 +145,9 @@ impl KernelFacts {
                 _ => {}
             }
         }
-        if let Some(fields) = crate::kernel_fields::resolve(ctx, k, names.into_iter().collect()) {
+        if let Some(fields) =
+            crate::kernel_fields::resolve(ctx, k, ops, names.into_iter().collect())
+        {
             f.fields = fields;
         }
         f
@@ -263,7 +272,7 @@ impl<'a> Bounder<'a> {
             chain.insert(0, a);
         }
         for l in chain.into_iter().rev() {
-            for k in 0..induction_vars(ctx, l).len() {
+            for k in 0..num_induction_vars(ctx, l) {
                 let iv = match self.ranges.get(&(l, k)) {
                     Some(&iv) => iv,
                     None => {
@@ -776,7 +785,7 @@ impl<'a> Bounder<'a> {
                 around = crate::loops::enclosing_loops(ctx, w);
             }
             for l in around {
-                for k in (0..induction_vars(ctx, l).len()).rev() {
+                for k in (0..num_induction_vars(ctx, l)).rev() {
                     let (var, b, e) = self.loop_range(l, k)?;
                     d = close(&d, var, &b, &e, dir).ok_or_else(|| {
                         Unbounded::value(

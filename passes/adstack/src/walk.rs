@@ -16,6 +16,11 @@ pub fn ops_named(ctx: &Context, root: OpId, name: &str) -> Vec<OpId> {
     let Some(name) = ctx.lookup_op_name(name) else {
         return out;
     };
+    // Nor, when no op of that name is alive, is any op in `root`: most kernels have no stacks,
+    // and the walk of a kernel larger than the cache waits on memory for each op.
+    if ctx.op_count(name) == 0 {
+        return out;
+    }
     if ctx.op_name_of(root) == name {
         out.push(root);
     }

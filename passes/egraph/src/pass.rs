@@ -3,12 +3,13 @@
 //! the bound becomes a literal. A `size_expr` that is not a valid `#adstack.size<...>` is an
 //! error at its alloca.
 
-use crate::simplify::{simplify, Limits, DEFAULT_ITER_LIMIT, DEFAULT_NODE_LIMIT};
+use crate::simplify::{simplify, Limits, Simplified, DEFAULT_ITER_LIMIT, DEFAULT_NODE_LIMIT};
 use qd_adstack::size_expr::SizeExpr;
 use qd_adstack::{ALLOCA_OP, MAX_SIZE, SIZE_EXPR};
 use qd_adstack_passes::walk::ops_named;
 use qd_ir::{Context, Diagnostic, OpId};
 use qd_pass::{OptionDecl, Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
+use std::collections::HashMap;
 
 pub const PASS_NAME: &str = "simplify-size-expr";
 const DESCRIPTION: &str =
@@ -50,6 +51,13 @@ pub fn simplify_size_expr_pass_info() -> PassInfo {
 #[derive(Default)]
 pub struct SimplifySizeExpr {
     limits: Limits,
+    /// Each expression simplified so far and what it became. [`simplify`] depends on nothing but
+    /// the expression and the limits, and a module's stacks share a few bounds (every kernel of
+    /// a module with one loop shape has the same ones): an e-graph run allocates thousands of
+    /// times, so running it once per distinct bound rather than once per stack is most of the
+    /// pass on a module of many kernels (issue #16 point 1). Keyed by value, not by the
+    /// interned attribute, so that it stays right when the pass runs on another context.
+    memo: HashMap<SizeExpr, Simplified>,
     simplified: u64,
     nodes_before: u64,
     nodes_after: u64,
@@ -63,6 +71,11 @@ impl SimplifySizeExpr {
             limits,
             ..Default::default()
         }
+    }
+
+    /// How many distinct bounds the e-graph has simplified.
+    pub fn distinct_bounds(&self) -> usize {
+        self.memo.len()
     }
 }
 
@@ -96,7 +109,11 @@ impl Pass for SimplifySizeExpr {
         }
         let mut changed = false;
         for (a, e) in bounds {
-            let s = simplify(&e, self.limits);
+            if !self.memo.contains_key(&e) {
+                let s = simplify(&e, self.limits);
+                self.memo.insert(e.clone(), s);
+            }
+            let s = &self.memo[&e];
             self.nodes_before += e.len() as u64;
             self.nodes_after += s.expr.len() as u64;
             self.fused += s.fused as u64;

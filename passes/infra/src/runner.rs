@@ -46,7 +46,6 @@ impl Runner<'_> {
                             .collect()
                     } else {
                         direct_children(ctx, op)
-                            .into_iter()
                             .filter(|&o| n.pm.anchor.matches(ctx, o))
                             .collect()
                     };
@@ -143,11 +142,11 @@ impl Runner<'_> {
     }
 }
 
-/// The ops directly in `op`'s regions, in order.
-fn direct_children(ctx: &Context, op: OpId) -> Vec<OpId> {
+/// The ops directly in `op`'s regions, in order; filtered as they come, so that a module of a
+/// million symbols and a few kernels does not collect a million-entry vector per nesting.
+fn direct_children(ctx: &Context, op: OpId) -> impl Iterator<Item = OpId> + '_ {
     ctx.regions(op)
         .iter()
         .flat_map(|&r| ctx.region_blocks(r).iter())
         .flat_map(|&b| ctx.block_ops(b))
-        .collect()
 }

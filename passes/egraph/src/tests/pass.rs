@@ -106,6 +106,47 @@ fn a_literal_bound_gets_its_capacity_even_when_unchanged() {
     assert_eq!(pass.run(&mut ctx, m).map(|o| o.changed), Ok(false));
 }
 
+/// Stacks with equal bounds (in one kernel or in several, one run each) get what a pass of
+/// their own would give them, and the statistics count every stack; the e-graph runs once per
+/// distinct bound.
+#[test]
+fn equal_bounds_are_simplified_once_and_counted_per_stack() {
+    let b = ["6 * max(6 - v0 for v0 in range(0, 6))", "@n[]:i32 + 1", "4"];
+    let src = kernel(&[b[0], b[1], b[0], b[2], b[2]]);
+    let (mut ctx, m) = parse(&src);
+    let mut pass = SimplifySizeExpr::new(Limits::default());
+    assert_eq!(pass.run(&mut ctx, m).map(|o| o.changed), Ok(true));
+    assert_eq!(pass.distinct_bounds(), 3);
+    let (mut ctx2, m2) = parse(&src);
+    assert_eq!(pass.run(&mut ctx2, m2).map(|o| o.changed), Ok(true));
+    assert_eq!(pass.distinct_bounds(), 3);
+    let opts = PrintOptions::default();
+    assert_eq!(print_op(&ctx2, m2, &opts), print_op(&ctx, m, &opts));
+    let got: Vec<_> = allocas(&ctx, m)
+        .into_iter()
+        .map(|a| (bound(&ctx, a), max_size(&ctx, a)))
+        .collect();
+    let mut want = Vec::new();
+    for e in [b[0], b[1], b[0], b[2], b[2]] {
+        let (mut one, m1) = parse(&kernel(&[e]));
+        SimplifySizeExpr::new(Limits::default())
+            .run(&mut one, m1)
+            .expect("simplifies");
+        let a = allocas(&one, m1)[0];
+        want.push((bound(&one, a), max_size(&one, a)));
+    }
+    assert_eq!(got, want);
+    let stats: Vec<(&str, u64)> = pass
+        .statistics()
+        .iter()
+        .map(|s| (s.name, s.value))
+        .collect();
+    // Two runs over 6 + 3 + 6 + 1 + 1 nodes, of which the two 6s and the 1 + 3 simplify.
+    assert_eq!(stats[0], ("num-simplified", 2 * 2));
+    assert_eq!(stats[1], ("nodes-before", 2 * (6 + 3 + 6 + 1 + 1)));
+    assert_eq!(stats[2], ("nodes-after", 2 * (1 + 3 + 1 + 1 + 1)));
+}
+
 #[test]
 fn fusions_are_counted() {
     let (mut ctx, m) = parse(
