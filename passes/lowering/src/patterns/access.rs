@@ -191,7 +191,9 @@ pub fn ndarray_element(
     }
     let loc = em.loc;
     let pty = em.stored_ptr(elem);
-    let base = em.invariant(|b| NdarrayPtrOp::build(b, pty, arg, loc).0);
+    let base = em.remembered(InvKey::NdarrayPtr { arg, ty: pty }, |b| {
+        NdarrayPtrOp::build(b, pty, arg, loc).0
+    });
     let extents: Vec<Extent> = (0..rank as u32)
         .map(|axis| Extent::Ndarray { arg, axis })
         .collect();
@@ -210,7 +212,9 @@ pub fn ndarray_element(
 pub fn ndarray_dim(em: &mut Em, arg: u32, axis: u32) -> Value {
     let loc = em.loc;
     let t = em.i64_type();
-    em.invariant(|b| NdarrayDimOp::build(b, t, arg, axis, loc).0)
+    em.remembered(InvKey::NdarrayDim { arg, axis }, |b| {
+        NdarrayDimOp::build(b, t, arg, axis, loc).0
+    })
 }
 
 fn extent_value(em: &mut Em, e: Extent) -> Value {

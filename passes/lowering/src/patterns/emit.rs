@@ -49,6 +49,10 @@ pub enum InvKey {
     /// `lowered.field_ptr` of a field (its adjoint when `grad`), of a pointer type: the field
     /// by its declaration, which names it.
     FieldPtr { decl: OpId, grad: bool, ty: Type },
+    /// `lowered.ndarray_ptr` of kernel argument `arg`, of a pointer type.
+    NdarrayPtr { arg: u32, ty: Type },
+    /// `lowered.ndarray_dim` of kernel argument `arg` on `axis`.
+    NdarrayDim { arg: u32, axis: u32 },
     /// `lowered.adstack_row`.
     AdstackRow,
     /// `lowered.adstack_stride` of a heap.
