@@ -133,6 +133,8 @@ pub struct Context {
     pub(crate) ops: Vec<OpData>,
     /// Indexed like `ops`.
     pub(crate) links: Vec<OpLinks>,
+    /// Indexed like `ops`.
+    pub(crate) op_flags: Vec<crate::op_flags::OpFlags>,
     pub(crate) blocks: Vec<BlockData>,
     pub(crate) regions: Vec<RegionData>,
     pub(crate) values: Vec<ValueData>,
@@ -144,6 +146,8 @@ pub struct Context {
     pub(crate) use_pool: ListPool<Use>,
     types: Interner<TypeData>,
     attrs: Interner<AttrData>,
+    /// Indexed like the interned attributes: whether each is or holds a `SymbolRef`.
+    pub(crate) attr_refs: Vec<bool>,
     locs: Interner<LocData>,
     idents: Interner<String>,
     op_names: Vec<OpNameData>,
@@ -169,6 +173,7 @@ impl Context {
         let mut ctx = Context {
             ops: Vec::new(),
             links: Vec::new(),
+            op_flags: Vec::new(),
             blocks: Vec::new(),
             regions: Vec::new(),
             values: Vec::new(),
@@ -180,6 +185,7 @@ impl Context {
             use_pool: ListPool::default(),
             types: Interner::default(),
             attrs: Interner::default(),
+            attr_refs: Vec::new(),
             locs: Interner::default(),
             idents: Interner::default(),
             op_names: Vec::new(),
@@ -342,7 +348,12 @@ impl Context {
     }
 
     pub fn intern_attr(&mut self, data: AttrData) -> Attribute {
-        Attribute::from_index(self.attrs.intern(data))
+        let refs = crate::op_flags::data_holds_symbol_ref(self, &data);
+        let index = self.attrs.intern(data);
+        if index == self.attr_refs.len() {
+            self.attr_refs.push(refs);
+        }
+        Attribute::from_index(index)
     }
     pub fn attr_data(&self, attr: Attribute) -> &AttrData {
         self.attrs.get(attr.index())

@@ -60,6 +60,7 @@ impl Context {
         let operands = self.operand_pool.new_list(&operand_slots);
         let successors = self.block_pool.new_list(&successors);
         let region_list = self.region_pool.new_list(&regions);
+        self.push_op_flags(!regions.is_empty(), properties, attributes);
         self.ops.push(OpData {
             name,
             operands,
@@ -309,12 +310,14 @@ impl Context {
         let mut list = self.ops[op.index()].properties;
         self.set_in_attr_list(&mut list, key, value);
         self.ops[op.index()].properties = list;
+        self.update_symbol_ref_flag(op);
     }
     pub fn remove_prop(&mut self, op: OpId, name: &str) -> Option<Attribute> {
         let id = self.lookup_ident(name)?;
         let mut list = self.ops[op.index()].properties;
         let removed = self.remove_from_attr_list(&mut list, id);
         self.ops[op.index()].properties = list;
+        self.update_symbol_ref_flag(op);
         removed
     }
 
@@ -335,12 +338,14 @@ impl Context {
         let mut list = self.ops[op.index()].attributes;
         self.set_in_attr_list(&mut list, key, value);
         self.ops[op.index()].attributes = list;
+        self.update_symbol_ref_flag(op);
     }
     pub fn remove_attr(&mut self, op: OpId, name: &str) -> Option<Attribute> {
         let id = self.lookup_ident(name)?;
         let mut list = self.ops[op.index()].attributes;
         let removed = self.remove_from_attr_list(&mut list, id);
         self.ops[op.index()].attributes = list;
+        self.update_symbol_ref_flag(op);
         removed
     }
 

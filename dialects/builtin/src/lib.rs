@@ -30,6 +30,7 @@ pub mod irdl;
 pub mod location;
 pub mod mapping;
 pub mod op_def;
+mod op_flags;
 mod pool;
 pub mod registry;
 pub mod rewrite;

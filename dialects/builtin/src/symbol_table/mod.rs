@@ -266,8 +266,14 @@ pub fn visit_symbol_refs(ctx: &Context, attr: Attribute, f: &mut impl FnMut(Attr
 
 /// Calls `f` on every `SymbolRef` in `op`'s properties, then its attributes (each in name order).
 pub fn visit_op_symbol_refs(ctx: &Context, op: OpId, f: &mut impl FnMut(Attribute)) {
+    // Most ops hold none: their flag saves reading their record and attributes.
+    if !ctx.holds_symbol_ref(op) {
+        return;
+    }
     for &(_, a) in ctx.properties(op).iter().chain(ctx.attrs(op)) {
-        visit_symbol_refs(ctx, a, f);
+        if ctx.attr_holds_symbol_ref(a) {
+            visit_symbol_refs(ctx, a, f);
+        }
     }
 }
 
