@@ -9,10 +9,8 @@
 //! References that resolve to nothing are ignored.
 
 use qd_ir::fast_hash::{FastMap, FastSet};
-use qd_ir::symbol_table::{
-    is_symbol_table, symbol_visibility, visit_op_symbol_refs, SymbolTable, Visibility,
-};
-use qd_ir::{AttrData, Attribute, Context, OpId, OpTraits};
+use qd_ir::symbol_table::{is_symbol_table, visit_op_symbol_refs, SymbolTable};
+use qd_ir::{AttrData, Attribute, BlockId, Context, Ident, OpId, OpTraits};
 use qd_pass::{Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
 
 pub fn symbol_dce_pass_info() -> PassInfo {
@@ -69,6 +67,17 @@ fn is_symbol(ctx: &Context, op: OpId) -> bool {
     ctx.has_trait(op, OpTraits::SYMBOL)
 }
 
+/// Whether symbol `op` is private (as `qd_ir::symbol_table::symbol_visibility`), with `key` the identifier of
+/// `sym_visibility` (None when the context has none: then no op has the attribute).
+fn is_private(ctx: &Context, op: OpId, key: Option<Ident>) -> bool {
+    let Some(key) = key else {
+        return false;
+    };
+    let find = |list: &[(Ident, Attribute)]| list.iter().find(|e| e.0 == key).map(|e| e.1);
+    let vis = find(ctx.properties(op)).or_else(|| find(ctx.attrs(op)));
+    matches!(vis.map(|a| ctx.attr_data(a)), Some(AttrData::String(s)) if s == "private")
+}
+
 /// A symbol op whose results are used elsewhere cannot go without breaking SSA.
 fn results_used(ctx: &Context, op: OpId) -> bool {
     ctx.results(op).iter().any(|&r| ctx.has_uses(r))
@@ -79,7 +88,7 @@ fn results_used(ctx: &Context, op: OpId) -> bool {
 /// every op first (`walk_pre_order`) keeps a million-op block from costing two million-entry
 /// vectors; only ops with regions are entered.
 fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &OpSet) -> u64 {
-    if ctx.regions(op).is_empty() {
+    if !ctx.has_regions(op) {
         return 0;
     }
     let mut erased = 0;
@@ -103,6 +112,28 @@ fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &OpSet) -> u64 {
         }
     }
     erased
+}
+
+/// Appends the ops of `block` to `out`, in order, following the links from both ends at once:
+/// two chains of loads that overlap, where one chain waits on memory at each op once a long
+/// block outgrows the cache (a module of many kernels: its ops lie far apart).
+fn block_ops_from_both_ends(ctx: &Context, block: BlockId, out: &mut Vec<OpId>) {
+    let mut back = Vec::new();
+    let (mut front_op, mut back_op) = (ctx.first_op(block), ctx.last_op(block));
+    while let (Some(f), Some(b)) = (front_op, back_op) {
+        out.push(f);
+        if f == b {
+            break;
+        }
+        back.push(b);
+        let next = ctx.next_op(f);
+        if next == Some(b) {
+            break;
+        }
+        front_op = next;
+        back_op = ctx.prev_op(b);
+    }
+    out.extend(back.into_iter().rev());
 }
 
 /// The ops directly in `op`'s regions, in order.
@@ -150,6 +181,11 @@ struct Liveness {
 impl Liveness {
     /// The live symbols under `root`, and the private symbols directly in the symbol tables it
     /// reached (the only ones that may be dead).
+    ///
+    /// Live ops are looked at a level of nesting at a time, each step for every op of the level
+    /// before the next step: an op's regions, their blocks and their first ops are a chain of
+    /// loads, and once the IR outgrows the cache each one waits on memory; the loads of different
+    /// ops do not depend on each other, so taken a step at a time they overlap.
     fn compute(ctx: &Context, root: OpId) -> (OpSet, Vec<OpId>) {
         let mut l = Liveness {
             live: OpSet::default(),
@@ -160,50 +196,114 @@ impl Liveness {
         // Live ops whose nested ops have not been looked at yet, and whether their own
         // references have been (those of plain children are read as the block is walked, so
         // that only ops with regions and newly live symbols wait here, not every op).
-        let mut work = vec![(root, false)];
+        let mut level = vec![(root, false)];
+        let mut next = Vec::new();
+        // The blocks of the level's ops that are not symbol tables, with the op holding each.
+        let mut blocks = Vec::new();
         // Reused for every op: most ops hold no reference and none allocates.
         let mut refs = Vec::new();
         let mut private = Vec::new();
-        while let Some((op, refs_done)) = work.pop() {
-            if !refs_done {
-                l.mark_referenced(ctx, op, &mut refs, &mut work);
-            }
-            let table = is_symbol_table(ctx, op);
-            // A table's symbols first: whether it has private ones decides how the references
-            // of its other ops are resolved (see `only_public_around`).
-            if table {
-                let before = private.len();
-                for child in children(ctx, op) {
-                    if !is_symbol(ctx, child) {
-                        continue;
-                    }
-                    if symbol_visibility(ctx, child) == Visibility::Private {
-                        private.push(child);
-                    } else if l.live.insert(child) {
-                        work.push((child, false));
-                    }
-                }
-                if private.len() == before {
-                    l.all_public.insert(op);
+        // Looked up once: hashing the key's text per symbol costs a miss each in a large
+        // identifier table.
+        let vis_key = ctx.lookup_ident("sym_visibility");
+        while !level.is_empty() {
+            for &(op, refs_done) in &level {
+                if !refs_done && ctx.holds_symbol_ref(op) {
+                    l.mark_referenced(ctx, op, ctx.parent_op(op), &mut refs, &mut next);
                 }
             }
-            for child in children(ctx, op) {
-                if table && is_symbol(ctx, child) {
+            blocks.clear();
+            for &(op, _) in &level {
+                if is_symbol_table(ctx, op) {
+                    l.visit_table(ctx, op, vis_key, &mut private, &mut next);
                     continue;
                 }
-                l.mark_referenced(ctx, child, &mut refs, &mut work);
-                if !ctx.regions(child).is_empty() {
-                    work.push((child, true));
+                for &r in ctx.regions(op) {
+                    blocks.extend(ctx.region_blocks(r).iter().map(|&b| (op, b)));
                 }
             }
+            for &(op, b) in &blocks {
+                // Ops are walked by their links and flags only: most have no region and hold
+                // no reference, and their records are not read.
+                let mut cur = ctx.first_op(b);
+                while let Some(child) = cur {
+                    l.visit_plain(ctx, child, Some(op), &mut refs, &mut next);
+                    cur = ctx.next_op(child);
+                }
+            }
+            std::mem::swap(&mut level, &mut next);
+            next.clear();
         }
         (l.live, private)
     }
 
+    /// Looks at the ops directly in symbol table `table`: its symbols first (whether it has
+    /// private ones decides how the references of its other ops are resolved, see
+    /// [`Self::only_public_around`]), public ones live, private ones listed in `private`; then
+    /// its other ops.
+    fn visit_table(
+        &mut self,
+        ctx: &Context,
+        table: OpId,
+        vis_key: Option<Ident>,
+        private: &mut Vec<OpId>,
+        work: &mut Vec<(OpId, bool)>,
+    ) {
+        let before = private.len();
+        let mut ops = Vec::new();
+        for &r in ctx.regions(table) {
+            for &b in ctx.region_blocks(r) {
+                block_ops_from_both_ends(ctx, b, &mut ops);
+            }
+        }
+        // The references of the other ops, resolved once every symbol is classified; read now,
+        // while each op's record is in cache.
+        let mut deferred = Vec::new();
+        for &child in &ops {
+            if is_symbol(ctx, child) {
+                if is_private(ctx, child, vis_key) {
+                    private.push(child);
+                } else if self.live.insert(child) {
+                    work.push((child, false));
+                }
+                continue;
+            }
+            if ctx.holds_symbol_ref(child) {
+                visit_op_symbol_refs(ctx, child, &mut |a| deferred.push(a));
+            }
+            if ctx.has_regions(child) {
+                work.push((child, true));
+            }
+        }
+        if private.len() == before {
+            self.all_public.insert(table);
+        }
+        for a in deferred {
+            self.resolve(ctx, Some(table), a, work);
+        }
+    }
+
+    /// A live op that is not a symbol of a table: marks what it references and queues it when
+    /// it has regions.
+    fn visit_plain(
+        &mut self,
+        ctx: &Context,
+        op: OpId,
+        scope: Option<OpId>,
+        refs: &mut Vec<Attribute>,
+        work: &mut Vec<(OpId, bool)>,
+    ) {
+        if ctx.holds_symbol_ref(op) {
+            self.mark_referenced(ctx, op, scope, refs, work);
+        }
+        if ctx.has_regions(op) {
+            work.push((op, true));
+        }
+    }
+
     /// Whether every symbol table around `user` was reached and has no private symbol: then a
     /// flat reference of `user` names a public symbol, live already, or nothing.
-    fn only_public_around(&mut self, ctx: &Context, user: OpId) -> bool {
-        let scope = ctx.parent_op(user);
+    fn only_public_around(&mut self, ctx: &Context, scope: Option<OpId>) -> bool {
         if let Some((s, answer)) = self.last_scope {
             if s == scope {
                 return answer;
@@ -220,13 +320,14 @@ impl Liveness {
         &mut self,
         ctx: &Context,
         op: OpId,
+        scope: Option<OpId>,
         refs: &mut Vec<Attribute>,
         work: &mut Vec<(OpId, bool)>,
     ) {
         refs.clear();
         visit_op_symbol_refs(ctx, op, &mut |a| refs.push(a));
         for &r in refs.iter() {
-            self.resolve(ctx, op, r, work);
+            self.resolve(ctx, scope, r, work);
         }
     }
 
@@ -248,17 +349,17 @@ impl Liveness {
     fn resolve(
         &mut self,
         ctx: &Context,
-        user: OpId,
+        user_scope: Option<OpId>,
         sym_ref: Attribute,
         work: &mut Vec<(OpId, bool)>,
     ) {
         let AttrData::SymbolRef { root, nested } = ctx.attr_data(sym_ref) else {
             return;
         };
-        if nested.is_empty() && self.only_public_around(ctx, user) {
+        if nested.is_empty() && self.only_public_around(ctx, user_scope) {
             return;
         }
-        let mut scope = ctx.parent_op(user);
+        let mut scope = user_scope;
         let mut cur = loop {
             let Some(s) = scope else { return };
             if is_symbol_table(ctx, s) {
