@@ -88,6 +88,14 @@ impl Pass for FuseElementwise {
         DESCRIPTION
     }
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
+        // Only functions are fused: a module of kernels (no function anywhere) is left without
+        // walking its top level, which costs a cache miss an op once it outgrows the cache.
+        if ctx
+            .lookup_op_name(FuncOp::NAME)
+            .is_none_or(|n| ctx.op_count(n) == 0)
+        {
+            return Ok(PassOutcome::changed(false));
+        }
         let funcs: Vec<OpId> = ctx
             .regions(op)
             .iter()
