@@ -6,7 +6,7 @@ use crate::element::{Aggregates, ElementPlan};
 use crate::emitter::{Anchor, Emitter, Facts};
 use crate::field_set::FieldSet;
 use crate::stacks::stacked_locals;
-use crate::structure::{groups, kernel_ops, parallel_ancestor, write_of, Group, Jumps};
+use crate::structure::{groups, kernel_ops, outside_parallel, write_of, Group, Jumps};
 use qd_ad::{default_activity, gradient_arg_types, reverse_decls, ReverseOp};
 use qd_frontend::{global_write, AtomicKind, GlobalWrite, WriteKind, WriteTarget};
 use qd_frontend::{lookup_field_in, STRUCT_FOR_OP};
@@ -290,7 +290,7 @@ fn differentiate(
     let mut diags = crate::global_rules::check(ctx, k, &ops);
     let act = Activity::compute(ctx, &ops, needs_grad, &arrays);
     diags.extend(crate::access_rule::check(ctx, k, &ops, &act));
-    diags.extend(check_active_uses(ctx, &ops, &act, needs_grad, &arrays));
+    diags.extend(check_active_uses(ctx, k, &ops, &act, needs_grad, &arrays));
     let elements = match crate::element::plan(ctx, &ops, &act, aggregates) {
         Ok(p) => p,
         Err(d) => {
@@ -451,12 +451,14 @@ fn emit_parallel(ctx: &mut Context, em: &mut Emitter<'_>, p: OpId, gbody: BlockI
 /// values that cross from the kernel's top level into a parallel loop.
 fn check_active_uses(
     ctx: &Context,
+    k: KernelOp,
     ops: &[OpId],
     act: &Activity,
     needs_grad: &FieldSet,
     arrays: &HashSet<Value>,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let outside = outside_parallel(ctx, k);
     for &op in ops {
         // Atomic min and max pick one contribution: no derivative into differentiable memory.
         let picks = |w: &GlobalWrite| {
@@ -478,9 +480,9 @@ fn check_active_uses(
                 format!("'{}' on {what}", ctx.name(op)),
             ));
         }
-        if parallel_ancestor(ctx, op).is_none() {
+        if outside.contains(op) {
             for &r in ctx.results(op) {
-                if act.is_active(r) && ctx.users(r).any(|u| parallel_ancestor(ctx, u).is_some()) {
+                if act.is_active(r) && ctx.users(r).any(|u| !outside.contains(u)) {
                     out.push(Diagnostic::error(
                         ctx.loc(op),
                         "this differentiable value is computed at the kernel's top level and used inside a parallel loop; compute it inside the loop (its adjoint would be accumulated by every thread)",

@@ -2,6 +2,7 @@
 //! segment an op belongs to, the root local of a pointer, and the jumps (`qd.break` /
 //! `qd.continue`) of each serial loop numbered in program order.
 
+use crate::handle_set::HandleSet;
 use qd_frontend::{
     is_loop, is_parallel_loop, KernelOp, BREAK_OP, CONTINUE_OP, ELEM_PTR_OP, IF_OP, KERNEL_OP,
     MEMBER_PTR_OP, WHILE_OP,
@@ -111,6 +112,29 @@ pub(crate) fn parallel_ancestor(ctx: &Context, op: OpId) -> Option<OpId> {
         cur = ctx.parent_op(o);
     }
     None
+}
+
+/// The ops of `kernel` for which [`parallel_ancestor`] is None (neither a parallel loop nor
+/// inside one), found in one walk down from the kernel's body where asking per op walks up its
+/// whole nest.
+pub(crate) fn outside_parallel(ctx: &Context, kernel: KernelOp) -> HandleSet<OpId> {
+    let mut out = HandleSet::default();
+    let mut blocks: Vec<BlockId> = Vec::new();
+    for &r in ctx.regions(kernel.0) {
+        blocks.extend_from_slice(ctx.region_blocks(r));
+    }
+    while let Some(b) = blocks.pop() {
+        for op in ctx.block_ops(b) {
+            if is_parallel_loop(ctx, op) {
+                continue;
+            }
+            out.insert(op);
+            for &r in ctx.regions(op) {
+                blocks.extend_from_slice(ctx.region_blocks(r));
+            }
+        }
+    }
+    out
 }
 
 /// Whether a serial loop holds `op` (strictly) within its segment: below the parallel loop or the
