@@ -43,6 +43,12 @@ impl Pass for SymbolDcePass {
             ctx.emit_error(ctx.loc(op), msg);
             return Err(PassFailure);
         }
+        // Only private symbols can be dead, and a symbol is private by its `sym_visibility`:
+        // when no op of the context has one (the key was never interned), nothing can go and
+        // the IR is not walked (qd's modules of kernels and fields have none).
+        if ctx.lookup_ident("sym_visibility").is_none() {
+            return Ok(PassOutcome::changed(false));
+        }
         let (live, private) = Liveness::compute(ctx, op);
         // When every private symbol of the tables reached is live, the sweep would erase nothing
         // (it only enters ops the liveness walk reached): skip that second walk of the IR.

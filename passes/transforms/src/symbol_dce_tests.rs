@@ -45,6 +45,26 @@ fn private_symbols_die_unless_reachable_from_public_ones() {
     assert!(!pass.run(&mut ctx, m).unwrap().changed);
 }
 
+/// Without any `sym_visibility` in the context every symbol is public and nothing goes; a
+/// private symbol added later (its visibility an attribute) is then found and erased.
+#[test]
+fn a_context_without_visibilities_keeps_everything() {
+    let (mut ctx, m, top) = setup();
+    func(&mut ctx, top, "main", None, &["a"]);
+    func(&mut ctx, top, "a", None, &[]);
+    func(&mut ctx, top, "b", None, &[]);
+    assert!(ctx.lookup_ident("sym_visibility").is_none());
+    let mut pass = SymbolDcePass::default();
+    assert!(!pass.run(&mut ctx, m).unwrap().changed);
+    assert_eq!(symbols(&ctx, top), ["main", "a", "b"]);
+    let (f, _) = B::new(&mut ctx, top).symbol("t.func", "c", None);
+    let p = ctx.string_attr("private");
+    ctx.set_attr(f, "sym_visibility", p);
+    assert!(pass.run(&mut ctx, m).unwrap().changed);
+    assert_eq!(symbols(&ctx, top), ["main", "a", "b"]);
+    assert_eq!(pass.statistics()[0].value, 1);
+}
+
 #[test]
 fn non_symbol_ops_are_roots_and_visibility_may_be_an_attribute() {
     let (mut ctx, m, top) = setup();
