@@ -214,6 +214,60 @@ fn recurrences_become_stacks_and_accumulators_do_not() {
     assert_eq!(got, ["rec", "sub", "lin"]);
 }
 
+/// `outside_parallel` (one walk down) holds exactly the ops `parallel_ancestor` (a walk up per
+/// op) finds no parallel loop for: top-level statements and what serial loops and ifs at the
+/// top level hold, not the parallel loops nor anything in them.
+#[test]
+fn ops_outside_parallel_loops_are_those_without_a_parallel_ancestor() {
+    let src = format!(
+        "{FIELDS}{}",
+        r#"
+qd.kernel @k(%n: i32, %c: i1) {
+  %c0 = arith.constant 0 : i32
+  qd.if %c {
+    %a = arith.constant 1 : i32
+  }
+  qd.struct_for (%i) in @x {
+    qd.range_for %j = %c0 to %n : i32 {
+      %b = arith.constant 2 : i32
+    }
+  }
+  %w = qd.alloca : !qd.ptr<i32>
+  qd.while {
+    %v = qd.local_load %w : !qd.ptr<i32>
+    %t = arith.cmpi slt, %v, %n : i32
+    qd.condition %t
+  } do {
+    %d = arith.constant 3 : i32
+    qd.local_store %d, %w : !qd.ptr<i32>
+  }
+  qd.range_for %p = %c0 to %n : i32 {
+    qd.range_for %q = %c0 to %n : i32 {
+      %e = arith.constant 4 : i32
+    }
+  }
+}
+"#
+    );
+    let (ctx, m) = parse(&src);
+    let k = kernel(&ctx, m, "k");
+    let outside = crate::structure::outside_parallel(&ctx, k);
+    let ops = kernel_ops(&ctx, k);
+    let mut counts = (0, 0);
+    for &o in &ops {
+        let want = crate::structure::parallel_ancestor(&ctx, o).is_none();
+        assert_eq!(outside.contains(o), want, "{}", ctx.name(o));
+        if want {
+            counts.0 += 1;
+        } else {
+            counts.1 += 1;
+        }
+    }
+    // Outside: c0, the if and a, the alloca, the while and its 5 ops; inside: the two
+    // top-level loops and the 4 ops they hold.
+    assert_eq!(counts, (10, 6));
+}
+
 #[test]
 fn jumps_are_numbered_in_program_order() {
     let src = format!(
