@@ -176,7 +176,7 @@ fn run(
     let mut seen = FastSet::default();
     let mut legalities = Legalities::new(target);
     while let Some(Pending { op, active }) = stack.pop() {
-        if !ctx.is_alive(op) || state.cast_set.contains(&op) || legalities.is_legal(ctx, op) {
+        if !ctx.is_alive(op) || state.is_cast(ctx, op) || legalities.is_legal(ctx, op) {
             continue;
         }
         let name = ctx.op_name_of(op);
@@ -236,7 +236,7 @@ fn run(
                 .events
                 .iter()
                 .filter_map(|e| match e {
-                    RewriteEvent::Inserted(o) if !state.cast_set.contains(o) => Some(*o),
+                    RewriteEvent::Inserted(o) if !state.is_cast(ctx, *o) => Some(*o),
                     _ => None,
                 })
                 .filter(|o| seen.insert(*o))
@@ -262,7 +262,7 @@ fn run(
     let mut errors = Vec::new();
     if ctx.is_alive(root) {
         for op in ctx.walk_pre_order(root) {
-            let message = if state.cast_set.contains(&op) {
+            let message = if state.is_cast(ctx, op) {
                 if mode != Mode::Full || legalities.is_legal(ctx, op) {
                     continue;
                 }

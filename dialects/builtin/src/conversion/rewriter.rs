@@ -17,10 +17,53 @@ use crate::rewrite::{Listener, Rewriter};
 pub(super) struct ConversionState {
     /// A source materialization's result -> the converted value it stands for (asked for each
     /// operand of each converted op: a fast hash, not SipHash).
-    pub(super) mapping: FastMap<Value, Value>,
+    mapping: FastMap<Value, Value>,
+    /// What defines the mapping's keys: the names of their ops, and whether one is a block
+    /// argument. A value defined otherwise is not looked up: a conversion of a million ops
+    /// makes a mapping too big for the cache, and most operands are not in it.
+    mapped_defs: Vec<OpName>,
+    mapped_args: bool,
     /// The `unrealized_conversion_cast`s the driver built, in creation order.
     pub(super) casts: Vec<OpId>,
     pub(super) cast_set: FastSet<OpId>,
+    /// Their op name, once one is built (ops of other names need no look in `cast_set`).
+    cast_name: Option<OpName>,
+}
+
+impl ConversionState {
+    /// Maps source materialization result `from` to the converted value `to`.
+    fn map(&mut self, ctx: &Context, from: Value, to: Value) {
+        match ctx.value_def(from) {
+            ValueDef::OpResult { op, .. } => {
+                let name = ctx.op_name_of(op);
+                if !self.mapped_defs.contains(&name) {
+                    self.mapped_defs.push(name);
+                }
+            }
+            ValueDef::BlockArg { .. } => self.mapped_args = true,
+        }
+        self.mapping.insert(from, to);
+    }
+
+    /// What `v` is mapped to.
+    fn lookup(&self, ctx: &Context, v: Value) -> Option<Value> {
+        if self.mapping.is_empty() {
+            return None;
+        }
+        let candidate = match ctx.value_def(v) {
+            ValueDef::OpResult { op, .. } => self.mapped_defs.contains(&ctx.op_name_of(op)),
+            ValueDef::BlockArg { .. } => self.mapped_args,
+        };
+        if !candidate {
+            return None;
+        }
+        self.mapping.get(&v).copied()
+    }
+
+    /// Whether `op` is one of the driver's casts.
+    pub(super) fn is_cast(&self, ctx: &Context, op: OpId) -> bool {
+        self.cast_name.is_some_and(|n| ctx.op_name_of(op) == n) && self.cast_set.contains(&op)
+    }
 }
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -76,13 +119,10 @@ impl<'a> ConversionRewriter<'a> {
     /// The converted value `v` stands for: through source materializations, or `v` itself.
     pub fn remapped(&self, v: Value) -> Value {
         let mut cur = v;
-        if self.state.mapping.is_empty() {
-            return cur;
-        }
         // The mapping is acyclic (each entry maps a new cast result); the bound is a guard.
         for _ in 0..64 {
-            match self.state.mapping.get(&cur) {
-                Some(&n) if n != cur => cur = n,
+            match self.state.lookup(self.rw.ctx(), cur) {
+                Some(n) if n != cur => cur = n,
                 _ => break,
             }
         }
@@ -174,7 +214,7 @@ impl<'a> ConversionRewriter<'a> {
                 _ => InsertPoint::Before(op),
             };
             let c = self.materialize(Materialization::Source, ip, ty, &[n], loc);
-            self.state.mapping.insert(c, n);
+            self.state.map(self.rw.ctx(), c, n);
             self.rw.replace_all_uses_with(r, c);
         }
         self.rw.erase_op(op);
@@ -237,7 +277,7 @@ impl<'a> ConversionRewriter<'a> {
                     let loc = self.ctx().value_loc(a);
                     let c = self.materialize(Materialization::Source, ip, ty, news, loc);
                     if news.len() == 1 {
-                        self.state.mapping.insert(c, news[0]);
+                        self.state.map(self.rw.ctx(), c, news[0]);
                     }
                     after = self
                         .ctx()
@@ -312,6 +352,7 @@ impl<'a> ConversionRewriter<'a> {
         let c = self.rw.create(ip, st);
         self.state.casts.push(c);
         self.state.cast_set.insert(c);
+        self.state.cast_name = Some(self.ctx().op_name_of(c));
         self.ctx().result(c, 0)
     }
 }
