@@ -80,6 +80,12 @@ impl Pass for ElementAccessAdPass {
         Some(KERNEL_OP)
     }
     fn run(&mut self, ctx: &mut Context, op: OpId) -> PassResult {
+        // Every rewrite starts from an address op (an access through a chain of them, or one
+        // erased unused): with none alive in the context, nothing is walked. This keeps a module
+        // of many kernels without local aggregates from costing a walk of each kernel.
+        if !has_address_ops(ctx) {
+            return Ok(PassOutcome::changed(false));
+        }
         let r = rewrite_element_accesses(ctx, op);
         self.loads += r.loads as u64;
         self.stores += r.stores as u64;
@@ -99,6 +105,13 @@ impl Pass for ElementAccessAdPass {
             },
         ]
     }
+}
+
+/// Whether any `qd.elem_ptr` or `qd.member_ptr` is alive in the context.
+fn has_address_ops(ctx: &Context) -> bool {
+    [ELEM_PTR_OP, MEMBER_PTR_OP]
+        .into_iter()
+        .any(|n| ctx.lookup_op_name(n).is_some_and(|n| ctx.op_count(n) > 0))
 }
 
 /// The root pointer and the path of address `p`, when `p` is a chain of `qd.elem_ptr` /
