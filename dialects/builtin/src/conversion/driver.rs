@@ -162,13 +162,15 @@ fn run(
     let mut result = ConversionResult::default();
     // Only the analysis driver reports which ops were converted.
     let mut converted = FastSet::default();
-    let mut stack: Vec<Pending> = ctx
-        .walk_pre_order(root)
-        .into_iter()
-        .filter(|&o| o != root || ctx.parent_block(o).is_some())
-        .rev()
-        .map(|op| Pending { op, active: None })
-        .collect();
+    let ops = ctx.walk_pre_order(root);
+    // Sized once: grown by doubling, a million-op stack was copied over and over.
+    let mut stack: Vec<Pending> = Vec::with_capacity(ops.len());
+    stack.extend(
+        ops.into_iter()
+            .filter(|&o| o != root || ctx.parent_block(o).is_some())
+            .rev()
+            .map(|op| Pending { op, active: None }),
+    );
     // The patterns that may apply to each op name, in order (found once per name, not by
     // comparing every pattern's root with every op's name).
     let mut by_name: FastMap<OpName, Rc<[usize]>> = FastMap::default();
