@@ -59,6 +59,10 @@ impl<T: Copy> OpTable<T> {
         match self.slot(op) {
             Some(i) => {
                 if i >= self.slots.len() {
+                    // The whole span at once (pages are only touched as slots are written),
+                    // rather than copied at each doubling.
+                    self.slots
+                        .reserve_exact(self.hi - self.lo - self.slots.len());
                     self.slots.resize(i + 1, None);
                 }
                 self.slots[i] = Some(v);

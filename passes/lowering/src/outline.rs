@@ -308,7 +308,7 @@ fn isolate(ctx: &mut Context, task: OpId, kblock: BlockId, plan: &Plan) -> R<()>
             continue;
         }
         for (i, v) in ctx.operand_vec(op).into_iter().enumerate() {
-            if defined_in(ctx, v, task) {
+            if defined_in(ctx, v, task, tb) {
                 continue;
             }
             if let Some(x) = available(ctx, &mut pro, v, kblock, plan, op)? {
@@ -319,13 +319,15 @@ fn isolate(ctx: &mut Context, task: OpId, kblock: BlockId, plan: &Plan) -> R<()>
     Ok(())
 }
 
-/// Whether `v` is defined inside `task`.
-fn defined_in(ctx: &Context, v: Value, task: OpId) -> bool {
+/// Whether `v` is defined inside `task` (whose block is `tb`: most values are defined right
+/// there, which needs no walk up the nest).
+fn defined_in(ctx: &Context, v: Value, task: OpId, tb: BlockId) -> bool {
     let owner = match ctx.value_def(v) {
         ValueDef::OpResult { op, .. } => Some(op),
+        ValueDef::BlockArg { block, .. } if block == tb => return true,
         ValueDef::BlockArg { block, .. } => ctx.block_parent_op(block),
     };
-    owner.is_some_and(|o| ctx.is_ancestor(task, o))
+    owner.is_some_and(|o| ctx.parent_block(o) == Some(tb) || ctx.is_ancestor(task, o))
 }
 
 /// The value standing for `v` (defined outside the task) in the task's prologue; None when it
