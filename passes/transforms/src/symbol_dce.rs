@@ -173,6 +173,9 @@ impl OpSet {
     }
 }
 
+/// How many ops holding references [`Liveness::compute`] fetches at once.
+const USERS_AT_ONCE: usize = 16;
+
 struct Liveness {
     live: OpSet,
     tables: FastMap<OpId, SymbolTable>,
@@ -206,6 +209,8 @@ impl Liveness {
         let mut next = Vec::new();
         // The blocks of the level's ops that are not symbol tables, with the op holding each.
         let mut blocks = Vec::new();
+        // The ops of those blocks that hold references, with the op holding each.
+        let mut users = Vec::new();
         // Reused for every op: most ops hold no reference and none allocates.
         let mut refs = Vec::new();
         let mut private = Vec::new();
@@ -230,13 +235,22 @@ impl Liveness {
             }
             for &(op, b) in &blocks {
                 // Ops are walked by their links and flags only: most have no region and hold
-                // no reference, and their records are not read.
+                // no reference, and their records are not read here.
                 let mut cur = ctx.first_op(b);
                 while let Some(child) = cur {
-                    l.visit_plain(ctx, child, Some(op), &mut refs, &mut next);
+                    if ctx.holds_symbol_ref(child) {
+                        users.push((child, op));
+                        if users.len() == USERS_AT_ONCE {
+                            l.mark_users(ctx, &mut users, &mut refs, &mut next);
+                        }
+                    }
+                    if ctx.has_regions(child) {
+                        next.push((child, true));
+                    }
                     cur = ctx.next_op(child);
                 }
             }
+            l.mark_users(ctx, &mut users, &mut refs, &mut next);
             std::mem::swap(&mut level, &mut next);
             next.clear();
         }
@@ -289,22 +303,23 @@ impl Liveness {
         }
     }
 
-    /// A live op that is not a symbol of a table: marks what it references and queues it when
-    /// it has regions.
-    fn visit_plain(
+    /// Marks live what `users` (ops, each with the op holding it) reference, and empties it.
+    /// Their records and attribute lists are fetched first, all at once (the loads do not
+    /// depend on each other), then read.
+    fn mark_users(
         &mut self,
         ctx: &Context,
-        op: OpId,
-        scope: Option<OpId>,
+        users: &mut Vec<(OpId, OpId)>,
         refs: &mut Vec<Attribute>,
         work: &mut Vec<(OpId, bool)>,
     ) {
-        if ctx.holds_symbol_ref(op) {
-            self.mark_referenced(ctx, op, scope, refs, work);
+        for &(user, _) in users.iter() {
+            std::hint::black_box(ctx.properties(user).first());
         }
-        if ctx.has_regions(op) {
-            work.push((op, true));
+        for &(user, scope) in users.iter() {
+            self.mark_referenced(ctx, user, Some(scope), refs, work);
         }
+        users.clear();
     }
 
     /// Whether every symbol table around `user` was reached and has no private symbol: then a
