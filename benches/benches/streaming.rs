@@ -3,8 +3,8 @@
 //! bench's chain (`sigmoid(relu(x * w + 0.5) - x * 0.25)`, written out in qd). Two devices, one
 //! streaming past its default threshold and one never, run interleaved with a 2-thread memcpy,
 //! and each row is the best of its launches: on a shared machine load only ever slows a run
-//! down, so the best of many is what the code can do, and interleaving puts every row through
-//! the same moments.
+//! down, so the best of many is what the code can do, and interleaving (each device first every
+//! other round) puts every row through the same moments.
 //!
 //! `cargo bench -p qd-benches --bench streaming` (QD_STREAMING_REPS, default 60).
 
@@ -89,7 +89,7 @@ fn main() {
     let mut b = vec![0f32; N];
     let mut memcpy = Duration::MAX;
     let mut best = [[Duration::MAX; 2]; 2];
-    for _ in 0..reps {
+    for r in 0..reps {
         let chunk = N.div_ceil(threads);
         memcpy = memcpy.min(time(&mut || {
             std::thread::scope(|s| {
@@ -98,7 +98,9 @@ fn main() {
                 }
             })
         }));
-        for (j, p) in progs.iter_mut().enumerate() {
+        // Each device first every other round: neither gains from going first.
+        for j in [r % 2, 1 - r % 2] {
+            let p = &mut progs[j];
             for (c, &k) in ks[j].iter().enumerate() {
                 let t = time(&mut || {
                     p.launch(k, &[]).unwrap();
