@@ -153,7 +153,8 @@ pub struct Context {
     op_names: Vec<OpNameData>,
     /// Live ops of each name (detached ones included), by [`OpName`] index.
     pub(crate) op_counts: Vec<u32>,
-    op_name_index: IndexMap<String, OpName>,
+    /// Looked up by every op creation: the fast hasher (see `fast_hash`), not SipHash.
+    op_name_index: IndexMap<String, OpName, crate::fast_hash::FastBuild>,
     op_infos: Vec<OpInfo>,
     dialects: IndexMap<&'static str, DialectEntry>,
     /// Accept ops and types of dialects that are not registered.
@@ -190,7 +191,7 @@ impl Context {
             idents: Interner::default(),
             op_names: Vec::new(),
             op_counts: Vec::new(),
-            op_name_index: IndexMap::new(),
+            op_name_index: IndexMap::default(),
             op_infos: Vec::new(),
             dialects: IndexMap::new(),
             allow_unregistered: false,

@@ -199,6 +199,14 @@ impl Context {
     pub fn num_op_slots(&self) -> usize {
         self.ops.len()
     }
+    /// Every live op (attached or detached), in index order. Reading the op records one after
+    /// another lets the loads overlap, where a walk down the nest waits for each op's record to
+    /// find the next one (on million-op kernels, a cache miss each).
+    pub fn live_ops(&self) -> impl Iterator<Item = OpId> + '_ {
+        (self.ops.iter().enumerate())
+            .filter(|(_, d)| d.alive)
+            .map(|(i, _)| OpId::from_index(i))
+    }
     pub fn num_value_slots(&self) -> usize {
         self.values.len()
     }
@@ -877,5 +885,39 @@ mod op_count_tests {
         ctx.erase_op(copy);
         ctx.erase_op(m);
         assert_eq!((ctx.op_count(a), ctx.op_count(b)), (0, 0));
+    }
+
+    /// `live_ops` lists attached and detached ops in index order, and no erased one.
+    #[test]
+    fn live_ops_are_the_unerased_ones_in_index_order() {
+        let mut ctx = Context::new();
+        ctx.allow_unregistered = true;
+        let src = r#"
+"t.a"() ({
+  "t.b"() : () -> ()
+  "t.c"() ({
+    "t.d"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+"#;
+        let m = parse_source(&mut ctx, src, "input.mlir").expect("parses");
+        let mut all = ctx.walk_pre_order(m);
+        all.sort();
+        let before: Vec<_> = ctx.live_ops().collect();
+        assert!(before.windows(2).all(|w| w[0] < w[1]));
+        // The parser may make ops of its own (a module): every op of the nest is there.
+        assert!(all.iter().all(|o| before.contains(o)), "{before:?}");
+        let find = |ctx: &Context, n: &str| -> crate::OpId {
+            *ctx.walk_pre_order(m)
+                .iter()
+                .find(|&&o| ctx.name(o) == n)
+                .unwrap()
+        };
+        let (b, c, d) = (find(&ctx, "t.b"), find(&ctx, "t.c"), find(&ctx, "t.d"));
+        ctx.detach_op(b);
+        ctx.erase_op(c);
+        let after: Vec<_> = ctx.live_ops().collect();
+        assert!(after.contains(&b) && !after.contains(&c) && !after.contains(&d));
+        assert_eq!(after.len(), before.len() - 2);
     }
 }
