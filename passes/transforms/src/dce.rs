@@ -115,7 +115,68 @@ fn erase_unreachable_blocks_in(ctx: &mut Context, op: OpId) -> u64 {
 /// (which may have unreachable ones), or a trivially dead op nested in `op` (`op` itself is
 /// never erased). Without either, the IR does not change, so nothing becomes dead later.
 fn has_work(ctx: &Context, op: OpId) -> bool {
-    scan(ctx, op).is_err()
+    if ctx.parent_block(op).is_none() {
+        has_work_in_root(ctx, op)
+    } else {
+        // Nested anchors (a pass per kernel) stay local: never a pass over the whole context.
+        scan(ctx, op).is_err()
+    }
+}
+
+/// [`has_work`] for an op without a parent (a module), by one pass over every live op of the
+/// context in index order instead of a walk down the nest: on a million-op kernel the walk
+/// waits on memory for each op's record (each found from the previous one), while records read
+/// in order load side by side. The same answer as [`scan`]: an op whose nest holds an op that
+/// is not harmless is marked, upwards through RECURSIVE_EFFECTS ops (each op marked once, so
+/// linear in any nest); the few ops that might be dead or hold a CFG region are then kept only
+/// when inside `root` (their parent chain ends there).
+fn has_work_in_root(ctx: &Context, root: OpId) -> bool {
+    let recursive = |o: OpId| ctx.has_trait(o, OpTraits::RECURSIVE_EFFECTS);
+    // Registered RECURSIVE_EFFECTS ops with a nested op that is not harmless.
+    let mut harmful_nest = vec![false; ctx.num_op_slots()];
+    // Ops with unused results that are dead unless their nest says otherwise, and ops with a
+    // region where blocks may be unreachable.
+    let (mut dead, mut cfg) = (Vec::new(), Vec::new());
+    for o in ctx.live_ops() {
+        let info = ctx.info(o);
+        if info.is_some()
+            && ctx
+                .regions(o)
+                .iter()
+                .any(|&r| ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r))
+        {
+            cfg.push(o);
+        }
+        let harmless_itself = info.is_some_and(|i| {
+            i.has_trait(OpTraits::RECURSIVE_EFFECTS)
+                || i.has_trait(OpTraits::PURE)
+                || i.has_trait(OpTraits::READ_ONLY)
+        });
+        if !harmless_itself {
+            let mut p = ctx.parent_op(o);
+            while let Some(q) = p.filter(|&q| recursive(q) && !harmful_nest[q.index()]) {
+                harmful_nest[q.index()] = true;
+                p = ctx.parent_op(q);
+            }
+            continue;
+        }
+        if !ctx.has_trait(o, OpTraits::TERMINATOR)
+            && !ctx.has_trait(o, OpTraits::SYMBOL)
+            && ctx.results(o).iter().all(|&v| !ctx.has_uses(v))
+        {
+            dead.push(o);
+        }
+    }
+    let top = |mut o: OpId| {
+        while let Some(p) = ctx.parent_op(o) {
+            o = p;
+        }
+        o
+    };
+    cfg.iter().any(|&o| top(o) == root)
+        || dead
+            .iter()
+            .any(|&o| o != root && !harmful_nest[o.index()] && top(o) == root)
 }
 
 /// A round of dce would erase something.

@@ -159,7 +159,9 @@ fn invalid_uses_from_reachable_code_block_erasure() {
 /// `has_work`, which computes from the nested ops whether each region op is harmless, says
 /// there is work exactly when some nested op is trivially dead (as `is_trivially_dead`, which
 /// walks each region op's body, decides), over random nests of scopes (recursive effects) and
-/// isolated ops, with pure, read-only, effectful and unregistered ops, used or not.
+/// isolated ops, with pure, read-only, effectful and unregistered ops, used or not. Both ways
+/// agree: the walk down the nest (`scan`, for nested anchors) and the pass over the context's
+/// ops (for a root anchor), which must ignore dead ops outside the anchor (detached here).
 #[test]
 fn has_work_agrees_with_is_trivially_dead_in_random_nests() {
     let mut seed = 0x2545_f491_4f6c_dd1du64;
@@ -194,11 +196,24 @@ fn has_work_agrees_with_is_trivially_dead_in_random_nests() {
                 _ => vals.push(b.val("t.neg", &operand)),
             }
         }
+        if next(2) == 0 {
+            // Dead ops outside the anchor: a loose one, and one in a detached scope.
+            let mut b = B::new(&mut ctx, body);
+            b.konst(7);
+            let loose = ctx.last_op(body).unwrap();
+            ctx.detach_op(loose);
+            let mut b = B::new(&mut ctx, body);
+            let (scope, inner) = b.region_op("t.scope", &[]);
+            B::new(&mut ctx, inner).val("t.neg", &[]);
+            ctx.detach_op(scope);
+        }
         let expected = ctx
             .walk_pre_order(m)
             .into_iter()
             .any(|o| o != m && is_trivially_dead(&ctx, o));
+        assert!(ctx.parent_block(m).is_none());
         assert_eq!(has_work(&ctx, m), expected);
+        assert_eq!(scan(&ctx, m).is_err(), expected);
         if expected {
             with_work += 1;
         } else {
