@@ -4,7 +4,8 @@
 //! streaming past its default threshold and one never, run interleaved with a 2-thread memcpy,
 //! and each row is the best of its launches: on a shared machine load only ever slows a run
 //! down, so the best of many is what the code can do, and interleaving (each device first every
-//! other round) puts every row through the same moments.
+//! other round) puts every row through the same moments. Each launch is timed right after one
+//! of its own (see `time`).
 //!
 //! `cargo bench -p qd-benches --bench streaming` (QD_STREAMING_REPS, default 60).
 
@@ -65,7 +66,11 @@ fn program(threshold: Option<u64>) -> Program {
     p
 }
 
+/// The second of two runs in a row: a run pays for the dirty lines the one before it left in
+/// the cache, so each is timed after one of its own (the steady state of a kernel run again
+/// and again, as memcpy's is), not after whatever ran before.
 fn time(f: &mut dyn FnMut()) -> Duration {
+    f();
     let t = Instant::now();
     f();
     t.elapsed()
