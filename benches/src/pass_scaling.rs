@@ -402,6 +402,11 @@ pub fn run_chain(
         // The pass manager verifies after each pass by default; the verifier is timed alone, and
         // with a pass per kernel in its own step.
         pm.verify_each = name == VERIFY_EACH;
+        // (the op count before, the symbol added)
+        let unused = (name == "symbol-dce").then(|| {
+            let before = ctx.walk_pre_order(m).len();
+            (before, add_unused_private_symbol(&mut ctx, m))
+        });
         let t = cpu_seconds();
         let ok = pm.run(&mut ctx, m).is_ok();
         let secs = cpu_seconds() - t;
@@ -413,9 +418,38 @@ pub fn run_chain(
                 .collect();
             return Err(format!("{name} failed: {diags:?}"));
         }
+        if let Some((before, unused)) = unused {
+            // The pass must erase the one dead symbol, and only it (the kernels and fields are
+            // public).
+            if ctx.is_alive(unused) || ctx.walk_pre_order(m).len() != before {
+                return Err(format!(
+                    "{name}: did not erase exactly the unused private symbol"
+                ));
+            }
+        }
         report(name, secs);
     }
     Ok(())
+}
+
+/// Appends an unused private function declaration to module `m`, untimed: a module with no
+/// private symbol lets symbol-dce return at once (nothing can be dead), and the step would time
+/// nothing; with one, the pass walks the module to find that symbol unused and erases it.
+fn add_unused_private_symbol(ctx: &mut qd_ir::Context, m: qd_ir::OpId) -> qd_ir::OpId {
+    let loc = ctx.unknown_loc();
+    let body = qd_ir::builtin::module_body(ctx, m);
+    let name = ctx.string_attr("pass_scaling_unused");
+    let f32t = ctx.f32_type();
+    let ft = ctx.function_type(vec![f32t], vec![]);
+    let fta = ctx.type_attr(ft);
+    let private = ctx.string_attr("private");
+    let region = ctx.create_region();
+    let st = qd_ir::OperationState::new("func.func", loc)
+        .prop(ctx, "sym_name", name)
+        .prop(ctx, "function_type", fta)
+        .prop(ctx, "sym_visibility", private)
+        .region(region);
+    qd_ir::Builder::at_end(ctx, body).insert(st)
 }
 
 #[cfg(test)]

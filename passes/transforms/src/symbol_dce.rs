@@ -52,11 +52,7 @@ impl Pass for SymbolDcePass {
         let (live, private) = Liveness::compute(ctx, op);
         // When every private symbol of the tables reached is live, the sweep would erase nothing
         // (it only enters ops the liveness walk reached): skip that second walk of the IR.
-        let erased = if private.iter().all(|&s| live.contains(s)) {
-            0
-        } else {
-            erase_dead_symbols(ctx, op, &live)
-        };
+        let erased = erase_dead_private(ctx, &private, &live);
         self.num_dce += erased;
         Ok(PassOutcome::changed(erased > 0))
     }
@@ -116,6 +112,33 @@ fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &OpSet) -> u64 {
                 cur = ctx.next_op(o);
             }
         }
+    }
+    erased
+}
+
+/// Erases the dead symbols: those of `private` (every private symbol directly in a symbol table
+/// the liveness walk reached, outer tables first, each table's in order) that are not live and
+/// whose results are unused. The other symbols of reached tables are live (public ones are
+/// roots), and the symbols nested in a dead one go with it. A dead symbol kept for its used
+/// results was not walked: every symbol table in it loses every symbol that is not held by
+/// used results ([`erase_dead_symbols`] with none live), after the erasures in reached tables,
+/// as a pre-order sweep of the whole IR would do.
+fn erase_dead_private(ctx: &mut Context, private: &[OpId], live: &OpSet) -> u64 {
+    let mut erased = 0;
+    let mut kept = Vec::new();
+    for &s in private {
+        if live.contains(s) {
+            continue;
+        }
+        if results_used(ctx, s) {
+            kept.push(s);
+        } else {
+            ctx.erase_op(s);
+            erased += 1;
+        }
+    }
+    for s in kept {
+        erased += erase_dead_symbols(ctx, s, live);
     }
     erased
 }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::test_dialect::{setup, B};
 use qd_ir::symbol_table::symbol_name;
-use qd_ir::{BlockId, RegionId};
+use qd_ir::{BlockId, OperationState, RegionId};
 
 /// The names of the symbols directly in `block`.
 fn symbols(ctx: &Context, block: BlockId) -> Vec<String> {
@@ -153,6 +153,35 @@ fn tables_inside_non_table_ops_are_swept() {
     assert_eq!(symbols(&ctx, scope), ["inner"]);
     assert_eq!(symbols(&ctx, inner), ["used", "caller"]);
     assert_eq!(pass.statistics()[0].value, 1);
+}
+
+/// A dead private symbol whose result is used stays (erasing it would break SSA); it was not
+/// walked, so nothing in it is live, and the symbols of its table go, public ones too.
+#[test]
+fn dead_symbols_with_used_results_stay_and_lose_their_symbols() {
+    let (mut ctx, m, top) = setup();
+    func(&mut ctx, top, "main", None, &[]);
+    let t = ctx.i32_type();
+    let (r, inner) = ctx.create_region_with_block(&[]);
+    let name = ctx.string_attr("held");
+    let private = ctx.string_attr("private");
+    let loc = ctx.unknown_loc();
+    let st = OperationState::new("t.table", loc)
+        .region(r)
+        .results(&[t])
+        .prop(&mut ctx, "sym_name", name)
+        .prop(&mut ctx, "sym_visibility", private);
+    let held = B::new(&mut ctx, top).push(st);
+    let v = ctx.result(held, 0);
+    B::new(&mut ctx, top).op("t.use", &[v], &[]);
+    func(&mut ctx, inner, "pub_inside", None, &[]);
+    func(&mut ctx, inner, "priv_inside", Some("private"), &[]);
+    func(&mut ctx, top, "dead", Some("private"), &[]);
+    let mut pass = SymbolDcePass::default();
+    assert!(pass.run(&mut ctx, m).unwrap().changed);
+    assert_eq!(symbols(&ctx, top), ["main", "held"]);
+    assert!(symbols(&ctx, inner).is_empty());
+    assert_eq!(pass.statistics()[0].value, 3);
 }
 
 #[test]
