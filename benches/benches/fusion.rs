@@ -3,8 +3,11 @@
 //! - a 6-op chain on 2^24 f32 (`sigmoid(relu(x * w + 0.5) - x * 0.25)`), fused (one kernel) vs
 //!   unfused (one kernel per op), forward and forward+backward: median time, the bytes the
 //!   kernels must move, and that as a percentage of the memcpy bandwidth measured in this run
-//!   (copying 2^24 f32 with as many threads as the cpu device runs; before and after the cases,
-//!   the higher counts);
+//!   (copying 2^24 f32 with as many threads as the cpu device runs, the faster of glibc's memcpy
+//!   and a copy with non-temporal stores): every round of a row times
+//!   a memcpy and then the row's kernels, each as the second of two runs in a row (a run pays
+//!   for the dirty lines of the one before it), and the row's percentage is the median over
+//!   its rounds, so a host whose bandwidth drifts cannot move it;
 //! - the same chain in NumPy (python3 as a subprocess), the baseline a user would write;
 //! - the weighted BCE + weighted smooth-L1 detection loss on 2^22 elements, fused vs unfused;
 //! - the cost of a cache hit (a call's shapes to its compiled executable);
@@ -29,33 +32,140 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-fn time(reps: usize, mut f: impl FnMut()) -> Duration {
-    f(); // warm
-    median(
-        (0..reps)
-            .map(|_| {
-                let t = Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect(),
-    )
+/// The second of two runs in a row: a run pays for the dirty lines the one before it left in the
+/// cache, so each is timed after one of its own (its steady state), not after whatever ran before.
+fn time2(f: &mut dyn FnMut()) -> Duration {
+    f();
+    let t = Instant::now();
+    f();
+    t.elapsed()
 }
 
-/// Bytes per second of a parallel copy of `n` f32 (read + write), with `threads` threads.
-fn memcpy_bandwidth(n: usize, threads: usize) -> f64 {
-    let src: Vec<f32> = (0..n).map(|i| i as f32).collect();
-    let mut dst = vec![0f32; n];
-    let chunk = n.div_ceil(threads);
-    let t = time(REPS, || {
-        std::thread::scope(|s| {
-            for (d, c) in dst.chunks_mut(chunk).zip(src.chunks(chunk)) {
-                s.spawn(move || d.copy_from_slice(c));
-            }
+/// A parallel copy of `n` f32 with `threads` threads: the machine's memcpy, the yardstick of the
+/// table's last column.
+struct Memcpy {
+    src: Vec<f32>,
+    dst: Vec<f32>,
+    threads: usize,
+    /// Seconds of every timed copy in this run.
+    samples: Vec<f64>,
+}
+
+impl Memcpy {
+    fn new(n: usize, threads: usize) -> Memcpy {
+        Memcpy {
+            src: (0..n).map(|i| i as f32).collect(),
+            dst: vec![0f32; n],
+            threads,
+            samples: Vec::new(),
+        }
+    }
+
+    fn bytes(&self) -> f64 {
+        (2 * self.src.len() * 4) as f64
+    }
+
+    /// One copy, timed from the first thread's start to the last one's end (creating the
+    /// threads is not the copy's cost); `streaming` copies with non-temporal stores.
+    fn copy(&mut self, streaming: bool) -> Duration {
+        let chunk = self.src.len().div_ceil(self.threads);
+        let go = std::sync::Barrier::new(self.threads);
+        let spans: Vec<(Instant, Instant)> = std::thread::scope(|s| {
+            let hs: Vec<_> = self
+                .dst
+                .chunks_mut(chunk)
+                .zip(self.src.chunks(chunk))
+                .map(|(d, c)| {
+                    let go = &go;
+                    s.spawn(move || {
+                        go.wait();
+                        let t = Instant::now();
+                        if streaming {
+                            copy_streaming(d, c);
+                        } else {
+                            d.copy_from_slice(c);
+                        }
+                        (t, Instant::now())
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
         });
-    });
-    std::hint::black_box(&dst);
-    (2 * n * 4) as f64 / t.as_secs_f64()
+        std::hint::black_box(&self.dst);
+        let start = spans.iter().map(|s| s.0).min().unwrap();
+        let end = spans.iter().map(|s| s.1).max().unwrap();
+        end - start
+    }
+
+    /// Bytes per second of the faster of glibc's memcpy and a non-temporal copy, timed now
+    /// (each the second of two). glibc streams only copies larger than its non-temporal
+    /// threshold (3/4 of the shared cache it detects, which a VM may misreport), and a kernel
+    /// with non-temporal stores must not be set against a copy that reads every line it writes.
+    fn bandwidth(&mut self) -> f64 {
+        let plain = time2(&mut || {
+            self.copy(false);
+        });
+        let streaming = time2(&mut || {
+            self.copy(true);
+        });
+        let t = plain.min(streaming).as_secs_f64();
+        self.samples.push(t);
+        self.bytes() / t
+    }
+
+    /// The median bandwidth over every copy timed in this run.
+    fn median_bandwidth(&self) -> f64 {
+        let mut v = self.samples.clone();
+        v.sort_by(f64::total_cmp);
+        self.bytes() / v[v.len() / 2]
+    }
+}
+
+/// Copies `s` to `d` with non-temporal stores (32-byte AVX stores from the first aligned
+/// element; the ends and machines without AVX copy plainly).
+fn copy_streaming(d: &mut [f32], s: &[f32]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: AVX is available (checked above).
+        unsafe { copy_streaming_avx(d, s) };
+        return;
+    }
+    d.copy_from_slice(s);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn copy_streaming_avx(d: &mut [f32], s: &[f32]) {
+    use std::arch::x86_64::{_mm256_loadu_ps, _mm256_stream_ps, _mm_sfence};
+    let n = d.len().min(s.len());
+    let head = d.as_ptr().align_offset(32).min(n);
+    let body = (n - head) / 8 * 8;
+    d[..head].copy_from_slice(&s[..head]);
+    for i in (head..head + body).step_by(8) {
+        // SAFETY: i + 8 <= n for both slices, and d + i is 32-byte aligned (head aligns it,
+        // steps of 8 f32 keep it), as _mm256_stream_ps requires.
+        unsafe { _mm256_stream_ps(d.as_mut_ptr().add(i), _mm256_loadu_ps(s.as_ptr().add(i))) };
+    }
+    d[head + body..n].copy_from_slice(&s[head + body..n]);
+    // Non-temporal stores are weakly ordered: make them visible before the thread ends.
+    _mm_sfence();
+}
+
+/// `reps` rounds of memcpy then `f`, each timed as the second of two: the median time of `f`,
+/// and the median over rounds of `bytes` per second of `f` as a fraction of the same round's
+/// memcpy bandwidth. Pairing each run with a memcpy timed beside it keeps a host whose
+/// bandwidth drifts (a shared machine) from moving the ratio.
+fn measure(reps: usize, mc: &mut Memcpy, bytes: f64, f: &mut dyn FnMut()) -> (Duration, f64) {
+    let mut times = Vec::with_capacity(reps);
+    let mut ratios = Vec::with_capacity(reps);
+    for _ in 0..reps {
+        let bw = mc.bandwidth();
+        let t = time2(f);
+        times.push(t);
+        ratios.push(bytes / t.as_secs_f64() / bw);
+    }
+    ratios.sort_by(f64::total_cmp);
+    (median(times), ratios[reps / 2])
 }
 
 fn values(n: usize, seed: u64) -> Vec<f64> {
@@ -102,9 +212,19 @@ struct Row {
     what: String,
     time: Duration,
     bytes: f64,
+    /// Bytes per second as a fraction of memcpy's: the median over rounds paired with a memcpy,
+    /// or None for a row timed elsewhere (NumPy), which is set against the run's median memcpy.
+    of_memcpy: Option<f64>,
 }
 
-fn run(e: &mut Executable, inputs: Vec<Ndarray>, backward: bool) -> Duration {
+fn run(
+    what: impl Into<String>,
+    e: &mut Executable,
+    inputs: Vec<Ndarray>,
+    backward: bool,
+    bytes: f64,
+    mc: &mut Memcpy,
+) -> Row {
     let seeds: Vec<Ndarray> = e
         .plan
         .outputs
@@ -116,14 +236,19 @@ fn run(e: &mut Executable, inputs: Vec<Ndarray>, backward: bool) -> Duration {
         })
         .collect();
     let mut b = e.bind(inputs).unwrap();
-    let t = time(REPS, || {
+    let (time, ratio) = measure(REPS, mc, bytes, &mut || {
         e.forward(&b).unwrap();
         if backward {
             e.backward(&mut b, &seeds).unwrap();
         }
     });
     e.release(b);
-    t
+    Row {
+        what: what.into(),
+        time,
+        bytes,
+        of_memcpy: Some(ratio),
+    }
 }
 
 /// The largest error, in ulps of f32, of the chain's output (executable `e` on the bench's
@@ -188,9 +313,8 @@ fn main() {
             .as_deref()
             .is_none_or(|l| l.split(',').any(|x| x == c))
     };
-    // Measured before and after the cases, the higher one counts: a load that comes and goes
-    // (a shared machine) then cannot make a kernel look closer to memcpy than it is.
-    let bw_before = memcpy_bandwidth(n, threads);
+    // Every timed kernel run is paired with a memcpy timed just before it (`measure`).
+    let mut mc = Memcpy::new(n, threads);
     let f32b = 4.0 * n as f64;
     let mut rows = Vec::new();
 
@@ -203,17 +327,23 @@ fn main() {
     let ins = || vec![arr(n, 1), arr(n, 2)];
     if want("chain") || want("exact") {
         let e = fused.compile(&g).unwrap();
-        rows.push(Row {
-            what: "chain fwd, fused".into(),
-            time: run(e, ins(), false),
-            bytes: 3.0 * f32b,
-        });
+        rows.push(run(
+            "chain fwd, fused",
+            e,
+            ins(),
+            false,
+            3.0 * f32b,
+            &mut mc,
+        ));
         // fwd (x, w read, y written) + bwd (x, w, dy read, dx, dw written).
-        rows.push(Row {
-            what: "chain fwd+bwd, fused".into(),
-            time: run(e, ins(), true),
-            bytes: 8.0 * f32b,
-        });
+        rows.push(run(
+            "chain fwd+bwd, fused",
+            e,
+            ins(),
+            true,
+            8.0 * f32b,
+            &mut mc,
+        ));
     }
     if want("chain") {
         for jit in [&mut fused, &mut approx] {
@@ -222,30 +352,42 @@ fn main() {
     }
     if want("chain") || want("afn") {
         let e = approx.compile(&g).unwrap();
-        rows.push(Row {
-            what: "chain fwd, fused, afn".into(),
-            time: run(e, ins(), false),
-            bytes: 3.0 * f32b,
-        });
-        rows.push(Row {
-            what: "chain fwd+bwd, fused, afn".into(),
-            time: run(e, ins(), true),
-            bytes: 8.0 * f32b,
-        });
+        rows.push(run(
+            "chain fwd, fused, afn",
+            e,
+            ins(),
+            false,
+            3.0 * f32b,
+            &mut mc,
+        ));
+        rows.push(run(
+            "chain fwd+bwd, fused, afn",
+            e,
+            ins(),
+            true,
+            8.0 * f32b,
+            &mut mc,
+        ));
     }
     if want("unfused") {
         let e = unfused.compile(&g).unwrap();
         // mul 3, add 2, relu 2, mul 2, sub 3, sigmoid 2 arrays.
-        rows.push(Row {
-            what: "chain fwd, unfused (6 kernels)".into(),
-            time: run(e, ins(), false),
-            bytes: 14.0 * f32b,
-        });
-        rows.push(Row {
-            what: "chain fwd+bwd, unfused".into(),
-            time: run(e, ins(), true),
-            bytes: 14.0 * f32b + 8.0 * f32b,
-        });
+        rows.push(run(
+            "chain fwd, unfused (6 kernels)",
+            e,
+            ins(),
+            false,
+            14.0 * f32b,
+            &mut mc,
+        ));
+        rows.push(run(
+            "chain fwd+bwd, unfused",
+            e,
+            ins(),
+            true,
+            14.0 * f32b + 8.0 * f32b,
+            &mut mc,
+        ));
     }
     if want("copy") {
         // The device's own floor: a kernel that only copies (x + 0: one load, one store).
@@ -254,17 +396,21 @@ fn main() {
         let y = c.apply("add", &[x.into(), Operand::Scalar(0.0)]);
         c.output(y);
         let e = fused.compile(&c).unwrap();
-        rows.push(Row {
-            what: "copy kernel (x + 0), the device floor".into(),
-            time: run(e, vec![arr(n, 3)], false),
-            bytes: 2.0 * f32b,
-        });
+        rows.push(run(
+            "copy kernel (x + 0), the device floor",
+            e,
+            vec![arr(n, 3)],
+            false,
+            2.0 * f32b,
+            &mut mc,
+        ));
     }
     match want("numpy").then(|| numpy_ms(n)) {
         Some(Some(ms)) => rows.push(Row {
             what: "chain fwd, NumPy".into(),
             time: Duration::from_secs_f64(ms / 1e3),
             bytes: 3.0 * f32b,
+            of_memcpy: None,
         }),
         Some(None) => println!("(NumPy not available: pip install numpy)"),
         None => {}
@@ -285,16 +431,16 @@ fn main() {
         let steps = e.plan.steps.len();
         // fwd: 4 inputs read; bwd: 4 inputs read, 4 gradients written (the least any kernel
         // must move).
-        rows.push(Row {
-            what: format!("loss fwd, {label} ({steps} kernels)"),
-            time: run(e, lins(), false),
-            bytes: 4.0 * lb,
-        });
-        rows.push(Row {
-            what: format!("loss fwd+bwd, {label}"),
-            time: run(e, lins(), true),
-            bytes: 12.0 * lb,
-        });
+        let what = format!("loss fwd, {label} ({steps} kernels)");
+        rows.push(run(what, e, lins(), false, 4.0 * lb, &mut mc));
+        rows.push(run(
+            format!("loss fwd+bwd, {label}"),
+            e,
+            lins(),
+            true,
+            12.0 * lb,
+            &mut mc,
+        ));
     }
     // Cache hit: a call's shapes to its executable (trace and compile skipped).
     let mut f = jit_compile(Jit::new("cpu").unwrap(), |[x, w]| {
@@ -309,18 +455,18 @@ fn main() {
     }
     let hit = t.elapsed() / k as u32;
 
-    let bw_after = memcpy_bandwidth(n, threads);
-    let bw = bw_before.max(bw_after);
+    let bw = mc.median_bandwidth();
     println!(
         "\nfusion bench: n = 2^{log2} f32 (loss: 2^{}), cpu device, {threads} threads",
         log2 - 2
     );
     println!(
-        "memcpy bandwidth (same run, the higher of before and after the cases): {:.2} GB/s \
-         ({:.2} before, {:.2} after)\n",
-        bw / 1e9,
-        bw_before / 1e9,
-        bw_after / 1e9
+        "memcpy bandwidth (this run, {} rounds, each the faster of glibc memcpy and a \
+         non-temporal copy, timed as the second of two): median {:.2} GB/s; \
+         % memcpy is the median over a row's rounds of its bandwidth against the memcpy timed \
+         just before it in the same round\n",
+        mc.samples.len(),
+        bw / 1e9
     );
     println!(
         "afn (approximate functions, the rows marked afn): f32 exp within {} ulp of the exact \
@@ -349,7 +495,7 @@ fn main() {
             r.time.as_secs_f64() * 1e3,
             r.bytes / 1e6,
             gbs,
-            100.0 * gbs * 1e9 / bw
+            100.0 * r.of_memcpy.unwrap_or(gbs * 1e9 / bw)
         );
     }
     println!(
