@@ -101,14 +101,30 @@ impl Jit {
         ))
     }
 
-    /// The cache key of `g` compiled by this JIT: [`Jit::key`], marked when approximate
-    /// functions are allowed (the same graph compiles to other kernels then).
+    /// The cache key of `g` compiled by this JIT: [`Jit::key`] after a line naming the options
+    /// that are not the default (the same graph compiles to other kernels under them, and the
+    /// builder methods may change them after something was cached).
     pub fn key_of(&self, g: &Graph) -> Result<String, String> {
         let key = Jit::key(g)?;
-        Ok(if self.options.approx_functions {
-            format!("// approx-functions\n{key}")
-        } else {
+        let o = &self.options;
+        let d = qd_fusion::FuseOptions::default();
+        let mut tags = Vec::new();
+        if o.fuse != d.fuse {
+            tags.push(format!("fuse={}", o.fuse));
+        }
+        if o.patterns != d.patterns {
+            tags.push(format!("patterns={}", o.patterns));
+        }
+        if o.lanes != d.lanes {
+            tags.push(format!("lanes={}", o.lanes));
+        }
+        if o.approx_functions != d.approx_functions {
+            tags.push("approx-functions".to_string());
+        }
+        Ok(if tags.is_empty() {
             key
+        } else {
+            format!("// {}\n{key}", tags.join(" "))
         })
     }
 

@@ -74,6 +74,25 @@ fn the_fused_chain_is_one_kernel_and_the_unfused_one_per_op() {
     close(&out_f[1].to_f64_vec(), &[want], 1e-5, "sum vs host");
 }
 
+/// The options are part of the cache key: a JIT that cached the fused graph and is then made
+/// unfused compiles the graph again instead of returning the fused executable.
+#[test]
+fn options_changed_after_a_compile_compile_again() {
+    let mut g = Graph::new();
+    let x = g.input(&[16], DType::F32);
+    let a = g.apply("mul", &[x.into(), Operand::Scalar(2.0)]);
+    let b = g.apply("add", &[a.into(), Operand::Scalar(1.0)]);
+    g.output(b);
+    let mut jit = Jit::new("interp").unwrap();
+    assert_eq!(jit.compile(&g).unwrap().plan.steps.len(), 1);
+    let mut jit = jit.unfused();
+    assert_eq!(jit.compile(&g).unwrap().plan.steps.len(), 2);
+    assert_eq!((jit.stats.misses, jit.stats.hits), (2, 0));
+    let mut jit = jit.approx_functions();
+    jit.compile(&g).unwrap();
+    assert_eq!((jit.stats.misses, jit.stats.hits), (3, 0));
+}
+
 #[test]
 fn reductions_over_one_axis_and_every_axis() {
     let mut f = jit_compile(Jit::new("interp").unwrap(), |[x]| {
