@@ -366,18 +366,37 @@ fn kept(ctx: &Context, op: OpId, live: &std::collections::HashSet<OpId>, out: &m
 /// properties and inside attributes), the pass keeps exactly the ops the definition keeps.
 #[test]
 fn random_nests_keep_what_the_definition_keeps() {
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    let mut changed = 0;
-    for _ in 0..400 {
-        let (mut ctx, m, top) = setup();
-        random_ops(&mut ctx, &mut rng, top, 0);
-        let live = live_by_definition(&ctx, m);
-        let mut want = Vec::new();
-        kept(&ctx, m, &live, &mut want);
-        let outcome = SymbolDcePass::default().run(&mut ctx, m).unwrap();
-        assert_eq!(ctx.walk_pre_order(m), want);
-        changed += usize::from(outcome.changed);
+    // Both ways of finding liveness: the pass over the context's ops (a module anchor), and
+    // the walk down the nest.
+    for walk_only in [false, true] {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let mut changed = 0;
+        for _ in 0..400 {
+            let (mut ctx, m, top) = setup();
+            random_ops(&mut ctx, &mut rng, top, 0);
+            // Ops outside the anchor are no uses: a detached nest, and another module.
+            let loc = ctx.unknown_loc();
+            let (other, other_top) = qd_ir::builtin::create_module(&mut ctx, loc);
+            random_ops(&mut ctx, &mut rng, other_top, 0);
+            let inner = table(&mut ctx, top, "detached", None);
+            random_ops(&mut ctx, &mut rng, inner, 1);
+            let detached = ctx.block_parent_op(inner).unwrap();
+            ctx.detach_op(detached);
+            let outside = (ctx.walk_pre_order(other), ctx.walk_pre_order(detached));
+            let live = live_by_definition(&ctx, m);
+            let mut want = Vec::new();
+            kept(&ctx, m, &live, &mut want);
+            let mut pass = SymbolDcePass {
+                walk_only,
+                ..Default::default()
+            };
+            let outcome = pass.run(&mut ctx, m).unwrap();
+            assert_eq!(ctx.walk_pre_order(m), want);
+            let after = (ctx.walk_pre_order(other), ctx.walk_pre_order(detached));
+            assert_eq!(after, outside);
+            changed += usize::from(outcome.changed);
+        }
+        // The nests exercise erasure, not only its absence.
+        assert!(changed > 100, "{changed} of 400 changed");
     }
-    // The nests exercise erasure, not only its absence.
-    assert!(changed > 100, "{changed} of 400 changed");
 }
