@@ -29,7 +29,7 @@ pub(super) const MIXED: &[&str] = &[
 ];
 
 /// (element type, lanes) of a scalar or vector type.
-fn shape_of(t: BasicTypeEnum<'_>) -> (BasicTypeEnum<'_>, Option<u32>) {
+pub(super) fn shape_of(t: BasicTypeEnum<'_>) -> (BasicTypeEnum<'_>, Option<u32>) {
     match t {
         BasicTypeEnum::VectorType(v) => (v.get_element_type(), Some(v.get_size())),
         t => (t, None),

@@ -116,15 +116,8 @@ pub(crate) fn emit_flagged<'ctx>(
     afn: bool,
 ) -> R<BasicValueEnum<'ctx>> {
     if let (true, [x]) = (afn && matches!(name, names::EXP | names::EXP2), args) {
-        let elem = match x.get_type() {
-            BasicTypeEnum::VectorType(t) => t.get_element_type(),
-            t => t,
-        };
+        let (elem, lanes) = exact::shape_of(x.get_type());
         if elem == llcx.f32_type().into() {
-            let lanes = match x.get_type() {
-                BasicTypeEnum::VectorType(t) => Some(t.get_size()),
-                _ => None,
-            };
             let v = Vb {
                 llcx,
                 module,
