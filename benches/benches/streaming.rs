@@ -5,12 +5,13 @@
 //! and each row is the best of its launches: on a shared machine load only ever slows a run
 //! down, so the best of many is what the code can do, and interleaving (each device first every
 //! other round) puts every row through the same moments. Each launch is timed right after one
-//! of its own (see `time`).
+//! of its own (`qd_benches::bandwidth::second_of_two`).
 //!
 //! `cargo bench -p qd-benches --bench streaming` (QD_STREAMING_REPS, default 60).
 
+use qd_benches::bandwidth::{second_of_two, Memcpy};
 use qd_runtime::{Program, ProgramConfig};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const N: usize = 1 << 24;
 
@@ -66,16 +67,6 @@ fn program(threshold: Option<u64>) -> Program {
     p
 }
 
-/// The second of two runs in a row: a run pays for the dirty lines the one before it left in
-/// the cache, so each is timed after one of its own (the steady state of a kernel run again
-/// and again, as memcpy's is), not after whatever ran before.
-fn time(f: &mut dyn FnMut()) -> Duration {
-    f();
-    let t = Instant::now();
-    f();
-    t.elapsed()
-}
-
 fn main() {
     let reps: usize = std::env::var("QD_STREAMING_REPS")
         .ok()
@@ -90,24 +81,19 @@ fn main() {
         .iter_mut()
         .map(|p| [p.kernel("copy").unwrap(), p.kernel("chain").unwrap()])
         .collect();
-    let a: Vec<f32> = (0..N).map(|i| i as f32).collect();
-    let mut b = vec![0f32; N];
+    let mut mc = Memcpy::new(N, threads);
     let mut memcpy = Duration::MAX;
     let mut best = [[Duration::MAX; 2]; 2];
     for r in 0..reps {
-        let chunk = N.div_ceil(threads);
-        memcpy = memcpy.min(time(&mut || {
-            std::thread::scope(|s| {
-                for (d, c) in b.chunks_mut(chunk).zip(a.chunks(chunk)) {
-                    s.spawn(move || d.copy_from_slice(c));
-                }
-            })
+        // glibc's memcpy, timed with its threads' start, as a kernel's launch is.
+        memcpy = memcpy.min(second_of_two(&mut || {
+            mc.copy(false);
         }));
         // Each device first every other round: neither gains from going first.
         for j in [r % 2, 1 - r % 2] {
             let p = &mut progs[j];
             for (c, &k) in ks[j].iter().enumerate() {
-                let t = time(&mut || {
+                let t = second_of_two(&mut || {
                     p.launch(k, &[]).unwrap();
                     p.sync().unwrap();
                 });
@@ -115,7 +101,6 @@ fn main() {
             }
         }
     }
-    std::hint::black_box(&b);
     let gbs = |bytes: usize, t: Duration| bytes as f64 / t.as_secs_f64() / 1e9;
     let bw = gbs(8 * N, memcpy);
     println!("\nstreaming bench: 2^24 f32, cpu device, {threads} threads, best of {reps}");

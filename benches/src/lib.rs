@@ -1,5 +1,6 @@
 //! Input generators shared by the benchmarks, and the parsing they all start from.
 
+pub mod bandwidth;
 pub mod element_ad;
 pub mod pass_scaling;
 
