@@ -6,6 +6,7 @@
 use qd_ir::dominance::{is_graph_region, DominanceInfo};
 use qd_ir::greedy::is_trivially_dead;
 use qd_ir::registry::OpTraits;
+use qd_ir::OpInfo;
 use qd_ir::{BlockId, Context, OpId, RegionId};
 use qd_pass::{Pass, PassInfo, PassOutcome, PassResult, Statistic};
 use std::collections::HashSet;
@@ -92,7 +93,7 @@ fn erase_unreachable_blocks_in(ctx: &mut Context, op: OpId) -> u64 {
     let mut erased = 0;
     if ctx.is_registered(op) {
         for r in ctx.regions(op).to_vec() {
-            if ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r) {
+            if may_have_unreachable_blocks(ctx, r) {
                 erased += erase_unreachable_in_region(ctx, r);
             }
         }
@@ -143,16 +144,11 @@ fn has_work_in_root(ctx: &Context, root: OpId) -> bool {
             && ctx
                 .regions(o)
                 .iter()
-                .any(|&r| ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r))
+                .any(|&r| may_have_unreachable_blocks(ctx, r))
         {
             cfg.push(o);
         }
-        let harmless_itself = info.is_some_and(|i| {
-            i.has_trait(OpTraits::RECURSIVE_EFFECTS)
-                || i.has_trait(OpTraits::PURE)
-                || i.has_trait(OpTraits::READ_ONLY)
-        });
-        if !harmless_itself {
+        if !harmless_itself(info) {
             let mut p = ctx.parent_op(o);
             while let Some(q) = p.filter(|&q| recursive(q) && !harmful_nest[q.index()]) {
                 harmful_nest[q.index()] = true;
@@ -160,10 +156,7 @@ fn has_work_in_root(ctx: &Context, root: OpId) -> bool {
             }
             continue;
         }
-        if !ctx.has_trait(o, OpTraits::TERMINATOR)
-            && !ctx.has_trait(o, OpTraits::SYMBOL)
-            && ctx.results(o).iter().all(|&v| !ctx.has_uses(v))
-        {
+        if erasable_when_harmless(ctx, o) {
             dead.push(o);
         }
     }
@@ -192,11 +185,7 @@ fn scan(ctx: &Context, op: OpId) -> Result<bool, Work> {
     let regions = ctx.regions(op);
     let mut nested_harmless = true;
     if !regions.is_empty() {
-        if info.is_some()
-            && regions
-                .iter()
-                .any(|&r| ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r))
-        {
+        if info.is_some() && regions.iter().any(|&r| may_have_unreachable_blocks(ctx, r)) {
             return Err(Work);
         }
         for &r in regions {
@@ -204,22 +193,37 @@ fn scan(ctx: &Context, op: OpId) -> Result<bool, Work> {
                 for o in ctx.block_ops(b) {
                     let harmless = scan(ctx, o)?;
                     nested_harmless &= harmless;
-                    if harmless
-                        && ctx.results(o).iter().all(|&v| !ctx.has_uses(v))
-                        && !ctx.has_trait(o, OpTraits::TERMINATOR)
-                        && !ctx.has_trait(o, OpTraits::SYMBOL)
-                    {
+                    if harmless && erasable_when_harmless(ctx, o) {
                         return Err(Work);
                     }
                 }
             }
         }
     }
-    Ok(match info {
-        None => false,
-        Some(i) if i.has_trait(OpTraits::RECURSIVE_EFFECTS) => nested_harmless,
-        Some(i) => i.has_trait(OpTraits::PURE) || i.has_trait(OpTraits::READ_ONLY),
+    Ok(harmless_itself(info)
+        && (nested_harmless || !info.is_some_and(|i| i.has_trait(OpTraits::RECURSIVE_EFFECTS))))
+}
+
+/// A region whose blocks form a CFG with more than one block: some may be unreachable.
+fn may_have_unreachable_blocks(ctx: &Context, r: RegionId) -> bool {
+    ctx.region_blocks(r).len() > 1 && !is_graph_region(ctx, r)
+}
+
+/// Harmless by its own traits, as `would_op_be_trivially_dead` counts an op: registered, and
+/// PURE, READ_ONLY, or RECURSIVE_EFFECTS (then its nested ops decide).
+fn harmless_itself(info: Option<&OpInfo>) -> bool {
+    info.is_some_and(|i| {
+        i.has_trait(OpTraits::RECURSIVE_EFFECTS)
+            || i.has_trait(OpTraits::PURE)
+            || i.has_trait(OpTraits::READ_ONLY)
     })
+}
+
+/// Dead if harmless: its results are unused and it is neither a terminator nor a symbol.
+fn erasable_when_harmless(ctx: &Context, o: OpId) -> bool {
+    !ctx.has_trait(o, OpTraits::TERMINATOR)
+        && !ctx.has_trait(o, OpTraits::SYMBOL)
+        && ctx.results(o).iter().all(|&v| !ctx.has_uses(v))
 }
 
 /// Erases dead ops nested in `op` (not `op` itself); returns how many.
