@@ -126,21 +126,37 @@ fn to_numpy<'py>(py: Python<'py>, nd: &Ndarray, shape: &[usize]) -> PyResult<Bou
 
 #[pymethods]
 impl JitEngine {
+    /// `approx_functions`: `Jit::approx_functions` (fastmath<afn> on the kernels' math ops; on
+    /// the cpu device f32 exp within 1 ulp instead of 0.5).
     #[new]
-    #[pyo3(signature = (device = "cpu", fuse = true))]
-    fn new(py: Python<'_>, device: &str, fuse: bool) -> PyResult<JitEngine> {
-        let jit = Jit::new(device).map_err(|e| qd_err(py, ErrorKind::UnknownName, e))?;
-        Ok(JitEngine {
-            jit: if fuse { jit } else { jit.unfused() },
-        })
+    #[pyo3(signature = (device = "cpu", fuse = true, approx_functions = false))]
+    fn new(
+        py: Python<'_>,
+        device: &str,
+        fuse: bool,
+        approx_functions: bool,
+    ) -> PyResult<JitEngine> {
+        let mut jit = Jit::new(device).map_err(|e| qd_err(py, ErrorKind::UnknownName, e))?;
+        if !fuse {
+            jit = jit.unfused();
+        }
+        if approx_functions {
+            jit = jit.approx_functions();
+        }
+        Ok(JitEngine { jit })
     }
 
-    /// Compiles `graph` unless its text is cached; returns the key.
+    /// Compiles `graph` unless it is cached; returns the key: the graph's text after a line
+    /// naming the engine's options that are not the default (`Jit::key_of`), so a key compiled
+    /// under approximate functions or without fusion never names another engine's executable.
     fn compile(&mut self, py: Python<'_>, graph: &JitGraph) -> PyResult<String> {
         if let Some(e) = &graph.g.error {
             return Err(qd_err(py, ErrorKind::Shape, e.clone()));
         }
-        let key = Jit::key(&graph.g).map_err(|e| qd_err(py, ErrorKind::Shape, e))?;
+        let key = self
+            .jit
+            .key_of(&graph.g)
+            .map_err(|e| qd_err(py, ErrorKind::Shape, e))?;
         if self.jit.cached(&key).is_none() {
             self.jit
                 .compile(&graph.g)
@@ -202,6 +218,16 @@ impl JitEngine {
             ),
         };
         Ok((outs, grads))
+    }
+
+    /// The fused function of the executable `key` before its kernels were compiled (a lookup
+    /// in the cache, so it counts as a hit).
+    fn ir(&mut self, py: Python<'_>, key: &str) -> PyResult<String> {
+        let exe = self
+            .jit
+            .cached(key)
+            .ok_or_else(|| qd_err(py, ErrorKind::UnknownName, "not compiled"))?;
+        Ok(exe.ir.clone())
     }
 
     /// Cache statistics: hits, misses, compile_seconds.

@@ -164,3 +164,78 @@ def test_register_primitive_refusals():
         qd.register_primitive("9bad", lambda v: v)
     with pytest.raises(qd.QdError):
         qd.register_primitive(fresh("const"), lambda v: 3.0)  # not computed from its operand
+
+
+def _f32_ulps(got, want):
+    """ulps of f32 between got and the exact (f64) want: the f32 spacing at want, subnormals'
+    below 2^-126."""
+    _, e = np.frexp(want)
+    return np.abs(got.astype(np.float64) - want) / np.ldexp(1.0, np.maximum(e - 1, -126) - 23)
+
+
+def _exp_inputs():
+    # Every 9973rd f32 from -104 to 88.7: subnormal results up to FLT_MAX.
+    pos = np.arange(0, np.float32(88.7).view(np.uint32), 9973, dtype=np.uint32)
+    neg = np.arange(0x8000_0000, np.float32(-104.0).view(np.uint32), 9973, dtype=np.uint32)
+    return np.concatenate([pos, neg]).view(np.float32)
+
+
+def test_approx_functions_exp_is_within_one_ulp_and_reaches_the_kernel():
+    @qd.jit_compile(approx_functions=True)
+    def approx(x):
+        return np.exp(x)
+
+    @qd.jit_compile
+    def exact(x):
+        return np.exp(x)
+
+    assert approx.approx_functions and not exact.approx_functions
+    x = _exp_inputs()
+    want = np.exp(x.astype(np.float64))
+    a, e = approx(x), exact(x)
+    assert a.dtype == np.float32 and a.shape == x.shape
+    assert _f32_ulps(a, want).max() <= 1.0
+    assert _f32_ulps(e, want).max() <= 0.501
+    # The flag reaches the kernel: some approximate results are not the correctly rounded ones.
+    assert np.count_nonzero(a != e) > x.size // 1000
+    assert "fastmath<afn>" in approx.ir(x)
+    assert "afn" not in exact.ir(x)
+
+
+def test_approx_functions_are_part_of_the_cache_key():
+    def graph():
+        g = qd._qd.JitGraph()
+        x = g.input([64], "float32")
+        g.output(g.apply("exp", [x]))
+        return g
+
+    plain = qd._qd.JitEngine("cpu")
+    afn = qd._qd.JitEngine("cpu", True, True)
+    k_plain, k_afn = plain.compile(graph()), afn.compile(graph())
+    assert k_plain != k_afn and "approx-functions" in k_afn
+    # Neither engine's key names the other's executable.
+    with pytest.raises(qd.UnknownNameError):
+        plain.ir(k_afn)
+    with pytest.raises(qd.UnknownNameError):
+        afn.ir(k_plain)
+    assert "fastmath<afn>" in afn.ir(k_afn) and "afn" not in plain.ir(k_plain)
+    # The same options give the same key: a cache hit, not a second compile.
+    assert afn.compile(graph()) == k_afn and afn.stats()["misses"] == 1
+
+
+def test_approx_functions_gradient_matches_the_exact_one():
+    @qd.jit_compile(approx_functions=True)
+    def f(x, w):
+        return np.sum(1.0 / (1.0 + np.exp(-(np.maximum(x * w + 0.5, 0.0) - x * 0.25))))
+
+    x = np.linspace(-3, 3, 512).astype(np.float32)
+    w = (3 * np.cos(np.arange(512))).astype(np.float32)
+    _, (gx, gw) = f.value_and_grad(x, w)
+    xd, wd = x.astype(np.float64), w.astype(np.float64)
+    z = xd * wd + 0.5
+    s = 1 / (1 + np.exp(-(np.maximum(z, 0) - xd * 0.25)))
+    ds = s * (1 - s)
+    relu = (z > 0).astype(np.float64)
+    away = np.abs(z) > 1e-3  # the kink of relu
+    np.testing.assert_allclose(gx[away], (ds * (relu * wd - 0.25))[away], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(gw[away], (ds * relu * xd)[away], rtol=1e-5, atol=1e-7)
