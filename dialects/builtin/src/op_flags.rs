@@ -52,6 +52,24 @@ impl Context {
         self.op_flags[op.index()].has(OpFlags::HOLDS_SYMBOL_REF)
     }
 
+    /// The live ops that hold a symbol reference ([`Context::holds_symbol_ref`]), in index
+    /// order. Reads a flag byte per op slot and the records of those ops only: a scan for the
+    /// few ops that reference symbols touches a byte an op, not the op's record.
+    pub fn ops_holding_symbol_refs(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.ops_flagged(OpFlags::HOLDS_SYMBOL_REF)
+    }
+
+    /// The live ops that have regions ([`Context::has_regions`]), in index order; as
+    /// [`Context::ops_holding_symbol_refs`].
+    pub fn ops_with_regions(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.ops_flagged(OpFlags::HAS_REGIONS)
+    }
+
+    /// The live ops whose flags have `bit` (see [`FlaggedOps`]).
+    fn ops_flagged(&self, bit: u8) -> impl Iterator<Item = OpId> + '_ {
+        FlaggedOps::new(self, bit)
+    }
+
     /// Whether `attr` is a `SymbolRef` or holds one (in an array or a dictionary, at any depth).
     #[inline]
     pub fn attr_holds_symbol_ref(&self, attr: Attribute) -> bool {
@@ -81,6 +99,114 @@ impl Context {
             self.list_holds_symbol_ref(d.properties) || self.list_holds_symbol_ref(d.attributes);
         self.op_flags[op.index()].set(OpFlags::HOLDS_SYMBOL_REF, refs);
     }
+}
+
+/// A position in a scan of the flag bytes for one bit: a chunk of 64 slots and the bits of it
+/// not visited yet. A chunk's flags become one mask (a compare the compiler vectorises), and
+/// only its set bits are visited.
+#[derive(Clone, Copy)]
+struct FlagCursor {
+    chunk: usize,
+    mask: u64,
+}
+
+impl FlagCursor {
+    fn start(flags: &[OpFlags], bit: u8) -> Self {
+        FlagCursor {
+            chunk: 0,
+            mask: Self::mask(flags, 0, bit),
+        }
+    }
+
+    fn mask(flags: &[OpFlags], chunk: usize, bit: u8) -> u64 {
+        let from = (chunk * 64).min(flags.len());
+        let to = (from + 64).min(flags.len());
+        flags[from..to]
+            .iter()
+            .enumerate()
+            .fold(0u64, |m, (i, f)| m | (u64::from(f.has(bit)) << i))
+    }
+
+    /// The next slot with the bit.
+    fn next(&mut self, flags: &[OpFlags], bit: u8) -> Option<usize> {
+        while self.mask == 0 {
+            if (self.chunk + 1) * 64 >= flags.len() {
+                return None;
+            }
+            self.chunk += 1;
+            self.mask = Self::mask(flags, self.chunk, bit);
+        }
+        let i = self.mask.trailing_zeros() as usize;
+        self.mask &= self.mask - 1;
+        Some(self.chunk * 64 + i)
+    }
+}
+
+/// How many flagged ops ahead of the one returned [`FlaggedOps`] asks for the record of.
+const FLAGGED_AHEAD: usize = 16;
+
+/// The live ops whose flags have a bit, in index order. Erased ops keep their flags, so each op
+/// found is checked to be alive; the record of the op [`FLAGGED_AHEAD`] flagged ops ahead is
+/// asked for as each is returned, so that on a kernel larger than the cache the loads of the
+/// records (read here and by the caller) overlap instead of each waiting on memory.
+struct FlaggedOps<'a> {
+    ctx: &'a Context,
+    bit: u8,
+    at: FlagCursor,
+    ahead: FlagCursor,
+}
+
+impl<'a> FlaggedOps<'a> {
+    fn new(ctx: &'a Context, bit: u8) -> Self {
+        let at = FlagCursor::start(&ctx.op_flags, bit);
+        let mut ahead = at;
+        for _ in 0..FLAGGED_AHEAD {
+            match ahead.next(&ctx.op_flags, bit) {
+                Some(i) => prefetch(&ctx.ops[i]),
+                None => break,
+            }
+        }
+        FlaggedOps {
+            ctx,
+            bit,
+            at,
+            ahead,
+        }
+    }
+}
+
+impl Iterator for FlaggedOps<'_> {
+    type Item = OpId;
+    fn next(&mut self) -> Option<OpId> {
+        let flags = &self.ctx.op_flags;
+        loop {
+            let i = self.at.next(flags, self.bit)?;
+            if let Some(a) = self.ahead.next(flags, self.bit) {
+                prefetch(&self.ctx.ops[a]);
+            }
+            if self.ctx.ops[i].alive {
+                return Some(OpId::from_index(i));
+            }
+        }
+    }
+}
+
+/// A hint to bring `data` into the cache; it changes nothing the program computes.
+#[inline]
+fn prefetch<T>(data: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let start = (data as *const T).cast::<i8>();
+        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has; a prefetch reads
+        // nothing the program sees and never faults, and both addresses are inside `data`.
+        unsafe {
+            _mm_prefetch::<_MM_HINT_T0>(start);
+            _mm_prefetch::<_MM_HINT_T0>(start.add(std::mem::size_of::<T>().saturating_sub(1)));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = data;
 }
 
 #[cfg(test)]
@@ -132,6 +258,37 @@ mod tests {
             .map(|&(n, r, s)| (n.to_string(), r, s))
             .collect();
         assert_eq!(names, want);
+    }
+
+    /// The flag scans give the live ops with each flag, in index order, across several
+    /// 64-slot chunks, and leave out erased ops.
+    #[test]
+    fn flag_scans_find_the_live_flagged_ops() {
+        let mut ctx = Context::new();
+        let mut src = String::from("\"t.r\"() ({\n");
+        for i in 0..150 {
+            match i % 3 {
+                0 => src.push_str("  \"t.a\"() {x = @f} : () -> ()\n"),
+                1 => src.push_str("  \"t.s\"() ({\n  }) : () -> ()\n"),
+                _ => src.push_str("  \"t.d\"() : () -> ()\n"),
+            }
+        }
+        src.push_str("}) : () -> ()\n");
+        let ops = parse(&mut ctx, &src);
+        let erased = ops[2 + 3 * 20];
+        assert!(ctx.holds_symbol_ref(erased));
+        ctx.erase_op(erased);
+        let refs: Vec<OpId> = ctx.ops_holding_symbol_refs().collect();
+        let regions: Vec<OpId> = ctx.ops_with_regions().collect();
+        let want_refs: Vec<OpId> = ctx
+            .live_ops()
+            .filter(|&o| ctx.holds_symbol_ref(o))
+            .collect();
+        let want_regions: Vec<OpId> = ctx.live_ops().filter(|&o| ctx.has_regions(o)).collect();
+        assert_eq!(refs.len(), 49);
+        assert_eq!(regions.len(), 52);
+        assert_eq!(refs, want_refs);
+        assert_eq!(regions, want_regions);
     }
 
     /// Setting and removing properties and attributes keeps the flag in step with the lists.

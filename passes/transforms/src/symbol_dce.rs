@@ -8,9 +8,9 @@
 //! (ops with the SYMBOL trait) directly in a symbol table that are not live are erased.
 //! References that resolve to nothing are ignored.
 
-use qd_ir::fast_hash::{FastMap, FastSet};
+use qd_ir::fast_hash::FastMap;
 use qd_ir::symbol_table::{is_symbol_table, visit_op_symbol_refs, SymbolTable};
-use qd_ir::{AttrData, Attribute, BlockId, Context, Ident, OpId, OpTraits};
+use qd_ir::{AttrData, Attribute, BlockId, Context, EntitySet, Ident, OpId, OpTraits};
 use qd_pass::{Pass, PassFailure, PassInfo, PassOutcome, PassResult, Statistic};
 
 pub fn symbol_dce_pass_info() -> PassInfo {
@@ -53,7 +53,7 @@ impl Pass for SymbolDcePass {
         }
         let linear = !self.walk_only && ctx.parent_block(op).is_none();
         let computed = if linear {
-            Liveness::compute_in_root(ctx, op)
+            linear::compute_in_root(ctx, op)
         } else {
             None
         };
@@ -97,7 +97,7 @@ fn results_used(ctx: &Context, op: OpId) -> bool {
 /// table's dead symbols go before the ops left in it are entered. Recursing instead of collecting
 /// every op first (`walk_pre_order`) keeps a million-op block from costing two million-entry
 /// vectors; only ops with regions are entered.
-fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &OpSet) -> u64 {
+fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &EntitySet<OpId>) -> u64 {
     if !ctx.has_regions(op) {
         return 0;
     }
@@ -131,7 +131,7 @@ fn erase_dead_symbols(ctx: &mut Context, op: OpId, live: &OpSet) -> u64 {
 /// results was not walked: every symbol table in it loses every symbol that is not held by
 /// used results ([`erase_dead_symbols`] with none live), after the erasures in reached tables,
 /// as a pre-order sweep of the whole IR would do.
-fn erase_dead_private(ctx: &mut Context, private: &[OpId], live: &OpSet) -> u64 {
+fn erase_dead_private(ctx: &mut Context, private: &[OpId], live: &EntitySet<OpId>) -> u64 {
     let mut erased = 0;
     let mut kept = Vec::new();
     for &s in private {
@@ -181,141 +181,15 @@ fn children(ctx: &Context, op: OpId) -> impl Iterator<Item = OpId> + '_ {
         .flat_map(|&b| ctx.block_ops(b))
 }
 
-/// A set of ops as a bit per op index: the live set holds every public symbol of a module,
-/// and a bit vector stays in cache where a hash set of a quarter of a million ops does not.
-#[derive(Default)]
-struct OpSet(Vec<u64>);
-
-impl OpSet {
-    /// Adds `op`; whether it was new.
-    fn insert(&mut self, op: OpId) -> bool {
-        let (w, bit) = (op.index() / 64, 1u64 << (op.index() % 64));
-        if w >= self.0.len() {
-            self.0.resize(w + 1, 0);
-        }
-        let new = self.0[w] & bit == 0;
-        self.0[w] |= bit;
-        new
-    }
-    fn contains(&self, op: OpId) -> bool {
-        self.0
-            .get(op.index() / 64)
-            .is_some_and(|w| w & (1u64 << (op.index() % 64)) != 0)
-    }
-}
-
-/// Where an op's liveness comes from: nothing (it is not in the anchor: detached, or under
-/// another top-level op), the anchor (live), or the innermost private symbol directly in a symbol
-/// table around it (or itself): live when that symbol is. Symbols that are not private are live
-/// when their table is, so they pass their table's answer on.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-enum Owner {
-    Outside,
-    Anchor,
-    Private(OpId),
-}
-
-/// The memos of [`Liveness::compute_in_root`]: per block slot, the owner of the ops in it and
-/// whether its parent op is a symbol table, so that each parent chain is climbed once.
-struct Owners {
-    root: OpId,
-    vis_key: Option<Ident>,
-    block_owner: Vec<Option<Owner>>,
-    table_block: Vec<Option<bool>>,
-    /// Per block slot, the innermost symbol table around it (None: not found yet, Some(None):
-    /// none).
-    block_table: Vec<Option<Option<OpId>>>,
-    path: Vec<BlockId>,
-}
-
-impl Owners {
-    fn is_table_block(&mut self, ctx: &Context, b: BlockId) -> bool {
-        if let Some(t) = self.table_block[b.index()] {
-            return t;
-        }
-        let t = ctx
-            .block_parent_op(b)
-            .is_some_and(|o| is_symbol_table(ctx, o));
-        self.table_block[b.index()] = Some(t);
-        t
-    }
-
-    /// Whether `op`, in block `b`, is a private symbol directly in a symbol table.
-    fn is_private_in_table(&mut self, ctx: &Context, op: OpId, b: BlockId) -> bool {
-        self.is_table_block(ctx, b) && is_symbol(ctx, op) && is_private(ctx, op, self.vis_key)
-    }
-
-    fn of_block(&mut self, ctx: &Context, b: BlockId) -> Owner {
-        let mut cur = b;
-        let owner = loop {
-            if let Some(o) = self.block_owner[cur.index()] {
-                break o;
-            }
-            self.path.push(cur);
-            let Some(p) = ctx.block_parent_op(cur) else {
-                break Owner::Outside;
-            };
-            if p == self.root {
-                break Owner::Anchor;
-            }
-            let Some(pb) = ctx.parent_block(p) else {
-                break Owner::Outside;
-            };
-            if self.is_private_in_table(ctx, p, pb) {
-                break Owner::Private(p);
-            }
-            cur = pb;
-        };
-        for b in self.path.drain(..) {
-            self.block_owner[b.index()] = Some(owner);
-        }
-        owner
-    }
-
-    /// The innermost symbol table around the ops of block `b`: where their flat references
-    /// start to resolve.
-    fn table_around(&mut self, ctx: &Context, b: BlockId) -> Option<OpId> {
-        let mut cur = b;
-        let table = loop {
-            if let Some(t) = self.block_table[cur.index()] {
-                break t;
-            }
-            self.path.push(cur);
-            if self.is_table_block(ctx, cur) {
-                break ctx.block_parent_op(cur);
-            }
-            match ctx.block_parent_op(cur).and_then(|p| ctx.parent_block(p)) {
-                Some(pb) => cur = pb,
-                None => break None,
-            }
-        };
-        for b in self.path.drain(..) {
-            self.block_table[b.index()] = Some(table);
-        }
-        table
-    }
-
-    fn of_op(&mut self, ctx: &Context, op: OpId) -> Owner {
-        if op == self.root {
-            return Owner::Anchor;
-        }
-        match ctx.parent_block(op) {
-            None => Owner::Outside,
-            Some(b) if self.is_private_in_table(ctx, op, b) => Owner::Private(op),
-            Some(b) => self.of_block(ctx, b),
-        }
-    }
-}
-
 /// How many ops holding references [`Liveness::compute`] fetches at once.
 const USERS_AT_ONCE: usize = 16;
 
 struct Liveness {
-    live: OpSet,
+    live: EntitySet<OpId>,
     tables: FastMap<OpId, SymbolTable>,
     /// The symbol tables reached whose symbols are all public (or nested): a reference that
     /// resolves in such tables only can only name a symbol already live.
-    all_public: FastSet<OpId>,
+    all_public: EntitySet<OpId>,
     /// The last answer of [`Self::only_public_around`], by the scope it was asked for: the ops
     /// of one block ask for one scope.
     last_scope: Option<(Option<OpId>, bool)>,
@@ -329,11 +203,11 @@ impl Liveness {
     /// before the next step: an op's regions, their blocks and their first ops are a chain of
     /// loads, and once the IR outgrows the cache each one waits on memory; the loads of different
     /// ops do not depend on each other, so taken a step at a time they overlap.
-    fn compute(ctx: &Context, root: OpId) -> (OpSet, Vec<OpId>) {
+    fn compute(ctx: &Context, root: OpId) -> (EntitySet<OpId>, Vec<OpId>) {
         let mut l = Liveness {
-            live: OpSet::default(),
+            live: EntitySet::new(),
             tables: FastMap::default(),
-            all_public: FastSet::default(),
+            all_public: EntitySet::new(),
             last_scope: None,
         };
         // Live ops whose nested ops have not been looked at yet, and whether their own
@@ -389,113 +263,6 @@ impl Liveness {
             next.clear();
         }
         (l.live, private)
-    }
-
-    /// [`Self::compute`] for an anchor without a parent (a module), by one pass over the
-    /// context's live ops in index order instead of a walk down the nest (which, once the IR
-    /// outgrows the cache, waits on memory for each op found from the one before): the ops
-    /// holding references (told by their flag bytes) and the ops directly in symbol tables are
-    /// read, each with its [`Owner`] (parent chains climbed once per block), then the references
-    /// of live owners are resolved, and those of each private symbol once it becomes live.
-    /// None when a dead private symbol has results: erasure then checks their uses in the walk's
-    /// order, which the caller gets from [`Self::compute`].
-    fn compute_in_root(ctx: &Context, root: OpId) -> Option<(OpSet, Vec<OpId>)> {
-        let mut l = Liveness {
-            live: OpSet::default(),
-            tables: FastMap::default(),
-            all_public: FastSet::default(),
-            last_scope: None,
-        };
-        let mut owners = Owners {
-            root,
-            vis_key: ctx.lookup_ident("sym_visibility"),
-            block_owner: vec![None; ctx.num_block_slots()],
-            table_block: vec![None; ctx.num_block_slots()],
-            block_table: vec![None; ctx.num_block_slots()],
-            path: Vec::new(),
-        };
-        // The references of ops in the anchor, each once per owner and symbol table it is
-        // resolved from (most ops reference a few symbols: a field, a callee): (owner, table,
-        // reference). Read while the scan is at the op, whose lists lie near those of the ops
-        // before it.
-        let mut uses = FastSet::default();
-        let mut refs = Vec::new();
-        // Private symbols directly in symbol tables, with the owner of their table.
-        let mut private_in = Vec::new();
-        // Symbol tables with a private symbol directly in them.
-        let mut with_private = FastSet::default();
-        let mut tables = Vec::new();
-        for op in ctx.live_ops() {
-            let Some(b) = ctx.parent_block(op) else {
-                continue;
-            };
-            let in_table = owners.is_table_block(ctx, b);
-            if in_table && is_symbol(ctx, op) && is_private(ctx, op, owners.vis_key) {
-                let table = ctx.block_parent_op(b).expect("a table block has a parent");
-                with_private.insert(table);
-                let owner = owners.of_block(ctx, b);
-                if owner != Owner::Outside {
-                    private_in.push((op, owner));
-                }
-            }
-            if ctx.has_regions(op) && is_symbol_table(ctx, op) {
-                tables.push(op);
-            }
-            if ctx.holds_symbol_ref(op) {
-                let owner = owners.of_op(ctx, op);
-                if owner == Owner::Outside {
-                    continue;
-                }
-                // An op's references resolve from its parent (the anchor has none: nothing).
-                let Some(table) = owners.table_around(ctx, b) else {
-                    continue;
-                };
-                refs.clear();
-                visit_op_symbol_refs(ctx, op, &mut |a| refs.push(a));
-                uses.extend(refs.iter().map(|&a| (owner, table, a)));
-            }
-        }
-        if is_symbol_table(ctx, root) {
-            tables.push(root);
-        }
-        l.all_public = tables
-            .into_iter()
-            .filter(|t| !with_private.contains(t))
-            .collect();
-        // Resolved: those of the anchor, then those of each private symbol once it is live.
-        let mut owned = Vec::new();
-        let mut work = Vec::new();
-        for (owner, table, a) in uses {
-            match owner {
-                Owner::Private(p) => owned.push((p, table, a)),
-                _ => l.resolve(ctx, Some(table), a, &mut work),
-            }
-        }
-        owned.sort_unstable_by_key(|&(p, t, a)| (p.index(), t.index(), a.index()));
-        while let Some((s, _)) = work.pop() {
-            let from = owned.partition_point(|&(p, _, _)| p.index() < s.index());
-            for &(p, table, a) in &owned[from..] {
-                if p != s {
-                    break;
-                }
-                l.resolve(ctx, Some(table), a, &mut work);
-            }
-        }
-        let live_owner = |o: Owner, live: &OpSet| match o {
-            Owner::Outside => false,
-            Owner::Anchor => true,
-            Owner::Private(p) => live.contains(p),
-        };
-        let mut private = Vec::new();
-        for (s, table_owner) in private_in {
-            if live_owner(table_owner, &l.live) {
-                if !l.live.contains(s) && !ctx.results(s).is_empty() {
-                    return None;
-                }
-                private.push(s);
-            }
-        }
-        Some((l.live, private))
     }
 
     /// Looks at the ops directly in symbol table `table`: its symbols first (whether it has
@@ -572,7 +339,7 @@ impl Liveness {
             }
         }
         let answer = std::iter::successors(scope, |&o| ctx.parent_op(o))
-            .all(|t| !is_symbol_table(ctx, t) || self.all_public.contains(&t));
+            .all(|t| !is_symbol_table(ctx, t) || self.all_public.contains(t));
         self.last_scope = Some((scope, answer));
         answer
     }
@@ -646,6 +413,9 @@ impl Liveness {
         }
     }
 }
+
+#[path = "symbol_dce_linear.rs"]
+mod linear;
 
 #[cfg(test)]
 #[path = "symbol_dce_tests.rs"]

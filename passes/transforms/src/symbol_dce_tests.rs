@@ -371,6 +371,8 @@ fn random_nests_keep_what_the_definition_keeps() {
     for walk_only in [false, true] {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut changed = 0;
+        // How many nests the pass over the context's ops decides (not handed to the walk).
+        let mut linear_answers = 0;
         for _ in 0..400 {
             let (mut ctx, m, top) = setup();
             random_ops(&mut ctx, &mut rng, top, 0);
@@ -386,6 +388,7 @@ fn random_nests_keep_what_the_definition_keeps() {
             let live = live_by_definition(&ctx, m);
             let mut want = Vec::new();
             kept(&ctx, m, &live, &mut want);
+            linear_answers += usize::from(linear::compute_in_root(&ctx, m).is_some());
             let mut pass = SymbolDcePass {
                 walk_only,
                 ..Default::default()
@@ -398,5 +401,41 @@ fn random_nests_keep_what_the_definition_keeps() {
         }
         // The nests exercise erasure, not only its absence.
         assert!(changed > 100, "{changed} of 400 changed");
+        assert_eq!(linear_answers, 400);
+    }
+}
+
+/// A name defined twice in a table resolves to its first definition, public or private; an op
+/// that is not a symbol but has a `sym_name` still defines the name in its table, hiding the
+/// tables around it; a private symbol whose name no reference spells (the context has no
+/// identifier for it) goes. Both ways of finding liveness agree.
+#[test]
+fn first_definitions_and_named_ops_decide_what_a_name_means() {
+    for walk_only in [false, true] {
+        let (mut ctx, m, top) = setup();
+        func(&mut ctx, top, "a", None, &[]);
+        func(&mut ctx, top, "a", Some("private"), &[]);
+        func(&mut ctx, top, "b", Some("private"), &[]);
+        func(&mut ctx, top, "b", None, &[]);
+        func(&mut ctx, top, "c", Some("private"), &[]);
+        func(&mut ctx, top, "c", None, &[]);
+        func(&mut ctx, top, "h", Some("private"), &[]);
+        let inner = table(&mut ctx, top, "inner", None);
+        let named = B::new(&mut ctx, inner).op("t.effect", &[], &[]);
+        let h = ctx.string_attr("h");
+        ctx.set_prop(named, "sym_name", h);
+        func(&mut ctx, inner, "user", None, &["h"]);
+        func(&mut ctx, top, "main", None, &["a", "b"]);
+        let (never, _) = B::new(&mut ctx, top).symbol("t.func", "never_spelled", Some("private"));
+        assert!(ctx.lookup_ident("never_spelled").is_none());
+        let mut pass = SymbolDcePass {
+            walk_only,
+            ..Default::default()
+        };
+        assert!(pass.run(&mut ctx, m).unwrap().changed);
+        assert!(!ctx.is_alive(never));
+        assert_eq!(symbols(&ctx, top), ["a", "b", "b", "c", "inner", "main"]);
+        assert_eq!(symbols(&ctx, inner), ["h", "user"]);
+        assert_eq!(pass.statistics()[0].value, 4);
     }
 }
