@@ -783,12 +783,34 @@ impl Context {
         }
     }
 
-    /// Moves every op of `from` to the end of `to` (block arguments are not touched).
+    /// Moves every op of `from` to the end of `to` (block arguments are not touched). The ops'
+    /// chain moves as it is, joined to `to`'s: each op only gets its new parent (no list of
+    /// the ops, no unlinking and relinking one by one).
     pub fn splice_block_ops(&mut self, from: BlockId, to: BlockId) {
-        for op in self.block_op_vec(from) {
-            self.detach_op(op);
-            self.append_op(to, op);
+        if from == to {
+            return;
         }
+        let Some(first) = self.blocks[from.index()].first else {
+            return;
+        };
+        let mut cur = Some(first);
+        while let Some(op) = cur {
+            self.ops[op.index()].parent = Some(to);
+            cur = self.links[op.index()].next();
+        }
+        let f = &mut self.blocks[from.index()];
+        let (last, len) = (f.last, f.len);
+        (f.first, f.last, f.len) = (None, None, 0);
+        match self.blocks[to.index()].last {
+            Some(l) => {
+                self.links[l.index()].set_next(Some(first));
+                self.links[first.index()].set_prev(Some(l));
+            }
+            None => self.blocks[to.index()].first = Some(first),
+        }
+        let t = &mut self.blocks[to.index()];
+        t.last = last;
+        t.len += len;
     }
 
     /// Moves the blocks of region `from` to the end of region `to`.
@@ -885,6 +907,62 @@ mod op_count_tests {
         ctx.erase_op(copy);
         ctx.erase_op(m);
         assert_eq!((ctx.op_count(a), ctx.op_count(b)), (0, 0));
+    }
+
+    /// `splice_block_ops` moves a block's ops after another's, in order, with their new parent;
+    /// onto an empty block, from an empty block and onto itself too.
+    #[test]
+    fn splice_block_ops_moves_the_chain() {
+        let mut ctx = Context::new();
+        ctx.allow_unregistered = true;
+        let loc = ctx.unknown_loc();
+        let make = |ctx: &mut Context, n: usize| -> (crate::BlockId, Vec<crate::OpId>) {
+            let b = ctx.create_block(&[]);
+            let ops = (0..n)
+                .map(|_| {
+                    let o = ctx.create_op(crate::OperationState::new("t.x", loc));
+                    ctx.append_op(b, o);
+                    o
+                })
+                .collect();
+            (b, ops)
+        };
+        let (a, a_ops) = make(&mut ctx, 3);
+        let (b, b_ops) = make(&mut ctx, 2);
+        let (e, _) = make(&mut ctx, 0);
+        let check = |ctx: &Context, blk: crate::BlockId, want: &[crate::OpId]| {
+            assert_eq!(ctx.block_op_vec(blk), want);
+            assert_eq!(ctx.block_len(blk), want.len());
+            assert_eq!(ctx.first_op(blk), want.first().copied());
+            assert_eq!(ctx.last_op(blk), want.last().copied());
+            let mut back: Vec<_> =
+                std::iter::successors(ctx.last_op(blk), |&o| ctx.prev_op(o)).collect();
+            back.reverse();
+            assert_eq!(back, want);
+            assert!(want.iter().all(|&o| ctx.parent_block(o) == Some(blk)));
+        };
+        ctx.splice_block_ops(b, a);
+        let ab: Vec<_> = a_ops.iter().chain(&b_ops).copied().collect();
+        check(&ctx, a, &ab);
+        check(&ctx, b, &[]);
+        ctx.splice_block_ops(a, a);
+        check(&ctx, a, &ab);
+        ctx.splice_block_ops(b, a);
+        check(&ctx, a, &ab);
+        ctx.splice_block_ops(a, e);
+        check(&ctx, e, &ab);
+        check(&ctx, a, &[]);
+        // The moved ops stay usable: one more op after them, one detached from the middle.
+        let o = ctx.create_op(crate::OperationState::new("t.y", loc));
+        ctx.append_op(e, o);
+        ctx.detach_op(ab[1]);
+        let want: Vec<_> = [ab[0]]
+            .iter()
+            .chain(&ab[2..])
+            .chain([&o])
+            .copied()
+            .collect();
+        check(&ctx, e, &want);
     }
 
     /// `live_ops` lists attached and detached ops in index order, and no erased one.
