@@ -7,7 +7,7 @@
 //! gradient kernel on first use.
 
 use crate::graph::Graph;
-use qd_fusion::{fuse_function, FuseOptions};
+use qd_fusion::{fuse_function, AdjointUse, AdjointWrite, FuseOptions};
 use qd_ir::{Builder, Context, OpId, Value};
 use qd_ndarray::{expand_scalar_applies, ArrayType, LaunchOp};
 use qd_runtime::{DType, Device, Program, ProgramConfig};
@@ -39,6 +39,10 @@ pub struct Executable {
     pub program: Program,
     /// The fused function before its kernels were compiled (for inspection).
     pub ir: String,
+    /// Per slot: whether a backward writes its adjoint in full before anything reads it (a seeded
+    /// output, or an input whose one gradient kernel overwrites it: `qd_fusion::overwrite`), so
+    /// that the buffer need not be zeroed first.
+    pub written_in_full: Vec<bool>,
 }
 
 /// Compiles `graph` on `device` with the fusion `options` (`fuse` false: one kernel per op, the
@@ -59,12 +63,59 @@ pub fn compile_graph(
     // Gradients now rather than on first use: a primitive's own backward must be used before
     // its scalar_apply is expanded, and adjoints each thread owns are accumulated without atomics.
     differentiate_all(&mut ctx, module, &kernels)?;
+    let written_in_full = overwrite_adjoints(&mut ctx, module, &plan);
     qd_fusion::privatize_adjoints(&mut ctx, module);
     qd_fusion::erase_dead_loops(&mut ctx, module);
     expand_scalar_applies(&mut ctx, module).map_err(|d| diags(&[d]))?;
     let program =
         Program::new(ctx, module, device, ProgramConfig::default()).map_err(|e| e.to_string())?;
-    Ok(Executable { plan, program, ir })
+    Ok(Executable {
+        plan,
+        program,
+        ir,
+        written_in_full,
+    })
+}
+
+/// In a plan of one launch, lets its gradient overwrite the adjoints of the inputs only it reads
+/// (their buffers are then not zeroed before a backward) and leave the outputs' adjoints as seeded
+/// (nothing reads them after it); `qd_fusion::overwrite` proves on the gradient kernel where this
+/// holds. Plans of several launches keep zeroed, accumulated adjoints. Returns
+/// [`Executable::written_in_full`].
+fn overwrite_adjoints(ctx: &mut Context, module: OpId, plan: &Plan) -> Vec<bool> {
+    let mut full: Vec<bool> = (0..plan.slots.len())
+        .map(|s| plan.outputs.contains(&s))
+        .collect();
+    let [step] = &plan.steps[..] else {
+        return full;
+    };
+    let params: Vec<usize> = step.inputs.iter().chain(&step.outputs).copied().collect();
+    let uses: Vec<AdjointUse> = params
+        .iter()
+        .enumerate()
+        .map(|(p, &slot)| {
+            let is_input = p < step.inputs.len();
+            AdjointUse {
+                len: Some(plan.slots[slot].0.iter().product::<usize>() as u64),
+                // A function argument read once by the one launch and not returned: nothing else
+                // writes its adjoint (a returned one is seeded).
+                sole_writer: is_input
+                    && slot < plan.num_inputs
+                    && params.iter().filter(|&&q| q == slot).count() == 1
+                    && !plan.outputs.contains(&slot),
+                // The launch's own outputs: the executable reads no output's adjoint after the
+                // gradient (grad reads inputs' only) and seeds it again before the next one.
+                dead_after: !is_input,
+            }
+        })
+        .collect();
+    let writes = qd_fusion::overwrite_adjoints(ctx, module, &step.kernel, &uses);
+    for (&slot, w) in params.iter().zip(writes) {
+        if w == AdjointWrite::Overwritten {
+            full[slot] = true;
+        }
+    }
+    full
 }
 
 fn diags(d: &[qd_ir::Diagnostic]) -> String {

@@ -3,6 +3,7 @@
 //! [`Executable::backward`] the gradient kernels in reverse order, adjoints flowing slot to slot.
 
 use crate::compile::Executable;
+use crate::host_copy::copy_storage;
 use qd_runtime::{Arg, Ndarray, NdarrayId, Storage};
 
 /// One call's ndarrays in the program, by slot.
@@ -100,8 +101,9 @@ impl Executable {
     }
 
     /// Runs the gradient kernels after a [`Executable::forward`] of `b`: output `k`'s adjoint is
-    /// `seeds[k]` (its shape); every adjoint starts at zero. Read the inputs' gradients with
-    /// [`Executable::grad`].
+    /// `seeds[k]` (its shape; the sum of the seeds of an output returned twice); every other
+    /// adjoint starts at zero, so each call gives fresh gradients. Read the inputs' gradients
+    /// with [`Executable::grad`].
     pub fn backward(&mut self, b: &mut Binding, seeds: &[Ndarray]) -> Result<(), String> {
         if seeds.len() != self.plan.outputs.len() {
             return Err(format!(
@@ -110,9 +112,14 @@ impl Executable {
                 seeds.len()
             ));
         }
-        for id in b.adjoints.iter().flatten() {
-            zero_in_place(self.program.ndarray_mut(*id).map_err(err)?.data_mut());
+        // Adjoints written in full before they are read (seeds, overwritten inputs) keep their
+        // last contents; the others must start at zero.
+        for (slot, id) in b.adjoints.iter().enumerate() {
+            if let (Some(id), false) = (id, self.written_in_full[slot]) {
+                zero_in_place(self.program.ndarray_mut(*id).map_err(err)?.data_mut());
+            }
         }
+        let mut seeded = vec![false; self.plan.slots.len()];
         for (k, s) in seeds.iter().enumerate() {
             let slot = self.plan.outputs[k];
             let id = self.adjoint(b, slot)?;
@@ -124,10 +131,14 @@ impl Executable {
                     s.len()
                 ));
             }
-            if !copy_in_place(nd.data_mut(), s.data()) {
+            let add = std::mem::replace(&mut seeded[slot], true);
+            if add || !copy_storage(nd.data_mut(), s.data()) {
                 let dtype = nd.dtype();
                 for i in 0..s.len() {
-                    let v = s.data().get_f64(i).unwrap_or(0.0);
+                    let mut v = s.data().get_f64(i).unwrap_or(0.0);
+                    if add {
+                        v += nd.data().get_f64(i).unwrap_or(0.0);
+                    }
                     let x = qd_runtime::Scalar::from_f64(dtype, v).map_err(err)?;
                     nd.data_mut().set(i, x).map_err(err)?;
                 }
@@ -224,14 +235,4 @@ fn zero_in_place(s: &mut Storage) {
         Storage::I32(v) => v.fill(0),
         other => other.fill_zero(),
     }
-}
-
-/// Copies `src` into `dst` when both hold the same element type and length.
-fn copy_in_place(dst: &mut Storage, src: &Storage) -> bool {
-    match (dst, src) {
-        (Storage::F32(d), Storage::F32(s)) if d.len() == s.len() => d.copy_from_slice(s),
-        (Storage::F64(d), Storage::F64(s)) if d.len() == s.len() => d.copy_from_slice(s),
-        _ => return false,
-    }
-    true
 }

@@ -15,12 +15,14 @@
 //! - [`trace`]: [`Tensor`] and the closure tracer (operators and methods).
 //! - [`compile`]: a graph to an [`Executable`]: fused function, [`Plan`] of launches, program.
 //! - [`exec`]: running an executable: bind, forward, backward.
+//! - `host_copy`: a seed into its adjoint buffer, over the cores, non-temporal when large.
 //! - [`jit`]: [`Jit`] (device, cache, [`CacheStats`]) and [`JitFn`].
 //! - [`losses`]: the detection loss in the form the fused loss pattern recognises.
 
 pub mod compile;
 pub mod exec;
 pub mod graph;
+mod host_copy;
 pub mod jit;
 pub mod losses;
 pub mod trace;

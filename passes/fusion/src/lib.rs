@@ -11,6 +11,8 @@
 //! - [`exclusive`]: in gradients of generated kernels, adjoints of parameters that each thread
 //!   owns elementwise are accumulated without atomics.
 //! - [`dead_loops`]: gradient kernels drop the replayed forward loops nothing reads.
+//! - [`overwrite`]: gradient kernels write adjoints each iteration owns instead of accumulating
+//!   into zeroed buffers, and leave output adjoints unreset, where the caller allows it.
 //! - [`approx`]: the `approx-functions` option: `fastmath<afn>` on the kernels' math ops.
 //! - [`patterns`]: the fused-loss pattern registry (matcher + planner), first pattern the
 //!   weighted BCE + weighted smooth-L1 detection loss.
@@ -25,6 +27,7 @@ pub mod dead_loops;
 pub mod exclusive;
 pub mod fuse_elementwise;
 pub mod group;
+pub mod overwrite;
 pub mod patterns;
 
 pub use approx::mark_approx_functions;
@@ -33,5 +36,6 @@ pub use exclusive::privatize_adjoints;
 pub use fuse_elementwise::{
     fuse_elementwise_pass_info, fuse_function, FuseElementwise, FuseOptions,
 };
+pub use overwrite::{overwrite_adjoints, AdjointUse, AdjointWrite};
 pub use patterns::{apply_patterns, register_pattern, Match, Pattern};
 pub use qd_ndarray::{register_primitive, BackwardArgs, BackwardFn, ForwardFn};

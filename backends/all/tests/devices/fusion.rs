@@ -146,3 +146,67 @@ fn the_detection_loss_pattern_matches_the_unfused_chain_everywhere() {
         }
     }
 }
+
+#[test]
+fn a_one_kernel_chain_writes_its_adjoints_alike_everywhere() {
+    // One kernel: x and w (same shape) have their adjoints written by the gradient, b (1, c) is
+    // broadcast and accumulates. Two backwards with different seeds on one binding, then the first
+    // seed again: each gives the interpreter's gradients (no stale values).
+    let (r, c) = (9, 37);
+    let (xv, wv, bv) = (
+        values(r * c, 1, -2.0, 2.0),
+        values(r * c, 2, -1.0, 1.0),
+        values(c, 3, -0.5, 0.5),
+    );
+    let ins = || vec![arr(&[r, c], &xv), arr(&[r, c], &wv), arr(&[1, c], &bv)];
+    let seeds: Vec<Ndarray> = (0..2)
+        .map(|k| arr(&[r, c], &values(r * c, 20 + k, -1.0, 1.0)))
+        .collect();
+    let f = |[x, w, b]: [Tensor; 3]| ((x * w + b).relu() - x * 0.25).sigmoid();
+    let mut reference = jit_compile(Jit::new("interp").unwrap(), f);
+    let want: Vec<Vec<Ndarray>> = seeds
+        .iter()
+        .map(|s| {
+            reference
+                .call_with_grad(ins(), std::slice::from_ref(s))
+                .unwrap()
+                .1
+        })
+        .collect();
+    let sig: Vec<_> = ins()
+        .iter()
+        .map(|a| (a.shape().to_vec(), a.dtype()))
+        .collect();
+    for config in configs() {
+        if config.device().is_none() {
+            continue;
+        }
+        let mut jf = jit_compile(
+            Jit::with_factory(config.label, Box::new(config.factory())),
+            f,
+        );
+        let e = jf.executable(&sig).unwrap();
+        assert_eq!(e.plan.steps.len(), 1, "{}", config.label);
+        assert_eq!(
+            e.written_in_full[..3],
+            [true, true, false],
+            "{}",
+            config.label
+        );
+        let mut b = e.bind(ins()).unwrap();
+        for k in [0, 1, 0] {
+            e.forward(&b).unwrap();
+            e.backward(&mut b, std::slice::from_ref(&seeds[k]))
+                .unwrap_or_else(|err| panic!("{}: {err}", config.label));
+            for (i, w) in want[k].iter().enumerate() {
+                close(
+                    &e.grad(&mut b, i).unwrap().to_f64_vec(),
+                    &w.to_f64_vec(),
+                    1e-4,
+                    &format!("{}: seed {k}, d input {i}", config.label),
+                );
+            }
+        }
+        e.release(b);
+    }
+}
