@@ -20,6 +20,7 @@
 //! checks are cheap (a static length) and removed when the index is provably in range.
 
 use crate::facts::collect;
+use crate::marks::ValueMarks;
 use crate::outline::{discard, outline};
 use crate::partition::partition;
 use crate::patterns::{patterns, target, type_converter};
@@ -102,15 +103,16 @@ impl Pass for ConvertQdToLowered {
         // only, never fields. The module's table is built now, before any kernel changes.
         let mut symbols = SymbolTableCollection::new();
         symbols.table(ctx, module);
+        let mut marks = ValueMarks::default();
         // Kernels that might fail are lowered first, on copies; the others only once none
         // failed, in place, so that a failure leaves every kernel as it was.
         let (safe, unsure): (Vec<OpId>, Vec<OpId>) = kernels
             .iter()
-            .partition(|&&k| lowering_cannot_fail_in(ctx, &mut symbols, k));
+            .partition(|&&k| lowering_cannot_fail_in(ctx, &mut symbols, &mut marks, k));
         let mut lowered = Vec::new();
         let mut failed = false;
         for &k in &unsure {
-            match lower_kernel_in(ctx, &mut symbols, k, self.options) {
+            match lower_kernel_in(ctx, &mut symbols, &mut marks, k, self.options) {
                 Ok(l) => lowered.push((k, l)),
                 Err(d) => {
                     // The driver has emitted its own errors; others are emitted here.
@@ -128,7 +130,7 @@ impl Pass for ConvertQdToLowered {
             return Err(PassFailure);
         }
         for &k in &safe {
-            match lower_in_place(ctx, &mut symbols, k, self.options) {
+            match lower_in_place(ctx, &mut symbols, &mut marks, k, self.options) {
                 Ok(l) => lowered.push((k, l)),
                 Err(d) => {
                     // The precheck is wrong: the kernel is partly converted. Said as an
@@ -176,13 +178,22 @@ pub fn lower_kernel(
     kernel: OpId,
     options: LoweringOptions,
 ) -> Result<OpId, Diagnostic> {
-    lower_kernel_in(ctx, &mut SymbolTableCollection::new(), kernel, options)
+    let mut symbols = SymbolTableCollection::new();
+    lower_kernel_in(
+        ctx,
+        &mut symbols,
+        &mut ValueMarks::default(),
+        kernel,
+        options,
+    )
 }
 
-/// As [`lower_kernel`], resolving fields through the pass's `symbols`.
+/// As [`lower_kernel`], resolving fields through the pass's `symbols` (with its scratch
+/// `marks`).
 fn lower_kernel_in(
     ctx: &mut Context,
     symbols: &mut SymbolTableCollection,
+    marks: &mut ValueMarks,
     kernel: OpId,
     options: LoweringOptions,
 ) -> Result<OpId, Diagnostic> {
@@ -190,7 +201,7 @@ fn lower_kernel_in(
     let clone = ctx.clone_op(kernel, &mut map);
     // The clone sits where the kernel does, so that its symbol uses resolve.
     ctx.insert_op_before(kernel, clone);
-    let r = lower_in_place(ctx, symbols, clone, options);
+    let r = lower_in_place(ctx, symbols, marks, clone, options);
     ctx.erase_op(clone);
     r
 }
@@ -201,6 +212,7 @@ fn lower_kernel_in(
 fn lower_in_place(
     ctx: &mut Context,
     symbols: &mut SymbolTableCollection,
+    marks: &mut ValueMarks,
     kernel: OpId,
     options: LoweringOptions,
 ) -> Result<OpId, Diagnostic> {
@@ -229,7 +241,7 @@ fn lower_in_place(
             stacks.insert(top, ids);
         }
     }
-    let lk = outline(ctx, symbols, kernel, &plan, &stacks)?;
+    let lk = outline(ctx, symbols, marks, kernel, &plan, &stacks)?;
     ctx.insert_op_before(kernel, lk);
     facts.outlined_into(ctx, lk);
     let converted = apply_full_conversion(

@@ -7,6 +7,7 @@
 //! - `jumps`: where break and continue sit; `structurize`: their removal (qd to qd);
 //! - `precheck`: which kernels cannot fail to lower, so are lowered in place (no copy);
 //! - `partition`: which top-level code becomes which task, which values cross tasks;
+//! - `marks`: the values found defined inside a loop or task being walked, one bit each;
 //! - `remat`: values recomputed in each task instead of passed, integer constants;
 //! - `outline`: the lowered kernel and its tasks, the qd code moved into them;
 //! - `spill`: values passed between tasks through temporaries slots;
@@ -16,6 +17,7 @@
 pub mod convert_qd_to_lowered;
 mod facts;
 mod jumps;
+mod marks;
 mod op_table;
 mod outline;
 mod partition;

@@ -3,6 +3,12 @@
 //! indices span little more than their count: the table is then a vector over that span, which
 //! the conversion reads in about the order it was filled (pre-order), instead of a hash map whose
 //! every lookup in a million-op kernel is a cache miss. Spread-out kernels get a hash map.
+//!
+//! The span's slots only point into a vector of the values, in insertion order, and are
+//! allocated zeroed (0: no value): the allocator hands out fresh pages of a big zeroed block
+//! without writing them, so a table of a few entries over a million-op span (the field
+//! accesses of a long chain) touches only the pages its entries fall in, where one written
+//! from end to end took a page fault per 4 KiB of it.
 
 use qd_ir::fast_hash::FastMap;
 use qd_ir::OpId;
@@ -14,10 +20,12 @@ const SLACK: usize = 1024;
 
 #[derive(Clone, Debug)]
 pub struct OpTable<T> {
-    /// Ops of index `lo..hi` are in `slots`, at `index - lo`; any other op in `others`.
+    /// Ops of index `lo..hi` have a slot, at `index - lo`: 1 + the position of their value in
+    /// `values`, or 0. Any other op is in `others`.
     lo: usize,
     hi: usize,
-    slots: Vec<Option<T>>,
+    slots: Vec<u32>,
+    values: Vec<T>,
     others: FastMap<OpId, T>,
 }
 
@@ -27,6 +35,7 @@ impl<T> Default for OpTable<T> {
             lo: 0,
             hi: 0,
             slots: Vec::new(),
+            values: Vec::new(),
             others: FastMap::default(),
         }
     }
@@ -56,26 +65,29 @@ impl<T: Copy> OpTable<T> {
 
     /// Records `v` for `op`, replacing an earlier value.
     pub fn insert(&mut self, op: OpId, v: T) {
-        match self.slot(op) {
-            Some(i) => {
-                if i >= self.slots.len() {
-                    // The whole span at once (pages are only touched as slots are written),
-                    // rather than copied at each doubling.
-                    self.slots
-                        .reserve_exact(self.hi - self.lo - self.slots.len());
-                    self.slots.resize(i + 1, None);
-                }
-                self.slots[i] = Some(v);
+        let Some(i) = self.slot(op) else {
+            self.others.insert(op, v);
+            return;
+        };
+        if self.slots.is_empty() {
+            // The whole span at once, zeroed by the allocator (see the module doc).
+            self.slots = vec![0; self.hi - self.lo];
+        }
+        match self.slots[i] {
+            0 => {
+                self.values.push(v);
+                self.slots[i] = u32::try_from(self.values.len()).expect("op table overflow");
             }
-            None => {
-                self.others.insert(op, v);
-            }
+            at => self.values[at as usize - 1] = v,
         }
     }
 
     pub fn get(&self, op: OpId) -> Option<T> {
         match self.slot(op) {
-            Some(i) => self.slots.get(i).copied().flatten(),
+            Some(i) => match self.slots.get(i).copied().unwrap_or(0) {
+                0 => None,
+                at => Some(self.values[at as usize - 1]),
+            },
             None => self.others.get(&op).copied(),
         }
     }

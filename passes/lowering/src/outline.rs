@@ -14,6 +14,7 @@
 //!
 //! New ops carry the location of the qd op they stand for (the loop, the spilled op, the use).
 
+use crate::marks::ValueMarks;
 use crate::partition::{Bound, Plan, Segment};
 use crate::spill;
 use crate::structurize::delinearize;
@@ -33,10 +34,12 @@ use qd_lowered::{
 type R<T> = Result<T, Diagnostic>;
 
 /// Builds the lowered kernel of qd kernel `kernel` (detached), moving its code into tasks.
-/// `stacks`: the adstack ids each top-level op allocates (for the tasks' `adstacks`).
+/// `stacks`: the adstack ids each top-level op allocates (for the tasks' `adstacks`); `marks`:
+/// the pass's scratch set of values.
 pub fn outline(
     ctx: &mut Context,
     symbols: &mut SymbolTableCollection,
+    marks: &mut ValueMarks,
     kernel: OpId,
     plan: &Plan,
     stacks: &FastMap<OpId, Vec<u32>>,
@@ -82,7 +85,7 @@ pub fn outline(
             }
         }
         for task in tasks {
-            isolate(ctx, task, kblock, plan)?;
+            isolate(ctx, marks, task, kblock, plan)?;
         }
         Ok(())
     })();
@@ -261,10 +264,7 @@ fn outline_range(
         s.body(ctx)
     };
     if let Some(body) = body {
-        for o in ctx.block_op_vec(body) {
-            ctx.detach_op(o);
-            ctx.append_op(tb, o);
-        }
+        ctx.splice_block_ops(body, tb);
     }
     ctx.erase_op(op);
     Ok(())
@@ -294,7 +294,13 @@ impl Prologue {
 }
 
 /// Makes every value a task uses from outside it available in its prologue.
-fn isolate(ctx: &mut Context, task: OpId, kblock: BlockId, plan: &Plan) -> R<()> {
+fn isolate(
+    ctx: &mut Context,
+    marks: &mut ValueMarks,
+    task: OpId,
+    kblock: BlockId,
+    plan: &Plan,
+) -> R<()> {
     let Some(tb) = TaskOp(task).body_block(ctx) else {
         return Ok(());
     };
@@ -303,19 +309,25 @@ fn isolate(ctx: &mut Context, task: OpId, kblock: BlockId, plan: &Plan) -> R<()>
         end: None,
         map: IRMapping::new(),
     };
+    // The values of the ops walked so far: in pre-order a value is defined before its uses, so
+    // most operands are found here (`defined_in` decides the others).
+    marks.clear();
     for op in ctx.walk_pre_order(task) {
         if op == task {
             continue;
         }
-        for (i, v) in ctx.operand_vec(op).into_iter().enumerate() {
-            if defined_in(ctx, v, task, tb) {
+        for i in 0..ctx.num_operands(op) {
+            let v = ctx.operand(op, i);
+            if marks.contains(v) || defined_in(ctx, v, task, tb) {
                 continue;
             }
             if let Some(x) = available(ctx, &mut pro, v, kblock, plan, op)? {
                 ctx.set_operand(op, i, x);
             }
         }
+        marks.mark_defined_by(ctx, op);
     }
+    marks.clear();
     Ok(())
 }
 

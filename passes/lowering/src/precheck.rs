@@ -27,6 +27,7 @@
 //!
 //! Anything else is lowered on a copy, as before.
 
+use crate::marks::ValueMarks;
 use qd_ad::{
     FieldAdjointWriteOp, LoadFieldAdjointOp, ACC_FIELD_ADJOINT_OP, LOAD_FIELD_ADJOINT_OP,
     STORE_FIELD_ADJOINT_OP,
@@ -41,13 +42,16 @@ use std::collections::HashSet;
 /// Whether lowering `kernel` cannot fail (see the module doc); false when unsure.
 #[cfg(test)]
 pub fn lowering_cannot_fail(ctx: &Context, kernel: OpId) -> bool {
-    lowering_cannot_fail_in(ctx, &mut SymbolTableCollection::new(), kernel)
+    let mut symbols = SymbolTableCollection::new();
+    lowering_cannot_fail_in(ctx, &mut symbols, &mut ValueMarks::default(), kernel)
 }
 
-/// As [`lowering_cannot_fail`], resolving fields through the pass's `symbols`.
+/// As [`lowering_cannot_fail`], resolving fields through the pass's `symbols` (with its scratch
+/// `marks`).
 pub fn lowering_cannot_fail_in(
     ctx: &Context,
     symbols: &mut SymbolTableCollection,
+    marks: &mut ValueMarks,
     kernel: OpId,
 ) -> bool {
     let Some(body) = KernelOp(kernel).body(ctx) else {
@@ -63,12 +67,17 @@ pub fn lowering_cannot_fail_in(
         kbody: body,
         inside: HashSet::new(),
         stack_ids: HashSet::new(),
+        marks,
+        classes: Vec::new(),
+        converted: Vec::new(),
     };
-    args_ok
+    let ok = args_ok
         && ctx
             .block_op_vec(body)
             .into_iter()
-            .all(|op| check.parallel_loop(op))
+            .all(|op| check.parallel_loop(op));
+    check.marks.clear();
+    ok
 }
 
 /// An integer, index or float value (a scalar kernel argument becomes `lowered.arg`).
@@ -82,6 +91,25 @@ fn converted(ctx: &Context, ty: Type) -> bool {
     PtrType::from_type(ctx, ty).is_some() || StackType::from_type(ctx, ty).is_some()
 }
 
+/// What the check does with an op, by its name (decided once per name).
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Class {
+    /// `arith` and `math`: legal as they are.
+    Legal,
+    Adstack,
+    RangeFor,
+    Other,
+}
+
+fn class_of(name: &str) -> Class {
+    match name.split_once('.').map_or("", |(d, _)| d) {
+        "arith" | "math" => Class::Legal,
+        "adstack" => Class::Adstack,
+        _ if name == qd::RANGE_FOR_OP => Class::RangeFor,
+        _ => Class::Other,
+    }
+}
+
 /// The state of the check of one kernel.
 struct Check<'c, 's> {
     ctx: &'c Context,
@@ -91,9 +119,53 @@ struct Check<'c, 's> {
     inside: HashSet<BlockId>,
     /// The ids of the stacks allocated so far in the kernel.
     stack_ids: HashSet<u32>,
+    /// The values of the loop being checked seen so far (results of its ops, arguments of its
+    /// blocks) whose type the conversion keeps: an operand found here is defined in the loop
+    /// and of a kept type, known without reading its definition.
+    marks: &'s mut ValueMarks,
+    /// By op name index: its class, once asked.
+    classes: Vec<Option<Class>>,
+    /// By type index: 0 not asked yet, 1 kept, 2 converted (see [`converted`]).
+    converted: Vec<u8>,
 }
 
 impl Check<'_, '_> {
+    fn class(&mut self, op: OpId) -> Class {
+        let name = self.ctx.op_name_of(op);
+        let i = name.index();
+        if i >= self.classes.len() {
+            self.classes.resize(i + 1, None);
+        }
+        *self.classes[i].get_or_insert_with(|| class_of(self.ctx.op_name_str(name)))
+    }
+
+    /// [`converted`], once per type.
+    fn converted(&mut self, ty: Type) -> bool {
+        let i = ty.index();
+        if i >= self.converted.len() {
+            self.converted.resize(i + 1, 0);
+        }
+        if self.converted[i] == 0 {
+            self.converted[i] = 1 + u8::from(converted(self.ctx, ty));
+        }
+        self.converted[i] == 2
+    }
+
+    /// Marks `v` (defined in the loop) when its type is kept.
+    fn mark(&mut self, v: Value) {
+        if !self.converted(self.ctx.value_type(v)) {
+            self.marks.mark(v);
+        }
+    }
+
+    /// Marks the arguments of `block`, just entered.
+    fn enter(&mut self, block: BlockId) {
+        self.inside.insert(block);
+        for &a in self.ctx.block_args(block) {
+            self.mark(a);
+        }
+    }
+
     fn parallel_loop(&mut self, op: OpId) -> bool {
         let ctx = self.ctx;
         let Some(s) = StructForOp::from_op(ctx, op) else {
@@ -109,22 +181,28 @@ impl Check<'_, '_> {
             return false;
         };
         self.inside.clear();
-        self.inside.insert(lb);
+        self.marks.clear();
+        self.enter(lb);
         // Blocks are checked from a worklist (nests may be deep); a nested block is entered
         // before it is checked, so that the values of the blocks around it are known inside.
         let mut work = vec![lb];
         while let Some(b) = work.pop() {
             for o in ctx.block_ops(b) {
-                if !ctx.operands(o).all(|v| self.operand_ok(b, v)) || !self.op_cannot_fail(o) {
+                let class = self.class(o);
+                if !ctx.operands(o).all(|v| self.operand_ok(b, v)) || !self.op_cannot_fail(o, class)
+                {
                     return false;
                 }
-                if ctx.name(o) == qd::RANGE_FOR_OP {
+                for &r in ctx.results(o) {
+                    self.mark(r);
+                }
+                if class == Class::RangeFor {
                     let Some(nb) = single_block(ctx, o).filter(|_| ctx.num_results(o) == 0) else {
                         return false;
                     };
-                    self.inside.insert(nb);
+                    self.enter(nb);
                     work.push(nb);
-                } else if !ctx.regions(o).is_empty() {
+                } else if ctx.has_regions(o) {
                     return false;
                 }
             }
@@ -136,6 +214,9 @@ impl Check<'_, '_> {
     /// of a block in it) or a scalar kernel argument. Most are defined in `at` itself: that is
     /// asked first, without a lookup.
     fn operand_ok(&self, at: BlockId, v: Value) -> bool {
+        if self.marks.contains(v) {
+            return true;
+        }
         let ctx = self.ctx;
         let inside = |b: BlockId| b == at || self.inside.contains(&b);
         match ctx.value_def(v) {
@@ -146,20 +227,23 @@ impl Check<'_, '_> {
         }
     }
 
-    fn op_cannot_fail(&mut self, op: OpId) -> bool {
+    fn op_cannot_fail(&mut self, op: OpId, class: Class) -> bool {
         let ctx = self.ctx;
-        let name = ctx.name(op);
-        match ctx.dialect_of(op) {
-            "arith" | "math" => {
-                return !ctx.operands(op).any(|v| converted(ctx, ctx.value_type(v)))
+        match class {
+            Class::Legal => {
+                // A marked operand is of a kept type.
+                return !ctx
+                    .operands(op)
+                    .any(|v| !self.marks.contains(v) && self.converted(ctx.value_type(v)))
                     && !ctx
                         .results(op)
                         .iter()
-                        .any(|&r| converted(ctx, ctx.value_type(r)));
+                        .any(|&r| self.converted(ctx.value_type(r)));
             }
-            "adstack" => return self.stack_op_cannot_fail(op),
-            _ => {}
+            Class::Adstack => return self.stack_op_cannot_fail(op),
+            Class::RangeFor | Class::Other => {}
         }
+        let name = ctx.name(op);
         // (field name, index operands from, atomic)
         let (field, first, atomic) = match name {
             qd::RANGE_FOR_OP | qd::ALLOCA_OP | qd::LOCAL_LOAD_OP | qd::LOCAL_STORE_OP => {

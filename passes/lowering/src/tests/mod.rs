@@ -1,10 +1,12 @@
 //! Unit tests of the conversion's helpers on parsed IR: where jumps sit (`jumps`), how a kernel
 //! splits into tasks and which values cross them (`partition`), the removal of jumps checked on
 //! the interpreter (`structurize`), the lowering of a whole module (`convert`), and which kernels
-//! are lowered in place (`precheck`), and the per-op tables of the facts (`op_table`).
+//! are lowered in place (`precheck`), the per-op tables of the facts (`op_table`), and the
+//! scratch set of values defined in a loop or task (`marks`).
 
 mod convert;
 mod jumps;
+mod marks;
 mod op_table;
 mod partition;
 mod precheck;
