@@ -22,10 +22,56 @@ pub fn op_constant_value(ctx: &Context, op: OpId) -> Option<Attribute> {
 /// Calls `op`'s folder with the constant value of each operand. None when the op has no folder,
 /// does not fold, or returns a wrong number of results. The IR is not changed.
 pub fn fold_op(ctx: &mut Context, op: OpId) -> Option<Vec<FoldResult>> {
+    fold_op_with(ctx, op, &mut ValueKey::default(), &mut Vec::new())
+}
+
+/// [`fold_op`] with the `value` name looked up once per run and the operands' constants listed
+/// in a buffer kept between calls (the driver folds every op of a million-op kernel).
+pub(super) fn fold_op_with(
+    ctx: &mut Context,
+    op: OpId,
+    key: &mut ValueKey,
+    consts: &mut Vec<Option<Attribute>>,
+) -> Option<Vec<FoldResult>> {
     let fold = ctx.info(op)?.fold?;
-    let consts: Vec<Option<Attribute>> = ctx.operands(op).map(|v| constant_value(ctx, v)).collect();
-    let results = fold(ctx, op, &consts)?;
+    consts.clear();
+    for v in ctx.operands(op) {
+        let c = ctx
+            .defining_op(v)
+            .and_then(|d| op_constant_value_with(ctx, d, key));
+        consts.push(c);
+    }
+    let results = fold(ctx, op, consts)?;
     (results.len() == ctx.num_results(op)).then_some(results)
+}
+
+/// The interned name `value`, looked up once it exists: [`Context::prop`] looks the name up by
+/// its string at every call, which the driver would do for every constant it meets.
+#[derive(Default)]
+pub(super) struct ValueKey(Option<Ident>);
+
+impl ValueKey {
+    fn get(&mut self, ctx: &Context) -> Option<Ident> {
+        if self.0.is_none() {
+            // Not interned yet: no op has it (yet: a materialized constant may add it).
+            self.0 = ctx.lookup_ident("value");
+        }
+        self.0
+    }
+}
+
+/// [`op_constant_value`] through a [`ValueKey`]: the same answer.
+pub(super) fn op_constant_value_with(
+    ctx: &Context,
+    op: OpId,
+    key: &mut ValueKey,
+) -> Option<Attribute> {
+    if !ctx.has_trait(op, OpTraits::CONSTANT_LIKE) {
+        return None;
+    }
+    let name = key.get(ctx)?;
+    let find = |list: &[(Ident, Attribute)]| list.iter().find(|(k, _)| *k == name).map(|e| e.1);
+    find(ctx.properties(op)).or_else(|| find(ctx.attrs(op)))
 }
 
 /// Builds, detached, the op through which `dialect` materializes constant `value` of type `ty`.
@@ -50,8 +96,8 @@ pub fn materialize_constant(
 
 /// Whether `op` is a constant the driver may merge and move: CONSTANT_LIKE with a value, one
 /// result, no operands and no regions.
-pub(super) fn is_movable_constant(ctx: &Context, op: OpId) -> bool {
-    op_constant_value(ctx, op).is_some()
+pub(super) fn is_movable_constant(ctx: &Context, op: OpId, key: &mut ValueKey) -> bool {
+    op_constant_value_with(ctx, op, key).is_some()
         && ctx.num_results(op) == 1
         && ctx.num_operands(op) == 0
         && ctx.regions(op).is_empty()
@@ -73,48 +119,59 @@ pub(super) enum Seeded {
 
 /// The constants of one sweep, one per key (MLIR's `OperationFolder`, which the driver makes anew
 /// for each iteration).
+///
+/// Only the constants of the insertion regions around the op being seeded can be met again, so
+/// the driver forgets those of an isolated op's regions once it has seeded them (see
+/// [`Constants::mark`]): the tables stay as small as one kernel's constants instead of growing
+/// with the module, where each probe would miss the cache.
 #[derive(Default)]
 pub(super) struct Constants {
     map: FastMap<ConstKey, OpId>,
     /// The constants registered this sweep (MLIR's "folder-owned" constants).
     owned: FastSet<OpId>,
+    /// Registered constants and their keys, in order, for [`Constants::forget_since`].
+    log: Vec<(ConstKey, OpId)>,
+    /// The interned dialect name of each op name (by index) met as a constant.
+    dialects: Vec<Option<Ident>>,
 }
 
 impl Constants {
     pub(super) fn clear(&mut self) {
         self.map.clear();
         self.owned.clear();
+        self.log.clear();
     }
 
-    /// Where constants used by `op` live: its region, or the enclosing one up to the nearest
-    /// ISOLATED_FROM_ABOVE op (as MLIR). Regions of `root` and of unregistered ops (which may be
-    /// isolated) stop the climb.
-    pub(super) fn insertion_region(ctx: &Context, op: OpId, root: OpId) -> Option<RegionId> {
-        let mut region = ctx.parent_region(op)?;
-        loop {
-            let Some(p) = ctx.region_parent_op(region) else {
-                return Some(region);
-            };
-            if p == root || !ctx.is_registered(p) || ctx.has_trait(p, OpTraits::ISOLATED_FROM_ABOVE)
-            {
-                return Some(region);
-            }
-            match ctx.parent_region(p) {
-                Some(r) => region = r,
-                None => return Some(region),
-            }
+    /// Where the constants registered from now on start, for [`Constants::forget_since`].
+    pub(super) fn mark(&self) -> usize {
+        self.log.len()
+    }
+
+    /// Forgets the constants registered since `mark`: their insertion regions will not be seeded
+    /// again this sweep.
+    pub(super) fn forget_since(&mut self, mark: usize) {
+        for (key, op) in self.log.drain(mark..) {
+            self.map.remove(&key);
+            self.owned.remove(&op);
         }
     }
 
-    pub(super) fn key(
-        ctx: &mut Context,
-        region: RegionId,
-        dialect_of: OpId,
-        value: Attribute,
-    ) -> ConstKey {
-        let dialect = ctx.dialect_of(dialect_of).to_string();
-        let ty = ctx.value_type(ctx.result(dialect_of, 0));
-        (region, ctx.ident(&dialect), value, ty)
+    fn key(&mut self, ctx: &mut Context, region: RegionId, op: OpId, value: Attribute) -> ConstKey {
+        let name = ctx.op_name_of(op).index();
+        if self.dialects.len() <= name {
+            self.dialects.resize(name + 1, None);
+        }
+        let dialect = match self.dialects[name] {
+            Some(d) => d,
+            None => {
+                let d = ctx.dialect_of(op).to_string();
+                let d = ctx.ident(&d);
+                self.dialects[name] = Some(d);
+                d
+            }
+        };
+        let ty = ctx.value_type(ctx.result(op, 0));
+        (region, dialect, value, ty)
     }
 
     /// Registers an existing movable constant while seeding a sweep, as MLIR's
@@ -125,17 +182,23 @@ impl Constants {
     /// block). So constants made by folding, which the driver leaves where the folded op was,
     /// end up at the top in reverse order of their position, above the older ones: the order
     /// mlir-opt prints.
-    pub(super) fn seed(&mut self, ctx: &mut Context, op: OpId, root: OpId) -> Seeded {
-        let Some(region) = Self::insertion_region(ctx, op, root) else {
-            return Seeded::Kept;
-        };
-        let Some(value) = op_constant_value(ctx, op) else {
+    ///
+    /// `region` is `op`'s insertion region: where constants used by `op` live, its region or
+    /// the enclosing one up to the nearest ISOLATED_FROM_ABOVE op, as MLIR (see [`stops_climb`]).
+    pub(super) fn seed(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        region: RegionId,
+        key: &mut ValueKey,
+    ) -> Seeded {
+        let Some(value) = op_constant_value_with(ctx, op, key) else {
             return Seeded::Kept;
         };
         let Some(entry) = ctx.entry_block(region) else {
             return Seeded::Kept;
         };
-        let key = Self::key(ctx, region, op, value);
+        let key = self.key(ctx, region, op, value);
         if let Some(&existing) = self.map.get(&key) {
             if existing != op && ctx.is_alive(existing) {
                 let (from, to) = (ctx.result(op, 0), ctx.result(existing, 0));
@@ -148,6 +211,7 @@ impl Constants {
         }
         self.map.insert(key, op);
         self.owned.insert(op);
+        self.log.push((key, op));
         if ctx.parent_block(op) != Some(entry) {
             ctx.detach_op(op);
             ctx.prepend_op(entry, op);
@@ -164,4 +228,10 @@ impl Constants {
             _ => Seeded::Kept,
         }
     }
+}
+
+/// Whether the insertion region of the ops in `p`'s regions is that region itself: `p` is the
+/// root, unregistered (it may be isolated) or ISOLATED_FROM_ABOVE.
+pub(super) fn stops_climb(ctx: &Context, p: OpId, root: OpId) -> bool {
+    p == root || !ctx.is_registered(p) || ctx.has_trait(p, OpTraits::ISOLATED_FROM_ABOVE)
 }

@@ -23,10 +23,10 @@ pub use effects::{is_memory_effect_free, is_trivially_dead, would_op_be_triviall
 pub use fold::{constant_value, fold_op, materialize_constant, op_constant_value};
 
 use crate::context::Context;
-use crate::entity::OpId;
+use crate::entity::{Attribute, OpId, RegionId};
 use crate::registry::{FoldResult, OpTraits};
 use crate::rewrite::{RewritePattern, Rewriter};
-use fold::{is_movable_constant, Constants, Seeded};
+use fold::{fold_op_with, is_movable_constant, stops_climb, Constants, Seeded, ValueKey};
 use listener::Changes;
 
 /// Limits and switches of [`apply_patterns_greedily`].
@@ -87,6 +87,8 @@ pub fn apply_patterns_greedily(
         worklist: Vec::new(),
         in_list: Vec::new(),
         constants: Constants::default(),
+        value_key: ValueKey::default(),
+        consts: Vec::new(),
         result: GreedyResult::default(),
         out_of_budget: false,
     };
@@ -116,6 +118,9 @@ struct Driver<'p> {
     worklist: Vec<OpId>,
     in_list: Vec<bool>,
     constants: Constants,
+    value_key: ValueKey,
+    /// Scratch: the constant operands of the op being folded.
+    consts: Vec<Option<Attribute>>,
     result: GreedyResult,
     out_of_budget: bool,
 }
@@ -127,15 +132,33 @@ impl Driver<'_> {
     /// merged constant is erased and a hoisted one goes to the top of an enclosing entry block,
     /// both after its successor is taken; such constants have no regions, and the front of an
     /// enclosing entry block comes before them in pre-order, so they are not visited twice.
-    fn seed_nested(&mut self, ctx: &mut Context, op: OpId, changed: &mut bool) {
+    ///
+    /// `insertion` is the insertion region of `op`'s own ops (None for the root): the region a
+    /// constant of `op`'s regions goes to is that one, or the region itself where `op` stops the
+    /// climb ([`stops_climb`]), found on the way down instead of climbing from each constant.
+    /// The constants of an op that stops the climb are forgotten once its nest is seeded.
+    fn seed_nested(
+        &mut self,
+        ctx: &mut Context,
+        op: OpId,
+        insertion: Option<RegionId>,
+        changed: &mut bool,
+    ) {
+        let stops = insertion.is_none() || stops_climb(ctx, op, self.root);
+        let mark = self.constants.mark();
         for ri in 0..ctx.regions(op).len() {
             let region = ctx.region(op, ri);
+            let ins = match insertion {
+                Some(r) if !stops => r,
+                _ => region,
+            };
             for bi in 0..ctx.region_blocks(region).len() {
                 let mut cur = ctx.first_op(ctx.region_blocks(region)[bi]);
                 while let Some(o) = cur {
                     cur = ctx.next_op(o);
-                    if self.config.cse_constants && is_movable_constant(ctx, o) {
-                        match self.constants.seed(ctx, o, self.root) {
+                    if self.config.cse_constants && is_movable_constant(ctx, o, &mut self.value_key)
+                    {
+                        match self.constants.seed(ctx, o, ins, &mut self.value_key) {
                             Seeded::Merged => {
                                 self.result.erased += 1;
                                 *changed = true;
@@ -148,10 +171,13 @@ impl Driver<'_> {
                     self.worklist.push(o);
                     self.in_list[o.index()] = true;
                     if !ctx.regions(o).is_empty() {
-                        self.seed_nested(ctx, o, changed);
+                        self.seed_nested(ctx, o, Some(ins), changed);
                     }
                 }
             }
+        }
+        if stops {
+            self.constants.forget_since(mark);
         }
     }
 
@@ -164,7 +190,7 @@ impl Driver<'_> {
         // As MLIR, merging and hoisting constants while seeding changes the IR but does not call
         // for another sweep: every op it affects is on this sweep's worklist.
         let mut seeded = false;
-        self.seed_nested(ctx, self.root, &mut seeded);
+        self.seed_nested(ctx, self.root, None, &mut seeded);
         self.result.changed |= seeded;
         let mut changed = false;
         // Pop in pre-order.
@@ -270,7 +296,7 @@ impl Driver<'_> {
         if ctx.num_results(op) == 0 || ctx.has_trait(op, OpTraits::CONSTANT_LIKE) {
             return false;
         }
-        let Some(folded) = fold_op(ctx, op) else {
+        let Some(folded) = fold_op_with(ctx, op, &mut self.value_key, &mut self.consts) else {
             return false;
         };
         let results = ctx.results(op).to_vec();

@@ -465,6 +465,47 @@ fn constants_stay_in_their_isolated_region() {
     }
 }
 
+/// The constants of an isolated op nested in a function are forgotten once its nest is seeded,
+/// and only those: a later constant of the function still merges into the function's own (and
+/// those of the isolated ops stay theirs).
+#[test]
+fn constants_of_a_nested_isolated_op_are_forgotten_without_the_outer_ones() {
+    let mut ctx = td::ctx();
+    let (m, _, entry) = setup(&mut ctx);
+    let c7 = constant(&mut ctx, entry, 7, 3);
+    op(&mut ctx, entry, "test.effect", &[c7], 0, 4);
+    let mut inner = Vec::new();
+    for (name, line) in [("g", 5), ("h", 9)] {
+        let (_, e) = func(&mut ctx, entry, name, 0, line);
+        let c = constant(&mut ctx, e, 7, line + 1);
+        op(&mut ctx, e, "test.effect", &[c], 0, line + 2);
+        op(&mut ctx, e, "test.ret", &[], 0, line + 3);
+        inner.push(e);
+    }
+    let c7b = constant(&mut ctx, entry, 7, 13);
+    op(&mut ctx, entry, "test.effect", &[c7b], 0, 14);
+    op(&mut ctx, entry, "test.ret", &[], 0, 15);
+    let r = run(&mut ctx, m, &[]);
+    assert!(r.changed);
+    assert_eq!(
+        show(&ctx, entry),
+        [
+            "test.constant 7",
+            "test.effect(#0)",
+            "test.func",
+            "test.func",
+            "test.effect(#0)",
+            "test.ret"
+        ]
+    );
+    for e in inner {
+        assert_eq!(
+            show(&ctx, e),
+            ["test.constant 7", "test.effect(#0)", "test.ret"]
+        );
+    }
+}
+
 #[test]
 fn without_constant_cse_folds_in_place() {
     let mut ctx = td::ctx();
