@@ -131,15 +131,50 @@ fn has_work(ctx: &Context, op: OpId) -> bool {
 /// is not harmless is marked, upwards through RECURSIVE_EFFECTS ops (each op marked once, so
 /// linear in any nest); the few ops that might be dead or hold a CFG region are then kept only
 /// when inside `root` (their parent chain ends there).
+///
+/// A parent comes after its body in index order when the parser made it (an op is created once
+/// its regions are parsed), and its record lies a body away from the op that found it: reading
+/// it then would wait on memory for each block with a store. So a parent later in the order is
+/// only noted (PENDING) and marked when the pass reaches it, its record read in order; one
+/// already passed is marked at once, as the climb does. A block's ops after its first that is
+/// not harmless add nothing (their parent is the same), and are not climbed from.
 fn has_work_in_root(ctx: &Context, root: OpId) -> bool {
     let recursive = |o: OpId| ctx.has_trait(o, OpTraits::RECURSIVE_EFFECTS);
-    // Registered RECURSIVE_EFFECTS ops with a nested op that is not harmless.
-    let mut harmful_nest = vec![false; ctx.num_op_slots()];
+    // Per op: HARMFUL_NEST, a registered RECURSIVE_EFFECTS op with a nested op that is not
+    // harmless; PENDING, an op later in index order with a nested op that is not harmless or
+    // that has such a nest.
+    const HARMFUL_NEST: u8 = 1;
+    const PENDING: u8 = 2;
+    let mut marks = vec![0u8; ctx.num_op_slots()];
+    // Marks the ops above `o` (the op at `at` in index order, or one above it) whose nest is
+    // harmful, from `o`'s parent up.
+    let mark_above = |o: OpId, at: usize, marks: &mut Vec<u8>| {
+        let mut p = ctx.parent_op(o);
+        while let Some(q) = p.filter(|&q| marks[q.index()] & HARMFUL_NEST == 0) {
+            if q.index() > at {
+                marks[q.index()] |= PENDING;
+                return;
+            }
+            if !recursive(q) {
+                return;
+            }
+            marks[q.index()] |= HARMFUL_NEST;
+            p = ctx.parent_op(q);
+        }
+    };
     // Ops with unused results that are dead unless their nest says otherwise, and ops with a
     // region where blocks may be unreachable.
     let (mut dead, mut cfg) = (Vec::new(), Vec::new());
+    // The block of the last op that was not harmless: the ops above a second one in that block
+    // are marked already, or pending.
+    let mut marked_from = None;
     for o in ctx.live_ops() {
+        let at = o.index();
         let info = ctx.info(o);
+        if marks[at] == PENDING && info.is_some_and(|i| i.has_trait(OpTraits::RECURSIVE_EFFECTS)) {
+            marks[at] |= HARMFUL_NEST;
+            mark_above(o, at, &mut marks);
+        }
         if info.is_some()
             && ctx
                 .regions(o)
@@ -149,10 +184,10 @@ fn has_work_in_root(ctx: &Context, root: OpId) -> bool {
             cfg.push(o);
         }
         if !harmless_itself(info) {
-            let mut p = ctx.parent_op(o);
-            while let Some(q) = p.filter(|&q| recursive(q) && !harmful_nest[q.index()]) {
-                harmful_nest[q.index()] = true;
-                p = ctx.parent_op(q);
+            let block = ctx.parent_block(o);
+            if block.is_none() || block != marked_from {
+                marked_from = block;
+                mark_above(o, at, &mut marks);
             }
             continue;
         }
@@ -169,7 +204,7 @@ fn has_work_in_root(ctx: &Context, root: OpId) -> bool {
     cfg.iter().any(|&o| top(o) == root)
         || dead
             .iter()
-            .any(|&o| o != root && !harmful_nest[o.index()] && top(o) == root)
+            .any(|&o| o != root && marks[o.index()] & HARMFUL_NEST == 0 && top(o) == root)
 }
 
 /// A round of dce would erase something.

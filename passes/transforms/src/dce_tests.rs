@@ -172,6 +172,8 @@ fn has_work_agrees_with_is_trivially_dead_in_random_nests() {
         seed % n
     };
     let (mut with_work, mut without) = (0, 0);
+    // Reparsed nests without and with work.
+    let mut reparsed = [0; 2];
     for _ in 0..400 {
         let (mut ctx, m, body) = setup();
         ctx.allow_unregistered = true;
@@ -214,6 +216,20 @@ fn has_work_agrees_with_is_trivially_dead_in_random_nests() {
         assert!(ctx.parent_block(m).is_none());
         assert_eq!(has_work(&ctx, m), expected);
         assert_eq!(scan(&ctx, m).is_err(), expected);
+        // Parsed, each region op comes after its body in index order (built here, before it).
+        // Nests that use a value across an isolated op do not parse: those are skipped.
+        let text = qd_ir::text::print_op(&ctx, m, &qd_ir::text::PrintOptions::default());
+        let (mut parsed, _, _) = setup();
+        parsed.allow_unregistered = true;
+        if let Some(pm) = qd_ir::text::parse_source(&mut parsed, &text, "t.mlir") {
+            let parsed_expected = parsed
+                .walk_pre_order(pm)
+                .into_iter()
+                .any(|o| o != pm && is_trivially_dead(&parsed, o));
+            assert_eq!(has_work(&parsed, pm), parsed_expected, "{text}");
+            assert_eq!(scan(&parsed, pm).is_err(), parsed_expected);
+            reparsed[parsed_expected as usize] += 1;
+        }
         if expected {
             with_work += 1;
         } else {
@@ -221,4 +237,5 @@ fn has_work_agrees_with_is_trivially_dead_in_random_nests() {
         }
     }
     assert!(with_work > 20 && without > 20, "{with_work} / {without}");
+    assert!(reparsed[0] > 20 && reparsed[1] > 20, "{reparsed:?}");
 }
