@@ -8,7 +8,7 @@
 //! ops that are isolated from above (or unregistered, which might be) start empty. Unreachable
 //! blocks are left alone. As MLIR's CSE, ops found trivially dead on the way are erased too.
 
-use crate::cse_table::{self, KnownOps};
+use crate::cse_table::{self, KnownOps, Spare};
 use qd_ir::dominance::{is_graph_region, DominanceInfo};
 use qd_ir::fast_hash::{FastBuild, FastSet};
 use qd_ir::greedy::{is_memory_effect_free, is_trivially_dead};
@@ -46,6 +46,8 @@ impl Pass for CsePass {
             scopes: Vec::new(),
             hot: FastSet::default(),
             bufs: (Vec::new(), Vec::new()),
+            spare: Vec::new(),
+            order: Vec::new(),
             num_cse: 0,
             num_dce: 0,
         };
@@ -114,14 +116,14 @@ struct Scope {
     graph: bool,
 }
 
-/// Where an op's key is looked up and inserted in [`KnownOps`]: a window. An op with operands
-/// is placed by its newest operand (its anchor; equal keys have equal operands, so the same
-/// anchor) with the other ops placed by nearby anchors, which in a block are ops near it: the
-/// table is then read almost in order. An anchor with more than [`CROWDED`] users is *hot* from
-/// then on for the run: ops placed by it go to a window by hash, so that one anchor's users do
-/// not pile up in one window (a window takes any number, but then as a hash map: no better than
-/// a hashed window). An op with a hot anchor is looked up in both windows, as an equal op may
-/// have been placed by the anchor before it became hot.
+/// Where an op's key is looked up and inserted in [`KnownOps`]: a home bucket. An op with
+/// operands is placed by its newest operand (its anchor; equal keys have equal operands, so the
+/// same anchor) with the other ops placed by nearby anchors, which in a block are ops near it:
+/// the table is then read almost in order. An anchor with more than [`CROWDED`] users is *hot*
+/// from then on for the run: ops placed by it go to a home by hash, so that one anchor's users
+/// do not pile up at one home (past its buckets they would go to the table's hash map). An op
+/// with a hot anchor is looked up at both homes, as an equal op may have been placed by the
+/// anchor before it became hot.
 struct Probe {
     hash: u64,
     local: Option<usize>,
@@ -130,6 +132,13 @@ struct Probe {
 
 /// The users an anchor may have while ops are placed by it.
 const CROWDED: usize = 8;
+
+/// Ops of a block taken at a time (see [`Driver::simplify_block`]).
+const CHUNK: usize = 64;
+
+/// The largest table memory kept for reuse (entries: a block of about 2k ops), and how many.
+const SPARE_ENTRIES: usize = 1 << 12;
+const SPARE_TABLES: usize = 16;
 
 /// `op`'s operands into `buf`, sorted for a commutative op (as in [`OpKey`]).
 fn key_operands(ctx: &Context, op: OpId, buf: &mut Vec<Value>) {
@@ -166,6 +175,10 @@ struct Driver {
     hot: FastSet<Value>,
     /// Scratch operand lists.
     bufs: (Vec<Value>, Vec<Value>),
+    /// Memory of the tables of scopes that ended, cleared, for the next blocks' tables.
+    spare: Vec<Spare>,
+    /// The ops of the blocks being simplified, a chunk per block, innermost last.
+    order: Vec<OpId>,
     num_cse: u64,
     num_dce: u64,
 }
@@ -193,22 +206,21 @@ impl Driver {
             return Probe {
                 hash,
                 local: None,
-                hashed: Some(cse_table::hashed_window(hash)),
+                hashed: Some(cse_table::hashed_home(hash)),
             };
         };
         let hot = self.hot.contains(&anchor)
             || (ctx.uses(anchor).len() > CROWDED && self.hot.insert(anchor));
         Probe {
             hash,
-            local: Some(cse_table::local_window(anchor.index())),
-            hashed: hot.then(|| cse_table::hashed_window(hash)),
+            local: Some(cse_table::local_home(anchor.index())),
+            hashed: hot.then(|| cse_table::hashed_home(hash)),
         }
     }
 
     /// The known op interchangeable with `op` (whose key goes to `probe`), innermost first.
     fn lookup(&mut self, ctx: &Context, op: OpId, probe: &Probe) -> Option<OpId> {
         let mut key: Option<OpKey> = None;
-        let tag = cse_table::tag(probe.hash);
         for i in (0..self.scopes.len()).rev() {
             let s = &self.scopes[i];
             let found = if s.graph {
@@ -216,11 +228,11 @@ impl Driver {
                 s.snapshots.get(k).copied()
             } else if let Some(known) = &s.known {
                 let bufs = &mut self.bufs;
-                probe.local.into_iter().chain(probe.hashed).find_map(|pos| {
-                    known
-                        .candidates(pos, tag)
-                        .find(|&o| same_key(ctx, o, op, bufs))
-                })
+                probe
+                    .local
+                    .into_iter()
+                    .chain(probe.hashed)
+                    .find_map(|home| known.find(home, probe.hash, |o| same_key(ctx, o, op, bufs)))
             } else {
                 None
             };
@@ -239,9 +251,9 @@ impl Driver {
         if s.graph {
             s.snapshots.insert(OpKey::of(ctx, op), op);
         } else if let Some(known) = &mut s.known {
-            // A hot anchor's ops go to the hashed window (see [`Probe`]).
-            let pos = probe.hashed.or(probe.local).expect("a probe has a window");
-            known.insert(pos, cse_table::tag(probe.hash), op);
+            // A hot anchor's ops go to the hashed home (see [`Probe`]).
+            let home = probe.hashed.or(probe.local).expect("a probe has a home");
+            known.insert(home, probe.hash, op);
         }
     }
 
@@ -255,7 +267,7 @@ impl Driver {
                     ..Scope::default()
                 });
                 self.simplify_block(ctx, b, graph);
-                self.scopes.pop();
+                self.pop_scope();
             }
             return;
         }
@@ -274,34 +286,62 @@ impl Driver {
                     stack.push(Step::Exit);
                     stack.extend(dom.children(b).iter().rev().map(|&c| Step::Enter(c)));
                 }
-                Step::Exit => {
-                    self.scopes.pop();
-                }
+                Step::Exit => self.pop_scope(),
             }
         }
     }
 
+    /// Ends the innermost scope, keeping its table's memory for the next blocks (but not a
+    /// big block's: few blocks are big, and clearing it would cost what a fresh one does).
+    fn pop_scope(&mut self) {
+        let known = self.scopes.pop().and_then(|s| s.known);
+        if let Some(k) = known.filter(|k| k.capacity() <= SPARE_ENTRIES) {
+            if self.spare.len() < SPARE_TABLES {
+                self.spare.push(k.into_spare());
+            }
+        }
+    }
+
+    /// Simplifies the ops of `block` in order. They are taken a chunk at a time (listing a
+    /// million-op block first cost a vector as long as the block): simplifying an op erases
+    /// only that op or ops nested in it, so the op after a chunk stays in the block.
     fn simplify_block(&mut self, ctx: &mut Context, block: BlockId, graph: bool) {
-        let ops = ctx.block_op_vec(block);
         // The block's scope holds at most one entry per op: sized once, it never grows.
         if let Some(scope) = self.scopes.last_mut().filter(|s| !s.graph) {
-            scope.known = Some(KnownOps::new(ops.len()));
+            let slots = self.spare.pop().unwrap_or_default();
+            scope.known = Some(KnownOps::reusing(ctx.block_len(block), slots));
         }
-        for op in ops {
-            if !ctx.regions(op).is_empty() {
-                // Unregistered ops might be isolated from above: do not leak outer values in.
-                let isolated =
-                    !ctx.is_registered(op) || ctx.has_trait(op, OpTraits::ISOLATED_FROM_ABOVE);
-                let saved = isolated.then(|| std::mem::take(&mut self.scopes));
-                for r in ctx.regions(op).to_vec() {
-                    self.simplify_region(ctx, r);
-                }
-                if let Some(s) = saved {
-                    self.scopes = s;
-                }
+        let mut next = ctx.first_op(block);
+        while next.is_some() {
+            let base = self.order.len();
+            while let Some(o) = next.filter(|_| self.order.len() - base < CHUNK) {
+                self.order.push(o);
+                next = ctx.next_op(o);
             }
-            self.simplify_op(ctx, op, graph);
+            // Nested blocks push their chunks above this one and take them off again.
+            for i in base..self.order.len() {
+                let op = self.order[i];
+                self.simplify_nested_and_op(ctx, op, graph);
+            }
+            self.order.truncate(base);
         }
+    }
+
+    /// Simplifies the regions of `op`, then `op`.
+    fn simplify_nested_and_op(&mut self, ctx: &mut Context, op: OpId, graph: bool) {
+        if !ctx.regions(op).is_empty() {
+            // Unregistered ops might be isolated from above: do not leak outer values in.
+            let isolated =
+                !ctx.is_registered(op) || ctx.has_trait(op, OpTraits::ISOLATED_FROM_ABOVE);
+            let saved = isolated.then(|| std::mem::take(&mut self.scopes));
+            for r in ctx.regions(op).to_vec() {
+                self.simplify_region(ctx, r);
+            }
+            if let Some(s) = saved {
+                self.scopes = s;
+            }
+        }
+        self.simplify_op(ctx, op, graph);
     }
 
     fn simplify_op(&mut self, ctx: &mut Context, op: OpId, graph: bool) {

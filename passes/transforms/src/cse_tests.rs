@@ -246,6 +246,8 @@ fn ops_whose_keys_hash_alike_are_told_apart() {
         }],
         hot: FastSet::default(),
         bufs: (Vec::new(), Vec::new()),
+        spare: Vec::new(),
+        order: Vec::new(),
         num_cse: 0,
         num_dce: 0,
     };
