@@ -82,7 +82,11 @@ fn linear<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<Option<Lin<'ctx>>>
                 when,
             })
         }
-        (names::MULI, Some(a), Some(_)) | (names::MULI, Some(_), Some(a)) if a.stride != 0 => {
+        // A product with a constant: a per-lane form (stride != 0), or a quotient the same in
+        // every lane under a run-time condition (`block`).
+        (names::MULI, Some(a), Some(_)) | (names::MULI, Some(_), Some(a))
+            if a.stride != 0 || !a.exact =>
+        {
             let (x, y) = (ir.operand(op, 0), ir.operand(op, 1));
             let k = const_of(g, y).or_else(|| const_of(g, x));
             match k {
@@ -95,6 +99,12 @@ fn linear<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<Option<Lin<'ctx>>>
                     when: a.when,
                 }),
                 None => None,
+            }
+        }
+        (names::DIVSI | names::REMSI, Some(a), _) if a.stride == 1 => {
+            match const_of(g, ir.operand(op, 1)) {
+                Some(c) if c > 0 && c % i64::from(ln(g).w) == 0 => block(g, &a, c, name)?,
+                _ => None,
             }
         }
         (names::TRUNCI, Some(a), _) => Some(Lin {
@@ -119,6 +129,36 @@ fn linear<'ctx>(g: &Gen<'_, 'ctx>, op: OpId, name: &str) -> R<Option<Lin<'ctx>>>
         }
         _ => None,
     })
+}
+
+/// `a / c` or `a % c` (signed) of lanes `a` = base + l, c > 0 a multiple of W: when the group's
+/// lanes lie in one block of c (base >= 0 and base % c <= c - W, tested at run time), the
+/// quotient is base / c in every lane (stride 0) and the remainder base % c + l (stride 1), so
+/// that an index blocked by lanes (a fused partial kernel's tiles) stays a contiguous access.
+fn block<'ctx>(g: &Gen<'_, 'ctx>, a: &Lin<'ctx>, c: i64, name: &str) -> R<Option<Lin<'ctx>>> {
+    let Some(prev) = a.exactness() else {
+        return Ok(None);
+    };
+    let t = a.base.get_type();
+    let cc = t.const_int(c as u64, true);
+    let q = g.ck(g.b.build_int_signed_div(a.base, cc, "lq"))?;
+    let r = g.ck(g.b.build_int_signed_rem(a.base, cc, "lr"))?;
+    let nonneg = g.ck(g
+        .b
+        .build_int_compare(IntPredicate::SGE, a.base, t.const_zero(), "lnn"))?;
+    let room = t.const_int((c - i64::from(ln(g).w)) as u64, true);
+    let fits = g.ck(g.b.build_int_compare(IntPredicate::SLE, r, room, "lfit"))?;
+    let mut ok = g.ck(g.b.build_and(nonneg, fits, "lblock"))?;
+    if let Some(p) = prev {
+        ok = g.ck(g.b.build_and(p, ok, "lblock"))?;
+    }
+    let (base, stride) = if name == names::DIVSI { (q, 0) } else { (r, 1) };
+    Ok(Some(Lin {
+        base,
+        stride,
+        exact: false,
+        when: Some(ok),
+    }))
 }
 
 pub(crate) fn emit(g: &mut Gen<'_, '_>, op: OpId, name: &str) -> R<()> {

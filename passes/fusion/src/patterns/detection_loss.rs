@@ -152,9 +152,9 @@ pub fn ensure_registered() {
                 PRIMITIVE,
                 4,
                 Arc::new(|b, v, loc| {
-                    let (bce, sl1, _, _) = parts(b, v[0], v[1], loc);
-                    let a = build_binary(b, an::MULF, v[2], bce, loc);
-                    let c = build_binary(b, an::MULF, v[3], sl1, loc);
+                    let x = parts(b, v[0], v[1], loc);
+                    let a = build_binary(b, an::MULF, v[2], x.bce, loc);
+                    let c = build_binary(b, an::MULF, v[3], x.sl1, loc);
                     build_binary(b, an::ADDF, a, c, loc)
                 }),
                 Some(Arc::new(backward)),
@@ -164,8 +164,17 @@ pub fn ensure_registered() {
     });
 }
 
-/// (bce, smooth_l1, d, clamp(d, -1, 1)) of (p, t).
-fn parts(b: &mut Builder, p: Value, t: Value, loc: Location) -> (Value, Value, Value, Value) {
+/// What the forward and the backward share: bce(p, t), smooth_l1(p - t), d = p - t, and
+/// e = exp(-|p|) with u = 1 + e (sigmoid(p) is 1 / u or e / u).
+struct Parts {
+    bce: Value,
+    sl1: Value,
+    d: Value,
+    e: Value,
+    u: Value,
+}
+
+fn parts(b: &mut Builder, p: Value, t: Value, loc: Location) -> Parts {
     let ty = b.ctx.value_type(p);
     let c = |b: &mut Builder, v: f64| build_constant_float(b, v, ty, loc);
     let zero = c(b, 0.0);
@@ -176,8 +185,14 @@ fn parts(b: &mut Builder, p: Value, t: Value, loc: Location) -> (Value, Value, V
     let ap = build_unary(b, mn::ABSF, p, loc);
     let na = build_unary(b, an::NEGF, ap, loc);
     let e = build_unary(b, mn::EXP, na, loc);
-    let l1 = build_binary(b, an::ADDF, e, one, loc);
-    let lg = build_unary(b, mn::LOG, l1, loc);
+    let u = build_binary(b, an::ADDF, e, one, loc);
+    // log(1 + e): an f32 log1p in f32 arithmetic (see log1p.rs), else math.log (f64: the
+    // unfused chain's own ops, so the pattern agrees with it to the last bits).
+    let lg = if b.ctx.value_type(p) == b.ctx.f32_type() {
+        super::log1p::log1p_unit_f32(b, e, u, loc)
+    } else {
+        build_unary(b, mn::LOG, u, loc)
+    };
     let b0 = build_binary(b, an::SUBF, relu, pt, loc);
     let bce = build_binary(b, an::ADDF, b0, lg, loc);
     let d = build_binary(b, an::SUBF, p, t, loc);
@@ -187,24 +202,25 @@ fn parts(b: &mut Builder, p: Value, t: Value, loc: Location) -> (Value, Value, V
     let sq = build_binary(b, an::MULF, dd, half, loc);
     let lin = build_binary(b, an::SUBF, ad, half, loc);
     let sl1 = build_select(b, small, sq, lin, loc);
-    let m1 = c(b, -1.0);
-    let lo = build_binary(b, an::MAXIMUMF, d, m1, loc);
-    let clamp = build_binary(b, an::MINIMUMF, lo, one, loc);
-    (bce, sl1, d, clamp)
+    Parts { bce, sl1, d, e, u }
 }
 
 /// The analytic gradient of hw * bce(p, t) + rw * smooth_l1(p - t), times the result's adjoint.
 fn backward(b: &mut Builder, a: &BackwardArgs, loc: Location) -> Vec<Option<Value>> {
     let (p, t, hw, rw) = (a.operands[0], a.operands[1], a.operands[2], a.operands[3]);
     let g = a.result_adjoint;
-    let (bce, sl1, _, clamp) = parts(b, p, t, loc);
+    let x = parts(b, p, t, loc);
     let ty = b.ctx.value_type(p);
     let one = build_constant_float(b, 1.0, ty, loc);
-    // sigmoid(p) = 1 / (1 + exp(-p)).
-    let np = build_unary(b, an::NEGF, p, loc);
-    let e = build_unary(b, mn::EXP, np, loc);
-    let den = build_binary(b, an::ADDF, one, e, loc);
-    let sig = build_binary(b, an::DIVF, one, den, loc);
+    let m1 = build_constant_float(b, -1.0, ty, loc);
+    let lo = build_binary(b, an::MAXIMUMF, x.d, m1, loc);
+    let clamp = build_binary(b, an::MINIMUMF, lo, one, loc);
+    // sigmoid(p) from the forward's e = exp(-|p|): 1 / (1 + e) for p >= 0, e / (1 + e) below
+    // (no second exp, and no overflow of exp(-p)).
+    let zero = build_constant_float(b, 0.0, ty, loc);
+    let pos = build_cmpf(b, CmpFPredicate::Oge, p, zero, loc);
+    let num = build_select(b, pos, one, x.e, loc);
+    let sig = build_binary(b, an::DIVF, num, x.u, loc);
     let st = build_binary(b, an::SUBF, sig, t, loc);
     let h = build_binary(b, an::MULF, hw, st, loc);
     let r = build_binary(b, an::MULF, rw, clamp, loc);
@@ -214,7 +230,7 @@ fn backward(b: &mut Builder, a: &BackwardArgs, loc: Location) -> Vec<Option<Valu
     let s = build_binary(b, an::ADDF, hp, r, loc);
     let dt0 = build_unary(b, an::NEGF, s, loc);
     let dt = build_binary(b, an::MULF, dt0, g, loc);
-    let dhw = build_binary(b, an::MULF, bce, g, loc);
-    let drw = build_binary(b, an::MULF, sl1, g, loc);
+    let dhw = build_binary(b, an::MULF, x.bce, g, loc);
+    let drw = build_binary(b, an::MULF, x.sl1, g, loc);
     vec![Some(dp), Some(dt), Some(dhw), Some(drw)]
 }

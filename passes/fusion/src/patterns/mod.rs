@@ -8,6 +8,7 @@
 
 pub mod detection_loss;
 pub mod expr;
+pub mod log1p;
 
 use qd_func::FuncOp;
 use qd_ir::{Context, Diagnostic, OpId, Value};
