@@ -1,5 +1,7 @@
 //! Facts about each op kept beside its links, a byte an op ([`OpFlags`]): whether it has
-//! regions and whether its properties or attributes hold a symbol reference; and, per interned
+//! regions, whether its properties or attributes hold a symbol reference, and whether they have
+//! a `sym_name` or a `sym_visibility` entry (the ops that may be symbols, and private ones:
+//! symbol-dce finds them without walking a module's ops); and, per interned
 //! attribute, whether it is or holds a `SymbolRef`. A walk that looks for a few kinds of op
 //! (symbol uses, ops to descend into) reads these instead of each op's record and attribute
 //! list: once a kernel outgrows the cache, each record read waits on memory.
@@ -15,6 +17,10 @@ pub(crate) struct OpFlags(u8);
 impl OpFlags {
     const HAS_REGIONS: u8 = 1;
     const HOLDS_SYMBOL_REF: u8 = 2;
+    const HAS_SYM_NAME: u8 = 4;
+    const HAS_SYM_VISIBILITY: u8 = 8;
+    /// The bits that follow an op's properties and attributes.
+    const FROM_LISTS: u8 = Self::HOLDS_SYMBOL_REF | Self::HAS_SYM_NAME | Self::HAS_SYM_VISIBILITY;
 
     fn has(self, bit: u8) -> bool {
         self.0 & bit != 0
@@ -76,28 +82,64 @@ impl Context {
         self.attr_refs[attr.index()]
     }
 
-    fn list_holds_symbol_ref(&self, list: List) -> bool {
-        self.attr_pool
-            .get(list)
-            .iter()
-            .any(|&(_, a)| self.attr_holds_symbol_ref(a))
+    /// The [`OpFlags::FROM_LISTS`] bits of an attribute list. Keys are told by their text
+    /// (a length compare first: few keys are 8 or 14 bytes long), as the context keeps no
+    /// identifier of `sym_name` before one is made.
+    fn list_flags(&self, list: List) -> u8 {
+        let mut bits = 0;
+        for &(k, a) in self.attr_pool.get(list) {
+            if self.attr_holds_symbol_ref(a) {
+                bits |= OpFlags::HOLDS_SYMBOL_REF;
+            }
+            let key = self.ident_str(k);
+            if key.len() == 8 && key == "sym_name" {
+                bits |= OpFlags::HAS_SYM_NAME;
+            } else if key.len() == 14 && key == "sym_visibility" {
+                bits |= OpFlags::HAS_SYM_VISIBILITY;
+            }
+        }
+        bits
     }
 
     /// The flags of an op being created (the next op slot) from its lists.
     pub(crate) fn push_op_flags(&mut self, has_regions: bool, properties: List, attributes: List) {
-        let mut f = OpFlags::default();
+        let mut f = OpFlags(self.list_flags(properties) | self.list_flags(attributes));
         f.set(OpFlags::HAS_REGIONS, has_regions);
-        let refs = self.list_holds_symbol_ref(properties) || self.list_holds_symbol_ref(attributes);
-        f.set(OpFlags::HOLDS_SYMBOL_REF, refs);
         self.op_flags.push(f);
     }
 
-    /// Recomputes [`Context::holds_symbol_ref`] after `op`'s properties or attributes changed.
+    /// Recomputes the flags that follow `op`'s properties and attributes after they changed.
     pub(crate) fn update_symbol_ref_flag(&mut self, op: OpId) {
         let d = &self.ops[op.index()];
-        let refs =
-            self.list_holds_symbol_ref(d.properties) || self.list_holds_symbol_ref(d.attributes);
-        self.op_flags[op.index()].set(OpFlags::HOLDS_SYMBOL_REF, refs);
+        let bits = self.list_flags(d.properties) | self.list_flags(d.attributes);
+        let f = &mut self.op_flags[op.index()];
+        f.0 = (f.0 & !OpFlags::FROM_LISTS) | bits;
+    }
+
+    /// Whether `op` has a `sym_name` property or attribute (of any kind), read without the
+    /// op's record.
+    #[inline]
+    pub fn has_sym_name_entry(&self, op: OpId) -> bool {
+        self.op_flags[op.index()].has(OpFlags::HAS_SYM_NAME)
+    }
+
+    /// Whether `op` has a `sym_visibility` property or attribute (of any kind), read without
+    /// the op's record.
+    #[inline]
+    pub fn has_sym_visibility_entry(&self, op: OpId) -> bool {
+        self.op_flags[op.index()].has(OpFlags::HAS_SYM_VISIBILITY)
+    }
+
+    /// The live ops with a `sym_name` entry ([`Context::has_sym_name_entry`]), in index order;
+    /// as [`Context::ops_holding_symbol_refs`].
+    pub fn ops_with_sym_name(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.ops_flagged(OpFlags::HAS_SYM_NAME)
+    }
+
+    /// The live ops with a `sym_visibility` entry, in index order; as
+    /// [`Context::ops_holding_symbol_refs`].
+    pub fn ops_with_sym_visibility(&self) -> impl Iterator<Item = OpId> + '_ {
+        self.ops_flagged(OpFlags::HAS_SYM_VISIBILITY)
     }
 }
 
@@ -289,6 +331,41 @@ mod tests {
         assert_eq!(regions.len(), 52);
         assert_eq!(refs, want_refs);
         assert_eq!(regions, want_regions);
+    }
+
+    /// The `sym_name` and `sym_visibility` flags follow the lists, as properties and as
+    /// attributes, and the flag scans find the ops with them.
+    #[test]
+    fn symbol_entry_flags_follow_the_lists() {
+        let mut ctx = Context::new();
+        let ops = parse(
+            &mut ctx,
+            r#"
+"t.a"() <{sym_name = "f", sym_visibility = "private"}> : () -> ()
+"t.b"() {sym_name = "g"} : () -> ()
+"t.c"() {sym_namex = "h", sym_visibilit = "private"} : () -> ()
+"#,
+        );
+        let (a, b, c) = (ops[1], ops[2], ops[3]);
+        let flags = |ctx: &Context, o| (ctx.has_sym_name_entry(o), ctx.has_sym_visibility_entry(o));
+        assert_eq!(flags(&ctx, a), (true, true));
+        assert_eq!(flags(&ctx, b), (true, false));
+        assert_eq!(flags(&ctx, c), (false, false));
+        assert_eq!(ctx.ops_with_sym_name().collect::<Vec<_>>(), [a, b]);
+        assert_eq!(ctx.ops_with_sym_visibility().collect::<Vec<_>>(), [a]);
+        let p = ctx.string_attr("private");
+        ctx.set_attr(b, "sym_visibility", p);
+        ctx.remove_prop(a, "sym_visibility");
+        ctx.set_prop(c, "sym_name", p);
+        assert_eq!(flags(&ctx, a), (true, false));
+        assert_eq!(flags(&ctx, b), (true, true));
+        assert_eq!(flags(&ctx, c), (true, false));
+        ctx.remove_attr(b, "sym_name");
+        assert_eq!(flags(&ctx, b), (false, true));
+        // The symbol-reference flag is kept beside them.
+        let r = ctx.symbol_ref_attr("f");
+        ctx.set_attr(c, "x", r);
+        assert!(ctx.holds_symbol_ref(c) && ctx.has_sym_name_entry(c));
     }
 
     /// Setting and removing properties and attributes keeps the flag in step with the lists.

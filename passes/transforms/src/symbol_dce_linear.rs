@@ -3,20 +3,21 @@
 //!
 //! Only private symbols can be dead, and a reference can only make one live if some private
 //! symbol has the name it starts with (or it has nested names). So:
-//! 1. The symbol tables in the anchor are found by the per-op flag bytes (ops with regions) and
-//!    the ops directly in them read once: private symbols are listed with the [`Owner`] of
-//!    their table, and each name some private symbol has gets the list of tables that define
-//!    it, with each table's first definition (names compared by their interned `sym_name`
-//!    string, turned into identifiers for the few private names only).
+//! 1. The private symbols directly in the anchor's symbol tables are found among the ops with
+//!    a `sym_visibility` entry, and each name one of them has gets the list of tables that
+//!    define it, with each table's first definition, found among the ops with a `sym_name`
+//!    entry (names compared by their interned `sym_name` string, turned into identifiers for
+//!    the few private names only). Both kinds of op are found by their flag bytes: a module's
+//!    ops are not followed link after link, each waiting on memory for the one before.
 //! 2. The ops holding references are found by their flag bytes. A flat reference whose name is
 //!    no private symbol's is dropped after one read of a dense map by identifier; the others are
 //!    resolved in the innermost table around the op that defines the name (the anchor's, or
 //!    its owner's once that private symbol is live). Nested references (`@a::@b`) are resolved
 //!    through [`SymbolTable`]s, as the walk does.
 //!
-//! A million-op kernel is thus read as a byte an op, plus the records of the ops in tables and
-//! of the ops holding references; no hash of every name is built and no map the size of the
-//! kernel is probed at random.
+//! A million-op kernel is thus read as a byte an op, plus the records of the ops with those
+//! flags, in index order; no hash of every name is built and no map the size of the kernel is
+//! probed at random.
 
 use super::{is_private, is_symbol, USERS_AT_ONCE};
 use qd_ir::fast_hash::FastMap;
@@ -262,57 +263,91 @@ impl Linear {
                 others -= 1;
             }
         }
-        let mut private_in = Vec::new();
-        let mut private_names = EntitySet::<Attribute>::new();
-        // Every named op of the tables' first regions (those [`SymbolTable`] looks names up
-        // in), in order: (table's position in `tables`, op, name).
-        let mut named: Vec<(u32, OpId, Attribute)> = Vec::new();
-        let mut ops = Vec::new();
+        // The blocks of the tables in the anchor: (table's position in `tables`, whether in
+        // its first region, owner of its ops), and 1 + each one's position, by block.
+        let mut blocks = Vec::new();
+        let mut table_block: EntityMap<BlockId, u32> = EntityMap::new();
         for (ti, &t) in tables.iter().enumerate() {
+            // The owner of the ops directly in `t` (a private table owns its own body).
             let owner = self.owners.of_op(ctx, t);
             if owner == Owner::Outside {
                 continue;
             }
-            // The owner of the ops directly in `t` (a private table owns its own body).
             for (ri, &r) in ctx.regions(t).iter().enumerate() {
                 for &b in ctx.region_blocks(r) {
-                    ops.clear();
-                    super::block_ops_from_both_ends(ctx, b, &mut ops);
-                    for (i, &child) in ops.iter().enumerate() {
-                        // The records of the ops a batch ahead are asked for first: the loop
-                        // branches on what it reads, and each record waits on memory once a
-                        // long block outgrows the cache.
-                        if i % USERS_AT_ONCE == 0 {
-                            for &o in ops[i..].iter().take(USERS_AT_ONCE) {
-                                std::hint::black_box(ctx.properties(o).first().copied());
-                            }
-                        }
-                        let name = if ri == 0 {
-                            name_attr(ctx, child, name_key)
-                        } else {
-                            None
-                        };
-                        if is_symbol(ctx, child) && is_private(ctx, child, self.owners.vis_key) {
-                            private_in.push((child, owner));
-                            if let Some(n) = name {
-                                private_names.insert(n);
-                            }
-                        }
-                        if let Some(n) = name {
-                            named.push((ti as u32, child, n));
+                    blocks.push((ti as u32, ri == 0, owner));
+                    table_block[b] = blocks.len() as u32;
+                }
+            }
+        }
+        // The table block directly around `op`, if any.
+        let place = |op: OpId| {
+            let bi = table_block[ctx.parent_block(op)?];
+            (bi != 0).then(|| blocks[bi as usize - 1])
+        };
+        // The private symbols, among the ops with a `sym_visibility` entry (found by their
+        // flag bytes: a module's ops are not followed one after another).
+        let mut private_in = Vec::new();
+        let mut private_names = EntitySet::<Attribute>::new();
+        for op in ctx.ops_with_sym_visibility() {
+            let Some((_, first_region, owner)) = place(op) else {
+                continue;
+            };
+            if is_symbol(ctx, op) && is_private(ctx, op, self.owners.vis_key) {
+                private_in.push((op, owner));
+                if let Some(n) = first_region.then(|| name_attr(ctx, op, name_key)).flatten() {
+                    private_names.insert(n);
+                }
+            }
+        }
+        if private_names.is_empty() {
+            return private_in;
+        }
+        // Per (table, private name): its definition among the named ops of the tables' first
+        // regions (those [`SymbolTable`] looks names up in), and whether there is more than
+        // one.
+        let mut firsts: FastMap<(u32, Attribute), (OpId, bool)> = FastMap::default();
+        for op in ctx.ops_with_sym_name() {
+            let Some((ti, true, _)) = place(op) else {
+                continue;
+            };
+            let Some(n) = name_attr(ctx, op, name_key) else {
+                continue;
+            };
+            if private_names.contains(n) {
+                firsts
+                    .entry((ti, n))
+                    .and_modify(|e| e.1 = true)
+                    .or_insert((op, false));
+            }
+        }
+        // A name defined more than once in a table means its first definition: those tables
+        // are walked in order (rare: redefinitions do not verify).
+        let mut redefined: Vec<u32> = firsts
+            .iter()
+            .filter(|(_, v)| v.1)
+            .map(|(k, _)| k.0)
+            .collect();
+        redefined.sort_unstable();
+        redefined.dedup();
+        for ti in redefined {
+            let Some(&r) = ctx.regions(tables[ti as usize]).first() else {
+                continue;
+            };
+            for &b in ctx.region_blocks(r) {
+                for o in ctx.block_ops(b) {
+                    let Some(n) = name_attr(ctx, o, name_key) else {
+                        continue;
+                    };
+                    if let Some(e) = firsts.get_mut(&(ti, n)) {
+                        if e.1 {
+                            *e = (o, false);
                         }
                     }
                 }
             }
         }
-        // Per private name, the table (1 + its position) whose first definition was recorded
-        // last: `named` holds each table's ops together, so a later one in it is no first.
-        let mut recorded: EntityMap<Attribute, u32> = EntityMap::new();
-        for &(ti, op, n) in &named {
-            if !private_names.contains(n) || recorded[n] == ti + 1 {
-                continue;
-            }
-            recorded[n] = ti + 1;
+        for (&(ti, n), &(op, _)) in &firsts {
             // Only a string names a symbol; a name no reference was ever made of has no
             // identifier: nothing resolves to it.
             let AttrData::String(s) = ctx.attr_data(n) else {
