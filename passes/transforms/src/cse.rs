@@ -114,6 +114,8 @@ struct Scope {
     /// Graph regions: known ops by their key at the time.
     snapshots: HashMap<OpKey, OpId>,
     graph: bool,
+    /// The block whose ops the scope knows.
+    block: Option<BlockId>,
 }
 
 /// Where an op's key is looked up and inserted in [`KnownOps`]: a home bucket. An op with
@@ -126,6 +128,8 @@ struct Scope {
 /// anchor before it became hot.
 struct Probe {
     hash: u64,
+    /// The block defining the anchor: no scope further out knows an op using it.
+    anchor_block: Option<BlockId>,
     local: Option<usize>,
     hashed: Option<usize>,
 }
@@ -205,6 +209,7 @@ impl Driver {
         let Some(&anchor) = self.bufs.0.iter().max() else {
             return Probe {
                 hash,
+                anchor_block: None,
                 local: None,
                 hashed: Some(cse_table::hashed_home(hash)),
             };
@@ -213,12 +218,16 @@ impl Driver {
             || (ctx.uses(anchor).len() > CROWDED && self.hot.insert(anchor));
         Probe {
             hash,
+            anchor_block: ctx.value_block(anchor),
             local: Some(cse_table::local_home(anchor.index())),
             hashed: hot.then(|| cse_table::hashed_home(hash)),
         }
     }
 
-    /// The known op interchangeable with `op` (whose key goes to `probe`), innermost first.
+    /// The known op interchangeable with `op` (whose key goes to `probe`), innermost first,
+    /// out to the scope of the block defining its anchor (an op known further out cannot use
+    /// the anchor, so it is not equal: looking there anyway read tables that hold nothing for
+    /// this anchor, a cache miss or page fault each in a big outer block).
     fn lookup(&mut self, ctx: &Context, op: OpId, probe: &Probe) -> Option<OpId> {
         let mut key: Option<OpKey> = None;
         for i in (0..self.scopes.len()).rev() {
@@ -236,7 +245,7 @@ impl Driver {
             } else {
                 None
             };
-            if found.is_some() {
+            if found.is_some() || (s.block.is_some() && s.block == probe.anchor_block) {
                 return found;
             }
         }
@@ -307,9 +316,12 @@ impl Driver {
     /// only that op or ops nested in it, so the op after a chunk stays in the block.
     fn simplify_block(&mut self, ctx: &mut Context, block: BlockId, graph: bool) {
         // The block's scope holds at most one entry per op: sized once, it never grows.
-        if let Some(scope) = self.scopes.last_mut().filter(|s| !s.graph) {
-            let slots = self.spare.pop().unwrap_or_default();
-            scope.known = Some(KnownOps::reusing(ctx.block_len(block), slots));
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.block = Some(block);
+            if !scope.graph {
+                let slots = self.spare.pop().unwrap_or_default();
+                scope.known = Some(KnownOps::reusing(ctx.block_len(block), slots));
+            }
         }
         let mut next = ctx.first_op(block);
         while next.is_some() {

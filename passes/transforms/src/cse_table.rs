@@ -44,14 +44,19 @@ pub(crate) struct Spare {
 pub(crate) struct KnownOps {
     /// Buckets of [`SLOTS`] entries from `start` on, each entry `tag << 32 | (k + 1)` for the
     /// op `ops[k]` (the tag: the low half of the key's hash), 0 when free; a bucket fills from
-    /// the front.
+    /// the front. Taken at the first insert (a scope of a big block may hold nothing: the
+    /// module's, around kernels).
     slots: Vec<u64>,
     /// The ops in the buckets, in insertion order.
     ops: Vec<OpId>,
     /// Where the first bucket starts in `slots`: on a cache line.
     start: usize,
+    /// Whether `slots` holds the table yet.
+    allocated: bool,
     /// Buckets - 1 (a power of two).
     mask: usize,
+    /// Ops the table is for.
+    n: usize,
     /// Ops whose home and the buckets after it were full, by hash.
     overflow: FastMap<u64, Vec<OpId>>,
 }
@@ -66,31 +71,43 @@ impl KnownOps {
     /// A table for `n` ops at most, in the memory of an ended one (from
     /// [`KnownOps::into_spare`]) where it is large enough.
     pub(crate) fn reusing(n: usize, spare: Spare) -> KnownOps {
-        let Spare { mut slots, mut ops } = spare;
-        // Sized once: grown by doubling, a big block's list was copied over and over.
-        ops.reserve(n);
-        // At most half full on average when homes spread (one anchor per op, about).
-        let buckets = n.div_ceil(SLOTS / 2).max(1).next_power_of_two();
-        let len = buckets * SLOTS + SLOTS - 1;
-        if slots.len() < len {
-            // Zeroed memory: fresh pages are zero already and cost only where touched.
-            slots = vec![0; len];
-        }
-        let line = SLOTS * std::mem::size_of::<u64>();
-        let misaligned = slots.as_ptr() as usize % line / std::mem::size_of::<u64>();
+        // Room for every op of the block (in a block of n ops whose results are the next
+        // ops' anchors, n/8 buckets hold at most about eight each), at most half of it unused:
+        // each fresh page the table touches costs a page fault, which made most of the first
+        // run on a million-op block with room for twice as many.
+        let buckets = n.div_ceil(SLOTS).max(1).next_power_of_two();
         KnownOps {
-            slots,
-            ops,
-            start: (SLOTS - misaligned) % SLOTS,
+            slots: spare.slots,
+            ops: spare.ops,
+            start: 0,
+            allocated: false,
             mask: buckets - 1,
+            n,
             overflow: FastMap::default(),
         }
     }
 
+    /// Takes the table's memory: at the first insert.
+    fn allocate(&mut self) {
+        let len = (self.mask + 1) * SLOTS + SLOTS - 1;
+        if self.slots.len() < len {
+            // Zeroed memory: fresh pages are zero already and cost only where touched.
+            self.slots = vec![0; len];
+        }
+        let entry = std::mem::size_of::<u64>();
+        let misaligned = self.slots.as_ptr() as usize % (SLOTS * entry) / entry;
+        self.start = (SLOTS - misaligned) % SLOTS;
+        self.allocated = true;
+        // Sized once: grown by doubling, a big block's list was copied over and over.
+        self.ops.reserve(self.n);
+    }
+
     /// The table's memory, cleared, for [`KnownOps::reusing`].
     pub(crate) fn into_spare(mut self) -> Spare {
-        let used = self.start..self.start + (self.mask + 1) * SLOTS;
-        self.slots[used].fill(0);
+        if self.allocated {
+            let used = self.start..self.start + (self.mask + 1) * SLOTS;
+            self.slots[used].fill(0);
+        }
         self.ops.clear();
         Spare {
             slots: self.slots,
@@ -115,6 +132,9 @@ impl KnownOps {
         hash: u64,
         mut same: impl FnMut(OpId) -> bool,
     ) -> Option<OpId> {
+        if !self.allocated {
+            return None;
+        }
         let tag = hash as u32;
         for k in 0..PROBES {
             for &e in self.bucket(home, k) {
@@ -135,6 +155,9 @@ impl KnownOps {
     }
 
     pub(crate) fn insert(&mut self, home: usize, hash: u64, op: OpId) {
+        if !self.allocated {
+            self.allocate();
+        }
         let entry = (hash as u32 as u64) << 32 | (self.ops.len() as u64 + 1);
         for k in 0..PROBES {
             let b = home.wrapping_add(k) & self.mask;
@@ -206,18 +229,23 @@ mod tests {
         let spare = t.into_spare();
         assert!(spare.slots.iter().all(|&e| e == 0) && spare.ops.is_empty());
         let mut t = KnownOps::reusing(8, spare);
+        assert!(!t.slots.is_empty(), "the memory is kept");
         assert!((0..40).all(|i| t.find(i, i as u64, |_| true).is_none()));
         t.insert(5, 5, ops[5]);
         assert_eq!(t.find(5, 5, |_| true), Some(ops[5]));
     }
 
     #[test]
-    fn buckets_lie_on_cache_lines() {
+    fn memory_is_taken_at_the_first_insert_and_buckets_lie_on_cache_lines() {
+        let ops = ops(1);
         for n in [1, 7, 100, 5000] {
-            let t = KnownOps::new(n);
+            let mut t = KnownOps::new(n);
+            assert!(t.slots.is_empty() && t.find(0, 0, |_| true).is_none());
+            t.insert(n, 3, ops[0]);
             let first = &t.slots[t.start] as *const u64 as usize;
             assert_eq!(first % 64, 0);
             assert!(t.start + (t.mask + 1) * SLOTS <= t.slots.len());
+            assert_eq!(t.find(n, 3, |_| true), Some(ops[0]));
         }
     }
 }

@@ -114,6 +114,28 @@ fn nested_regions_see_outer_ops_but_not_the_reverse() {
     assert_eq!(ctx.operand_vec(after_user), [outer, after]);
 }
 
+/// A lookup goes out to the scope of the block defining the op's newest operand and no further:
+/// two levels down, an op is still found in the scope that defines its operand, and in the
+/// scope around it for an operand from there.
+#[test]
+fn lookups_reach_the_scope_defining_the_newest_operand() {
+    let (mut ctx, m, body) = setup();
+    let mut b = B::new(&mut ctx, body);
+    let (x, _) = inputs(&mut b);
+    let top = b.val("t.neg", &[x]);
+    let (_, mid) = b.region_op("t.scope", &[]);
+    let mut mb = B::new(&mut ctx, mid);
+    let y = mb.val("t.effect", &[]);
+    let known = mb.val("t.add", &[x, y]);
+    let (_, inner) = mb.region_op("t.scope", &[]);
+    let mut ib = B::new(&mut ctx, inner);
+    let again = ib.val("t.add", &[y, x]);
+    let top_again = ib.val("t.neg", &[x]);
+    let user = ib.op("t.effect", &[again, top_again, known, top], &[]);
+    assert!(cse(&mut ctx, m));
+    assert_eq!(ctx.operand_vec(user), [known, top, known, top]);
+}
+
 #[test]
 fn isolated_regions_start_empty() {
     let (mut ctx, m, body) = setup();
@@ -253,6 +275,7 @@ fn ops_whose_keys_hash_alike_are_told_apart() {
     };
     let at = |hash: u64| Probe {
         hash,
+        anchor_block: None,
         local: Some(3),
         hashed: None,
     };
