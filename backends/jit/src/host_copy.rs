@@ -5,8 +5,9 @@
 
 use qd_runtime::Storage;
 
-/// Copies spread over threads from this many bytes (below, a thread costs more than it saves).
-const PARALLEL_BYTES: usize = 1 << 20;
+/// The least a thread copies (starting one costs tens of microseconds: a smaller share would
+/// not repay it).
+const BYTES_PER_THREAD: usize = 2 << 20;
 
 /// Copies written with non-temporal stores from this many bytes: the cpu device's threshold for
 /// its kernels' streaming stores (a smaller copy stays in the caches for the kernel to read).
@@ -26,11 +27,8 @@ pub(crate) fn copy_storage(dst: &mut Storage, src: &Storage) -> bool {
 fn copy<T: Copy + Send + Sync>(d: &mut [T], s: &[T]) {
     let bytes = std::mem::size_of_val(s);
     let stream = bytes >= STREAM_BYTES;
-    let threads = if bytes >= PARALLEL_BYTES {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        1
-    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let threads = cores.min(bytes / BYTES_PER_THREAD).max(1);
     if threads == 1 {
         copy_chunk(d, s, stream);
         return;
