@@ -89,62 +89,6 @@ pub(super) fn exp<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>) -> R<V<'ctx>> {
     exp_dd(v, x, v.c(0.0))
 }
 
-/// (exp(r) - 1 - r) / r^2 on |r| <= ln2/2 + 0.0005, for an f32 result (fit.py; the relative
-/// error of 1 + r + r^2 P(r) is 2^-37.8, which adds at most 2^-13.8 ulp to the f32 rounding:
-/// degree 7 would add 2^-8).
-const EXP32: [f64; 7] = [
-    0.5,
-    0.16666666719452422,
-    0.041666666719435565,
-    0.0083332982820304,
-    0.00138888538479799,
-    0.00019899441673222872,
-    2.4859745860825014e-05,
-];
-/// 1.5 2^52: adding it rounds an f64 below 2^51 in magnitude to an integer, held in the low bits.
-const ROUND: f64 = 6_755_399_441_055_744.0;
-
-/// exp(r) 2^k for |r| <= ln2/2 + 0.0005 and kd = k + ROUND (k in [-1022, 1023]), within
-/// 2^-37.8 relative: the f32 functions' core, in f64 lanes. No table (no gathers): a degree-8
-/// polynomial, and 2^k from kd's bits, whose low bits are k (shifting by 52 drops ROUND's).
-fn exp32_core<'ctx>(v: &Vb<'_, 'ctx>, r: V<'ctx>, kd: V<'ctx>) -> R<V<'ctx>> {
-    let r2 = v.mul(r, r)?;
-    let e = v.add(v.c(1.0), v.mad(r2, v.poly(r, &EXP32)?, r)?)?;
-    let bits = v.shl(v.bitcast(kd, v.it(64))?, v.ci(64, 52))?;
-    let scale = v.iadd(bits, v.ci(64, 1023 << 52))?;
-    v.mul(e, v.bitcast(scale, v.f64t())?)
-}
-
-/// `x` limited to [lo, hi] by ordered compares (NaN stays NaN).
-fn limit<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>, lo: f64, hi: f64) -> R<V<'ctx>> {
-    let x = v.sel(v.fcmp(P::OGT, x, v.c(hi))?, v.c(hi), x)?;
-    v.sel(v.fcmp(P::OLT, x, v.c(lo))?, v.c(lo), x)
-}
-
-/// exp of f32 values widened to f64, for the f32 result that rounding the return value gives
-/// (as glibc's expf: exp(x) = 2^k exp(r) in double, k = rint(x / ln 2), r = x - k ln 2 with
-/// ln 2 in one f64: |k| <= 174, so r is within 2^-45 of x - k ln 2, and exp(r) within 2^-45
-/// relative). exp(x) past [-120, 100] is 0 or inf in f32: x is limited to that, where 2^k is a
-/// normal f64 and the product is exact, so f32 subnormal results are rounded once (by the
-/// narrowing).
-pub(super) fn exp_f32<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>) -> R<V<'ctx>> {
-    let x = limit(v, x, -120.0, 100.0)?;
-    let kd = v.mad(x, v.c(std::f64::consts::LOG2_E), v.c(ROUND))?;
-    let k = v.sub(kd, v.c(ROUND))?;
-    let r = v.mad(k, v.c(-std::f64::consts::LN_2), x)?;
-    exp32_core(v, r, kd)
-}
-
-/// 2^x of f32 values widened to f64, for an f32 result: 2^k exp((x - k) ln 2), k = rint(x)
-/// (x - k is exact). Past [-160, 130] the f32 result is 0 or inf.
-pub(super) fn exp2_f32<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>) -> R<V<'ctx>> {
-    let x = limit(v, x, -160.0, 130.0)?;
-    let kd = v.add(x, v.c(ROUND))?;
-    let k = v.sub(kd, v.c(ROUND))?;
-    let r = v.mul(v.sub(x, k)?, v.c(std::f64::consts::LN_2))?;
-    exp32_core(v, r, kd)
-}
-
 /// 2^x = 2^n exp((x - n) ln 2), n = rint(x), the product (x - n) ln 2 in double-double.
 pub(super) fn exp2<'ctx>(v: &Vb<'_, 'ctx>, x: V<'ctx>) -> R<V<'ctx>> {
     let hi = v.fcmp(P::OGT, x, v.c(1100.0))?;

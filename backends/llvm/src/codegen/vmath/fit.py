@@ -4,6 +4,8 @@ Each polynomial is a Chebyshev fit (near-minimax) of the named remainder functio
 arithmetic, its coefficients rounded to f64; the printed error is the max absolute error of the
 rounded polynomial (Horner in exact arithmetic) over 4000 points of the interval.
 """
+import struct
+
 import mpmath as mp
 
 mp.mp.dps = 100
@@ -25,6 +27,7 @@ def fit(name, f0, a, b, deg):
         err = max(err, abs(p - f(z)))
     print(f"// {name}: degree {deg}, max abs error {mp.nstr(err, 3)} (2^{mp.nstr(mp.log(err, 2), 4)})")
     print(f"const {name}: [f64; {deg + 1}] = [" + ", ".join(repr(c) for c in cs) + "];")
+    return cs
 
 
 pio4 = mp.pi / 4 + mp.mpf("0.002")
@@ -37,6 +40,20 @@ fit("EXP", lambda r: (mp.exp(r) - 1 - r) / (r * r), -ln2h, ln2h, 10)
 # 2^-37.8 on this interval (2^-32.1 with degree 5 for P).
 ln2h32 = mp.log(2) / 2 + mp.mpf("0.0005")
 fit("EXP32", lambda r: (mp.exp(r) - 1 - r) / (r * r), -ln2h32, ln2h32, 6)
+# The same on AVX-512 (exp32.rs), after a table of 2^(j/16): |r| <= ln2/32 + 0.0001, degree 3
+# (relative error 2^-45.6; degree 2 would give 2^-36.5).
+ln2h16 = mp.log(2) / 32 + mp.mpf("0.0001")
+exp16 = fit("EXP16", lambda r: (mp.exp(r) - 1 - r) / (r * r), -ln2h16, ln2h16, 3)
+err16 = 0
+for i in range(0, 4001):
+    r = -ln2h16 + 2 * ln2h16 * mp.mpf(i) / 4000
+    p = mp.mpf(0)
+    for c in reversed(exp16):
+        p = p * r + c
+    err16 = max(err16, abs(1 + r + r * r * p - mp.exp(r)) / mp.exp(r))
+print(f"// EXP16: relative error of 1 + r + r^2 P 2^{mp.nstr(mp.log(err16, 2), 4)}")
+# Its table: the bits of 2^(j/16) rounded to f64, less j << 48 (exp32.rs adds n << 48, n = 16k + j).
+print("EXP16 table:", ", ".join(f"0x{struct.unpack('<Q', struct.pack('<d', float(mp.mpf(2) ** (mp.mpf(j) / 16))))[0] - (j << 48):016x}" for j in range(16)))
 smax = (mp.sqrt(2) - 1) / (mp.sqrt(2) + 1) + mp.mpf("0.001")
 fit("LOG", lambda t: (2 * mp.atanh(mp.sqrt(t)) - 2 * mp.sqrt(t) - mp.mpf(2) / 3 * t * mp.sqrt(t)) / (t * t * mp.sqrt(t)), 0, smax**2, 7)
 fit("ATAN", lambda z: (mp.atan(mp.sqrt(z)) - mp.sqrt(z)) / (z * mp.sqrt(z)), 0, (mp.mpf(7) / 16 + mp.mpf("0.01")) ** 2, 11)

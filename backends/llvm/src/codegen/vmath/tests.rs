@@ -93,9 +93,46 @@ fn with_kernel_afn<T>(
     lanes: Option<u32>,
     use_it: impl FnOnce(K) -> T,
 ) -> T {
+    let features = jit::Options::default().features;
+    with_kernel_features(name, afn, f32, lanes, &features, use_it)
+}
+
+/// The host's CPU features with AVX-512 off (every `avx512*`, `evex512` and `avx10*` feature),
+/// or None where the host has no AVX-512: code that chooses by AVX-512 is then also tested in
+/// the form other x86 hosts run.
+fn without_avx512() -> Option<String> {
+    let features = jit::Options::default().features;
+    let off: Vec<String> = features
+        .split(',')
+        .map(|f| match f.strip_prefix('+') {
+            Some(n)
+                if ["avx512", "evex512", "avx10"]
+                    .iter()
+                    .any(|p| n.starts_with(p)) =>
+            {
+                format!("-{n}")
+            }
+            _ => f.to_string(),
+        })
+        .collect();
+    (off.join(",") != features).then(|| off.join(","))
+}
+
+/// As [`with_kernel_afn`], compiled for the host CPU with `features` in place of its own.
+fn with_kernel_features<T>(
+    name: &str,
+    afn: bool,
+    f32: bool,
+    lanes: Option<u32>,
+    features: &str,
+    use_it: impl FnOnce(K) -> T,
+) -> T {
     let llcx = Context::create();
     let module = llcx.create_module("vmath_test");
-    let opts = jit::Options::default();
+    let opts = jit::Options {
+        features: features.to_string(),
+        ..jit::Options::default()
+    };
     let ptr = llcx.ptr_type(AddressSpace::default());
     let fnty = llcx
         .void_type()
@@ -639,18 +676,19 @@ fn vmath_vector_code_calls_no_libm() {
     }
 }
 
-/// The largest error in ulps (and where) of f32 `name` (approximate when `afn`), 16 lanes at a
-/// time, over every f32 whose bits are in one of `ranges` (half-open), against `reference` in
+/// The largest error in ulps (and where) of f32 `name` (approximate when `afn`), compiled for the
+/// CPU `features`, 16 lanes at a time, over every f32 whose bits are in one of `ranges` (half-open), against `reference` in
 /// f64, measured by `err_of`.
 fn worst_over_bits(
     name: &str,
     afn: bool,
+    features: &str,
     reference: fn(f64) -> f64,
     err_of: fn(f64, f64) -> f64,
     ranges: &[(u32, u32)],
 ) -> (f64, f32) {
     let (mut worst, mut at) = (0.0f64, 0.0f32);
-    with_kernel_afn(name, afn, true, Some(16), |k| {
+    with_kernel_features(name, afn, true, Some(16), features, |k| {
         let mut xs = [0.0f32; 16];
         let mut out = [0.0f32; 16];
         for &(start, end) in ranges {
@@ -687,16 +725,29 @@ fn vmath_f32_exhaustive() {
         (names::TANH, f64::tanh, super::tanh::NEAR32),
     ];
     for (name, reference, limit) in cases {
-        let (worst, at) = worst_over_bits(name, false, reference, err32, &[(0, limit.to_bits())]);
+        let host = jit::Options::default().features;
+        let ranges = [(0, limit.to_bits())];
+        let (worst, at) = worst_over_bits(name, false, &host, reference, err32, &ranges);
         println!("{name}: max {worst} ulp at {at:e} over [0, {limit})");
         assert!(worst <= 1.0, "{name}: {worst} ulp at {at:e}");
     }
 }
 
-/// f32 exp and exp2 (their own f64 code, `exp_log::exp_f32`): within 0.501 ulp of the exact
-/// value on every 127th f32 of the range where the result is finite and nonzero (subnormal
-/// results included), as glibc's expf and exp2f (0.502), which the interpreter calls; the
-/// number of results that differ from glibc's is printed.
+/// The algorithms of f32 exp and exp2 (exp32.rs) this host can run, as (label, CPU features):
+/// the host's, and on an AVX-512 host also the other targets' (AVX-512 off).
+fn exp32_targets() -> Vec<(&'static str, String)> {
+    let host = jit::Options::default().features;
+    match without_avx512() {
+        Some(off) => vec![("table (AVX-512)", host), ("no table", off)],
+        None => vec![("no table", host)],
+    }
+}
+
+/// f32 exp and exp2 (their own f64 code, exp32.rs; both algorithms on an AVX-512 host): within
+/// 0.501 ulp of the exact value on every 127th f32 of the range where the result is finite and
+/// nonzero (subnormal results included), 16 lanes at a time, as glibc's expf and exp2f (0.502),
+/// which the interpreter calls; the number of results that differ from glibc's is printed.
+/// Scalars and 3 lanes give the same bits as 16 lanes on every 16th of those points.
 #[test]
 fn vmath_f32_exp_within_half_ulp() {
     extern "C" {
@@ -714,33 +765,56 @@ fn vmath_f32_exp_within_half_ulp() {
         (names::EXP, f64::exp, expf, -104.0, 89.0),
         (names::EXP2, f64::exp2, exp2f, -150.0, 128.0),
     ];
-    for (name, reference, glibc, lo, hi) in cases {
-        let mut xs: Vec<f64> = (0..hi.to_bits())
-            .step_by(127)
-            .chain((0x8000_0000..lo.to_bits()).step_by(127))
-            .map(|b| f64::from(f32::from_bits(b)))
-            .collect();
-        let mut cols = vec![std::mem::take(&mut xs)];
-        pad(&mut cols, 16);
-        let got = run(name, true, Some(16), &cols);
-        let (mut worst, mut at, mut differ) = (0.0f64, 0.0, 0usize);
-        for (&x, &g) in cols[0].iter().zip(&got) {
-            let e = err(true, g, reference(x));
-            if e > worst || e.is_nan() {
-                (worst, at) = (e, x);
+    for (label, features) in exp32_targets() {
+        for (name, reference, glibc, lo, hi) in cases {
+            let run = |lanes: Option<u32>, cols: &[Vec<f64>]| {
+                with_kernel_features(name, false, true, lanes, &features, |k| {
+                    run_on(k, true, lanes, cols)
+                })
+            };
+            let mut cols = vec![(0..hi.to_bits())
+                .step_by(127)
+                .chain((0x8000_0000..lo.to_bits()).step_by(127))
+                .map(|b| f64::from(f32::from_bits(b)))
+                .collect::<Vec<_>>()];
+            pad(&mut cols, 16);
+            let got = run(Some(16), &cols);
+            let (mut worst, mut at, mut differ) = (0.0f64, 0.0, 0usize);
+            for (&x, &g) in cols[0].iter().zip(&got) {
+                let e = err(true, g, reference(x));
+                if e > worst || e.is_nan() {
+                    (worst, at) = (e, x);
+                }
+                differ += usize::from(g as f32 != unsafe { glibc(x as f32) });
             }
-            differ += usize::from(g as f32 != unsafe { glibc(x as f32) });
+            println!(
+                "{name} f32, {label}: {} points, max {worst:.6} ulp at {at:e}, {differ} differ \
+                 from glibc",
+                got.len()
+            );
+            assert!(worst <= 0.501, "{name} f32, {label}: {worst} ulp at {at:e}");
+            let mut few = vec![cols[0].iter().step_by(16).copied().collect::<Vec<_>>()];
+            pad(&mut few, 48);
+            let wide = run(Some(16), &few);
+            for lanes in [None, Some(3)] {
+                let other = run(lanes, &few);
+                for (i, &x) in few[0].iter().enumerate() {
+                    assert_eq!(
+                        wide[i].to_bits(),
+                        other[i].to_bits(),
+                        "{name}({x:e}), {label}: 16 lanes {:e}, {lanes:?} lanes {:e}",
+                        wide[i],
+                        other[i]
+                    );
+                }
+            }
         }
-        println!(
-            "{name} f32: {} points, max {worst:.4} ulp at {at:e}, {differ} differ from glibc",
-            got.len()
-        );
-        assert!(worst <= 0.501, "{name} f32: {worst} ulp at {at:e}");
     }
 }
 
-/// Every f32 whose exp or exp2 is finite and nonzero (and a little past), both signs: within
-/// 0.501 ulp. Long (about 2.3 billion inputs per function):
+/// Every f32 whose exp or exp2 is finite and nonzero (and a little past), both signs, by each
+/// algorithm the host can run: within 0.501 ulp. Long (about 2.3 billion inputs per function
+/// and algorithm):
 /// `cargo test --release -p qd-llvm vmath_f32_exp_exhaustive -- --ignored --nocapture`.
 #[test]
 #[ignore]
@@ -750,11 +824,89 @@ fn vmath_f32_exp_exhaustive() {
         (names::EXP, f64::exp, -104.0, 89.0),
         (names::EXP2, f64::exp2, -150.0, 128.0),
     ];
-    for (name, reference, lo, hi) in cases {
-        let ranges = [(0, hi.to_bits()), (0x8000_0000, lo.to_bits())];
-        let (worst, at) = worst_over_bits(name, false, reference, err32, &ranges);
-        println!("{name}: max {worst} ulp at {at:e} over [{lo}, {hi}]");
-        assert!(worst <= 0.501, "{name}: {worst} ulp at {at:e}");
+    for (label, features) in exp32_targets() {
+        for (name, reference, lo, hi) in cases {
+            let ranges = [(0, hi.to_bits()), (0x8000_0000, lo.to_bits())];
+            let (worst, at) = worst_over_bits(name, false, &features, reference, err32, &ranges);
+            println!("{name}, {label}: max {worst} ulp at {at:e} over [{lo}, {hi}]");
+            assert!(worst <= 0.501, "{name}, {label}: {worst} ulp at {at:e}");
+        }
+    }
+}
+
+/// `Vb::lookup16` (the AVX-512 table read of f32 exp) gives `table[idx & 15]` in every lane for
+/// scalars and vectors of whole, partial and several 8-lane parts, whatever the index's other
+/// bits. Runs where the host has AVX-512 (the only targets that use it).
+#[test]
+fn vmath_lookup16_any_shape() {
+    let opts = jit::Options::default();
+    if crate::simd::lanes_for(&opts.features) != 16 {
+        println!("no AVX-512 on this host: lookup16 is not used");
+        return;
+    }
+    let table: [u64; 16] = std::array::from_fn(|j| 0x1234_5678_0000_0000 + 977 * j as u64);
+    for lanes in [
+        None,
+        Some(1),
+        Some(3),
+        Some(8),
+        Some(13),
+        Some(16),
+        Some(24),
+    ] {
+        let llcx = Context::create();
+        let module = llcx.create_module("lookup16");
+        let ptr = llcx.ptr_type(AddressSpace::default());
+        let f = module.add_function(
+            "f",
+            llcx.void_type().fn_type(&[ptr.into(), ptr.into()], false),
+            None,
+        );
+        for (k, val) in [
+            ("target-cpu", &opts.cpu),
+            ("target-features", &opts.features),
+        ] {
+            f.add_attribute(AttributeLoc::Function, llcx.create_string_attribute(k, val));
+        }
+        let b = llcx.create_builder();
+        b.position_at_end(llcx.append_basic_block(f, "entry"));
+        let v = super::Vb {
+            llcx: &llcx,
+            module: &module,
+            b: &b,
+            lanes,
+        };
+        let ty = v.it(64);
+        let p = |i: u32| f.get_nth_param(i).unwrap().into_pointer_value();
+        let idx = b.build_load(ty, p(0), "idx").unwrap();
+        idx.as_instruction_value()
+            .unwrap()
+            .set_alignment(8)
+            .unwrap();
+        let r = v.lookup16(&table, idx).unwrap();
+        b.build_store(p(1), r).unwrap().set_alignment(8).unwrap();
+        b.build_return(None).unwrap();
+        let tm = jit::target_machine(&opts).unwrap();
+        jit::optimize(&module, &tm, &opts).unwrap();
+        let ee = jit::engine(&module).unwrap();
+        type L = unsafe extern "C" fn(*const u64, *mut u64);
+        let k = unsafe { ee.get_function::<L>("f").unwrap() };
+        let n = lanes.unwrap_or(1) as usize;
+        for round in 0..40u64 {
+            let idx: Vec<u64> = (0..n as u64)
+                .map(|l| (l * 7 + round * 5) ^ (round << 40) ^ (l << 20))
+                .collect();
+            let mut out = vec![0u64; n];
+            unsafe { k.call(idx.as_ptr(), out.as_mut_ptr()) };
+            for l in 0..n {
+                assert_eq!(
+                    out[l],
+                    table[(idx[l] & 15) as usize],
+                    "{lanes:?} lanes, lane {l}, index {:#x}",
+                    idx[l]
+                );
+            }
+        }
     }
 }
 
@@ -931,7 +1083,8 @@ fn vmath_f32_afn_exhaustive() {
     ];
     for (name, reference, lo, hi) in cases {
         let ranges = [(0, hi.to_bits()), (0x8000_0000, lo.to_bits())];
-        let (worst, at) = worst_over_bits(name, true, reference, err_afn, &ranges);
+        let host = jit::Options::default().features;
+        let (worst, at) = worst_over_bits(name, true, &host, reference, err_afn, &ranges);
         println!("{name} afn: max {worst} ulp at {at:e} over [{lo}, {hi}]");
         assert!(
             worst <= super::AFN_MAX_ULP,
