@@ -43,6 +43,11 @@ pub struct Executable {
     /// output, or an input whose one gradient kernel overwrites it: `qd_fusion::overwrite`), so
     /// that the buffer need not be zeroed first.
     pub written_in_full: Vec<bool>,
+    /// Whether the gradient only reads the outputs' adjoints (one launch, each output returned
+    /// once, its adjoint left unreset: `qd_fusion::overwrite`), so that seeds set once with
+    /// [`Executable::set_seeds`] are bound as those adjoints, uncopied, by every
+    /// [`Executable::backward_seeded`].
+    pub seeds_bound: bool,
 }
 
 /// Compiles `graph` on `device` with the fusion `options` (`fuse` false: one kernel per op, the
@@ -63,7 +68,7 @@ pub fn compile_graph(
     // Gradients now rather than on first use: a primitive's own backward must be used before
     // its scalar_apply is expanded, and adjoints each thread owns are accumulated without atomics.
     differentiate_all(&mut ctx, module, &kernels)?;
-    let written_in_full = overwrite_adjoints(&mut ctx, module, &plan);
+    let (written_in_full, seeds_bound) = overwrite_adjoints(&mut ctx, module, &plan);
     qd_fusion::privatize_adjoints(&mut ctx, module);
     qd_fusion::erase_dead_loops(&mut ctx, module);
     expand_scalar_applies(&mut ctx, module).map_err(|d| diags(&[d]))?;
@@ -74,6 +79,7 @@ pub fn compile_graph(
         program,
         ir,
         written_in_full,
+        seeds_bound,
     })
 }
 
@@ -81,13 +87,13 @@ pub fn compile_graph(
 /// (their buffers are then not zeroed before a backward) and leave the outputs' adjoints as seeded
 /// (nothing reads them after it); `qd_fusion::overwrite` proves on the gradient kernel where this
 /// holds. Plans of several launches keep zeroed, accumulated adjoints. Returns
-/// [`Executable::written_in_full`].
-fn overwrite_adjoints(ctx: &mut Context, module: OpId, plan: &Plan) -> Vec<bool> {
+/// [`Executable::written_in_full`] and [`Executable::seeds_bound`].
+fn overwrite_adjoints(ctx: &mut Context, module: OpId, plan: &Plan) -> (Vec<bool>, bool) {
     let mut full: Vec<bool> = (0..plan.slots.len())
         .map(|s| plan.outputs.contains(&s))
         .collect();
     let [step] = &plan.steps[..] else {
-        return full;
+        return (full, false);
     };
     let params: Vec<usize> = step.inputs.iter().chain(&step.outputs).copied().collect();
     let uses: Vec<AdjointUse> = params
@@ -110,12 +116,20 @@ fn overwrite_adjoints(ctx: &mut Context, module: OpId, plan: &Plan) -> Vec<bool>
         })
         .collect();
     let writes = qd_fusion::overwrite_adjoints(ctx, module, &step.kernel, &uses);
-    for (&slot, w) in params.iter().zip(writes) {
+    for (&slot, &w) in params.iter().zip(&writes) {
         if w == AdjointWrite::Overwritten {
             full[slot] = true;
         }
     }
-    full
+    // Each output once, a parameter of the launch whose adjoint the gradient only reads.
+    let seeds_bound = plan.outputs.iter().enumerate().all(|(k, s)| {
+        !plan.outputs[..k].contains(s)
+            && params
+                .iter()
+                .zip(&writes)
+                .any(|(p, &w)| p == s && w == AdjointWrite::ReadOnly)
+    });
+    (full, seeds_bound)
 }
 
 fn diags(d: &[qd_ir::Diagnostic]) -> String {

@@ -1,6 +1,7 @@
 //! Running an [`Executable`]: a [`Binding`] holds one ndarray per slot in the program (inputs,
 //! intermediates, outputs), made once; [`Executable::forward`] launches the plan on it,
-//! [`Executable::backward`] the gradient kernels in reverse order, adjoints flowing slot to slot.
+//! [`Executable::backward`] the gradient kernels in reverse order, adjoints flowing slot to slot;
+//! [`Executable::set_seeds`] gives the seeds once for every [`Executable::backward_seeded`].
 
 use crate::compile::Executable;
 use crate::host_copy::copy_storage;
@@ -11,6 +12,8 @@ pub struct Binding {
     pub ids: Vec<NdarrayId>,
     /// Adjoint ndarrays by slot, made by the first backward.
     pub adjoints: Vec<Option<NdarrayId>>,
+    /// The seeds of [`Executable::set_seeds`], by output.
+    pub seeds: Vec<Option<NdarrayId>>,
 }
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -50,7 +53,12 @@ impl Executable {
             );
         }
         let adjoints = vec![None; ids.len()];
-        Ok(Binding { ids, adjoints })
+        let seeds = vec![None; self.plan.outputs.len()];
+        Ok(Binding {
+            ids,
+            adjoints,
+            seeds,
+        })
     }
 
     /// Replaces the data of input `i` of `b` (same dtype and shape).
@@ -105,6 +113,74 @@ impl Executable {
     /// adjoint starts at zero, so each call gives fresh gradients. Read the inputs' gradients
     /// with [`Executable::grad`].
     pub fn backward(&mut self, b: &mut Binding, seeds: &[Ndarray]) -> Result<(), String> {
+        self.check_seeds(seeds)?;
+        self.zero_adjoints(b)?;
+        let mut seeded = vec![false; self.plan.slots.len()];
+        for (k, s) in seeds.iter().enumerate() {
+            let slot = self.plan.outputs[k];
+            let id = self.adjoint(b, slot)?;
+            let add = std::mem::replace(&mut seeded[slot], true);
+            let nd = self.program.ndarray_mut(id).map_err(err)?;
+            write_seed(nd, s, add)?;
+        }
+        self.run_gradients(b, false)
+    }
+
+    /// Sets the seeds of `b` for [`Executable::backward_seeded`] (copied once, as
+    /// [`Executable::bind`] copies the inputs), until set again.
+    pub fn set_seeds(&mut self, b: &mut Binding, seeds: &[Ndarray]) -> Result<(), String> {
+        self.check_seeds(seeds)?;
+        for (k, s) in seeds.iter().enumerate() {
+            let id = match b.seeds[k] {
+                Some(id) => id,
+                None => {
+                    let (shape, dtype) = &self.plan.slots[self.plan.outputs[k]];
+                    let n = shape.iter().product::<usize>();
+                    let id = self
+                        .program
+                        .add_ndarray(Ndarray::zeros(*dtype, &[n]).map_err(err)?);
+                    b.seeds[k] = Some(id);
+                    id
+                }
+            };
+            write_seed(self.program.ndarray_mut(id).map_err(err)?, s, false)?;
+        }
+        Ok(())
+    }
+
+    /// [`Executable::backward`] with the seeds of the last [`Executable::set_seeds`] of `b`.
+    /// Where the gradient only reads the outputs' adjoints ([`Executable::seeds_bound`]: a fused
+    /// chain of one kernel), the seeds are those adjoints and nothing is copied; else they are
+    /// copied into them.
+    pub fn backward_seeded(&mut self, b: &mut Binding) -> Result<(), String> {
+        if b.seeds.iter().any(Option::is_none) {
+            return Err("no seeds: call set_seeds first".into());
+        }
+        self.zero_adjoints(b)?;
+        if self.seeds_bound {
+            return self.run_gradients(b, true);
+        }
+        let mut seeded = vec![false; self.plan.slots.len()];
+        for k in 0..self.plan.outputs.len() {
+            let slot = self.plan.outputs[k];
+            let id = self.adjoint(b, slot)?;
+            let sid = b.seeds[k].expect("checked above");
+            // Out of the program while it is read (two of its ndarrays cannot be borrowed at
+            // once), then back under a new id.
+            let s = self.program.remove_ndarray(sid).map_err(err)?;
+            let add = std::mem::replace(&mut seeded[slot], true);
+            let r = self
+                .program
+                .ndarray_mut(id)
+                .map_err(err)
+                .and_then(|nd| write_seed(nd, &s, add));
+            b.seeds[k] = Some(self.program.add_ndarray(s));
+            r?;
+        }
+        self.run_gradients(b, false)
+    }
+
+    fn check_seeds(&self, seeds: &[Ndarray]) -> Result<(), String> {
         if seeds.len() != self.plan.outputs.len() {
             return Err(format!(
                 "expects {} seeds, got {}",
@@ -112,38 +188,32 @@ impl Executable {
                 seeds.len()
             ));
         }
-        // Adjoints written in full before they are read (seeds, overwritten inputs) keep their
-        // last contents; the others must start at zero.
+        for (k, s) in seeds.iter().enumerate() {
+            let n = self.plan.slots[self.plan.outputs[k]]
+                .0
+                .iter()
+                .product::<usize>();
+            if s.len() != n {
+                return Err(format!("seed {k}: expects {n} elements, got {}", s.len()));
+            }
+        }
+        Ok(())
+    }
+
+    /// Zeroes the adjoints a backward accumulates into; those written in full before they are
+    /// read (seeds, overwritten inputs) keep their last contents.
+    fn zero_adjoints(&mut self, b: &Binding) -> Result<(), String> {
         for (slot, id) in b.adjoints.iter().enumerate() {
             if let (Some(id), false) = (id, self.written_in_full[slot]) {
                 zero_in_place(self.program.ndarray_mut(*id).map_err(err)?.data_mut());
             }
         }
-        let mut seeded = vec![false; self.plan.slots.len()];
-        for (k, s) in seeds.iter().enumerate() {
-            let slot = self.plan.outputs[k];
-            let id = self.adjoint(b, slot)?;
-            let nd = self.program.ndarray_mut(id).map_err(err)?;
-            if s.len() != nd.len() {
-                return Err(format!(
-                    "seed {k}: expects {} elements, got {}",
-                    nd.len(),
-                    s.len()
-                ));
-            }
-            let add = std::mem::replace(&mut seeded[slot], true);
-            if add || !copy_storage(nd.data_mut(), s.data()) {
-                let dtype = nd.dtype();
-                for i in 0..s.len() {
-                    let mut v = s.data().get_f64(i).unwrap_or(0.0);
-                    if add {
-                        v += nd.data().get_f64(i).unwrap_or(0.0);
-                    }
-                    let x = qd_runtime::Scalar::from_f64(dtype, v).map_err(err)?;
-                    nd.data_mut().set(i, x).map_err(err)?;
-                }
-            }
-        }
+        Ok(())
+    }
+
+    /// Launches the gradient kernels in reverse order, then syncs; `bound`: the outputs'
+    /// adjoints are `b`'s seeds ([`Executable::seeds_bound`]).
+    fn run_gradients(&mut self, b: &mut Binding, bound: bool) -> Result<(), String> {
         let steps = self.plan.steps.clone();
         for s in steps.iter().rev() {
             let g = self.program.gradient(&s.kernel).map_err(err)?;
@@ -151,9 +221,14 @@ impl Executable {
             let args: Vec<Arg> = slots.iter().map(|&i| Arg::Ndarray(b.ids[i])).collect();
             let mut adj = Vec::new();
             for (&slot, &active) in slots.iter().zip(&g.activity) {
-                if active {
-                    adj.push(self.adjoint(b, slot)?);
+                if !active {
+                    continue;
                 }
+                let seed = self.plan.outputs.iter().position(|&o| o == slot);
+                adj.push(match (bound, seed) {
+                    (true, Some(k)) => b.seeds[k].ok_or("no seeds: call set_seeds first")?,
+                    _ => self.adjoint(b, slot)?,
+                });
             }
             self.program
                 .launch_grad_with(&g, &args, &adj)
@@ -188,7 +263,8 @@ impl Executable {
 
     /// Frees every ndarray of `b`.
     pub fn release(&mut self, b: Binding) {
-        for id in b.ids.into_iter().chain(b.adjoints.into_iter().flatten()) {
+        let owned = b.adjoints.into_iter().chain(b.seeds).flatten();
+        for id in b.ids.into_iter().chain(owned) {
             let _ = self.program.remove_ndarray(id);
         }
     }
@@ -225,6 +301,23 @@ impl Executable {
         self.release(b);
         r
     }
+}
+
+/// Writes `s` into `nd` (same length), or adds it to what `nd` holds when `add` (an output
+/// returned twice gets the sum of its seeds).
+fn write_seed(nd: &mut Ndarray, s: &Ndarray, add: bool) -> Result<(), String> {
+    if add || !copy_storage(nd.data_mut(), s.data()) {
+        let dtype = nd.dtype();
+        for i in 0..s.len() {
+            let mut v = s.data().get_f64(i).unwrap_or(0.0);
+            if add {
+                v += nd.data().get_f64(i).unwrap_or(0.0);
+            }
+            let x = qd_runtime::Scalar::from_f64(dtype, v).map_err(err)?;
+            nd.data_mut().set(i, x).map_err(err)?;
+        }
+    }
+    Ok(())
 }
 
 /// Zeroes `s` where it is (a fresh zeroed buffer would be faulted in again by the next kernel).

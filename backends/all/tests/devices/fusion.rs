@@ -207,6 +207,22 @@ fn a_one_kernel_chain_writes_its_adjoints_alike_everywhere() {
                 );
             }
         }
+        // Seeds set once, bound as the output's adjoint by each backward.
+        assert!(e.seeds_bound, "{}", config.label);
+        e.set_seeds(&mut b, std::slice::from_ref(&seeds[1]))
+            .unwrap();
+        for _ in 0..2 {
+            e.forward(&b).unwrap();
+            e.backward_seeded(&mut b).unwrap();
+            for (i, w) in want[1].iter().enumerate() {
+                close(
+                    &e.grad(&mut b, i).unwrap().to_f64_vec(),
+                    &w.to_f64_vec(),
+                    1e-4,
+                    &format!("{}: set seed, d input {i}", config.label),
+                );
+            }
+        }
         e.release(b);
     }
 }

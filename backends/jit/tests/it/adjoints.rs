@@ -60,8 +60,9 @@ fn a_fused_chain_overwrites_its_input_adjoints_and_reads_its_seed_only() {
     let mut jit = Jit::new("interp").unwrap();
     let e = jit.compile(&g).unwrap();
     assert_eq!(e.plan.steps.len(), 1);
-    // x, w: written in full by the gradient; y: seeded.
+    // x, w: written in full by the gradient; y: seeded, and only read (seeds can be bound).
     assert_eq!(e.written_in_full, vec![true, true, true]);
+    assert!(e.seeds_bound);
     assert_eq!(grad_ops(e, "ad.acc_ndarray_adjoint"), 0);
     // Stores: dx and dw once each; the seed's reset is gone.
     assert_eq!(grad_ops(e, "qd.ndarray_store"), 2);
@@ -213,6 +214,7 @@ fn a_plan_of_several_kernels_keeps_zeroed_accumulated_adjoints() {
     let out = e.plan.outputs[0];
     let want: Vec<bool> = (0..e.plan.slots.len()).map(|s| s == out).collect();
     assert_eq!(e.written_in_full, want);
+    assert!(!e.seeds_bound);
     assert!(grad_ops(e, "ad.acc_ndarray_adjoint") + grad_ops(e, "arith.addf") >= 8);
     let mut fused = Jit::new("interp").unwrap();
     let (x, w, s) = (
@@ -390,4 +392,44 @@ fn the_rewrite_needs_one_parallel_loop_and_the_callers_word() {
     let text = qd_ir::text::print_op(&ctx, m, &qd_ir::text::PrintOptions::default());
     assert!(text.contains("ad.acc_ndarray_adjoint"), "{text}");
     assert_eq!(resets(&text), 1, "{text}");
+}
+
+#[test]
+fn seeds_set_once_are_bound_in_a_fused_chain_and_copied_otherwise() {
+    let n = 300;
+    for (dev, fuse) in [("interp", true), ("cpu", true), ("cpu", false)] {
+        let g = chain(&[n], &[n], DType::F32);
+        let mut jit = Jit::new(dev).unwrap();
+        if !fuse {
+            jit = jit.unfused();
+        }
+        let e = jit.compile(&g).unwrap();
+        assert_eq!(e.seeds_bound, fuse, "{dev}");
+        let (x, w) = (rand(DType::F32, &[n], 1), rand(DType::F32, &[n], 2));
+        let (s1, s2) = (rand(DType::F32, &[n], 3), rand(DType::F32, &[n], 4));
+        let mut b = e.bind(vec![x, w]).unwrap();
+        let err = e.backward_seeded(&mut b).unwrap_err();
+        assert!(err.contains("set_seeds"), "{err}");
+        let with = |e: &mut Executable, b: &mut qd_jit::Binding, s: &Ndarray| {
+            bits(&grads(e, b, std::slice::from_ref(s)))
+        };
+        let seeded = |e: &mut Executable, b: &mut qd_jit::Binding| {
+            e.forward(b).unwrap();
+            e.backward_seeded(b).unwrap();
+            let g: Vec<Vec<f64>> = (0..2).map(|i| e.grad(b, i).unwrap().to_f64_vec()).collect();
+            bits(&g)
+        };
+        let (g1, g2) = (with(e, &mut b, &s1), with(e, &mut b, &s2));
+        assert_ne!(g1, g2);
+        e.set_seeds(&mut b, std::slice::from_ref(&s1)).unwrap();
+        assert_eq!(seeded(e, &mut b), g1, "{dev} fused={fuse}");
+        assert_eq!(seeded(e, &mut b), g1, "{dev} fused={fuse}: again");
+        // A backward with its own seeds leaves the set ones alone.
+        assert_eq!(with(e, &mut b, &s2), g2);
+        assert_eq!(seeded(e, &mut b), g1, "{dev} fused={fuse}: after backward");
+        e.set_seeds(&mut b, std::slice::from_ref(&s2)).unwrap();
+        assert_eq!(seeded(e, &mut b), g2, "{dev} fused={fuse}: new seeds");
+        assert!(e.set_seeds(&mut b, &[]).is_err());
+        e.release(b);
+    }
 }
