@@ -7,6 +7,7 @@ use crate::context::{
 };
 use crate::entity::*;
 use crate::pool::List;
+use crate::prefetch::prefetch;
 use crate::registry::{OpInfo, OpTraits};
 
 impl Context {
@@ -849,24 +850,6 @@ impl Iterator for BlockOps<'_> {
         }
         Some(cur)
     }
-}
-
-/// A hint to bring `data` into the cache; it has no effect on what the program computes.
-#[inline]
-fn prefetch<T>(data: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = (data as *const T).cast::<i8>();
-        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has; a prefetch reads
-        // nothing the program sees and never faults, and both addresses are inside `data`.
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(start);
-            _mm_prefetch::<_MM_HINT_T0>(start.add(std::mem::size_of::<T>().saturating_sub(1)));
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = data;
 }
 
 #[cfg(test)]

@@ -34,6 +34,7 @@ pub mod mapping;
 pub mod op_def;
 mod op_flags;
 mod pool;
+mod prefetch;
 pub mod registry;
 pub mod rewrite;
 pub mod shaped_types;

@@ -10,6 +10,7 @@ use crate::attributes::AttrData;
 use crate::context::Context;
 use crate::entity::{Attribute, OpId};
 use crate::pool::List;
+use crate::prefetch::prefetch;
 
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct OpFlags(u8);
@@ -231,24 +232,6 @@ impl Iterator for FlaggedOps<'_> {
             }
         }
     }
-}
-
-/// A hint to bring `data` into the cache; it changes nothing the program computes.
-#[inline]
-fn prefetch<T>(data: &T) {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let start = (data as *const T).cast::<i8>();
-        // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 CPU has; a prefetch reads
-        // nothing the program sees and never faults, and both addresses are inside `data`.
-        unsafe {
-            _mm_prefetch::<_MM_HINT_T0>(start);
-            _mm_prefetch::<_MM_HINT_T0>(start.add(std::mem::size_of::<T>().saturating_sub(1)));
-        }
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = data;
 }
 
 #[cfg(test)]
